@@ -1,0 +1,26 @@
+"""Typed errors. A tool raises ToolError; the server turns it into an MCP error result whose text
+starts with the code, so an agent can tell "bad argument" from "not indexed yet"."""
+
+from __future__ import annotations
+
+BAD_ARGUMENT = "bad_argument"
+OUTSIDE_WORKSPACE = "outside_workspace"
+NOT_FOUND = "not_found"
+NOT_INDEXED = "not_indexed"
+STALE = "stale_precondition"
+UNAVAILABLE = "unavailable"
+
+
+class ToolError(Exception):
+    def __init__(self, code: str, message: str, **details: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details
+
+    def to_dict(self) -> dict[str, object]:
+        return {"error": self.code, "message": self.message, **self.details}
+
+
+class StoreError(Exception):
+    """The index database cannot be used (unreadable, corrupt, from a newer codecairn)."""

@@ -1,0 +1,113 @@
+"""The whole plugin contract of codecairn, readable on its own.
+
+A plugin is any module (or object) with functions named ``codecairn_*`` marked ``@hookimpl``,
+registered through the entry-point group ``codecairn``::
+
+    [project.entry-points.codecairn]
+    mylang = "codecairn_mylang.plugin"
+
+codecairn's own features — the built-in tools, the default embedder — are plugins registered
+through these same hooks, before entry points are loaded.
+
+What plugins hand back is plain data, defined here too:
+
+* ``Language``  — a tree-sitter grammar plus a pure extractor ``(source, tree, path) -> FileFacts``
+  (see ``codecairn.model``). Extractors run in worker processes, so everything in a Language must
+  pickle: module-level functions, or instances of module-level classes.
+* ``Tool``      — an MCP tool: name, description, JSON schema, and an async handler
+  ``handler(ctx: ToolContext, arguments: dict) -> dict`` returning a JSON-able answer or raising
+  ``codecairn.errors.ToolError``.
+* ``Embedder``  — turns texts into L2-normalised vectors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
+
+import pluggy
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from codecairn.model import FileFacts
+
+PROJECT = "codecairn"
+ENTRY_POINT_GROUP = "codecairn"
+
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+# ---- what plugins return ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Language:
+    """A language codecairn can index.
+
+    ``grammar`` returns a tree-sitter language (the PyCapsule from a grammar package's
+    ``language()`` function, or a ``tree_sitter.Language``). ``extractor`` turns one parsed file
+    into facts and must be a pure function: no I/O, no globals it writes to.
+    """
+
+    name: str
+    extensions: tuple[str, ...]
+    grammar: Callable[[], Any]
+    extractor: Callable[[bytes, Any, str], "FileFacts"]
+    # How qualified names are joined in this language ("." for Java/Python/TS/Go, "::" for Rust).
+    separator: str = "."
+    # Are members of the enclosing type callable without a receiver (Java/TS/Rust impl: yes)?
+    implicit_members: bool = False
+    # Receivers that mean "the current object" and "its supertype".
+    self_names: tuple[str, ...] = ("self", "this")
+    super_names: tuple[str, ...] = ("super", "super()")
+    # Are symbols of other files in the same directory visible without import (Java, Go)?
+    directory_scope: bool = False
+    # Extra file names (no extension) this language claims, e.g. ("BUILD",). Rarely needed.
+    filenames: tuple[str, ...] = ()
+    # Shown in answers so an agent knows how deep the facts are ("rich" or "tags").
+    depth: str = "rich"
+
+
+class ToolContext(Protocol):
+    """What a tool handler gets: the served workspace and a way to report progress."""
+
+    workspace: Any  # codecairn.workspace.Workspace
+
+    async def report_progress(self, done: float, total: float | None = None, message: str | None = None) -> None: ...
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+    handler: Callable[[ToolContext, dict[str, Any]], Awaitable[dict[str, Any]]]
+    plugin: str = field(default="", compare=False)  # filled in by the host: who contributed it
+
+
+class Embedder(Protocol):
+    """Turns texts into vectors. Called from a worker thread, in batches."""
+
+    model_id: str    # changes when the vectors would change: a new model means re-embedding
+    dimensions: int
+
+    def embed(self, texts: list[str]) -> "np.ndarray": ...  # float32 (len(texts), dimensions), L2-normalised
+
+
+# ---- the hooks ----------------------------------------------------------------------------------
+
+
+class CodecairnSpecs:
+    @hookspec
+    def codecairn_languages(self) -> list[Language]:
+        """Called once when the host starts; return the languages this plugin adds."""
+
+    @hookspec
+    def codecairn_tools(self) -> list[Tool]:
+        """Called once when the host starts; return the MCP tools this plugin contributes."""
+
+    @hookspec(firstresult=True)
+    def codecairn_embedder(self) -> Embedder | None:
+        """Called when semantic search is first needed; the first non-None embedder wins."""
