@@ -1,0 +1,30 @@
+"""Fixtures of the semantic benchmarks: the real model, the CPython standard library's symbols,
+the evaluation queries. Needs the large-tier corpus py-cpython-lib."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import evaluation  # noqa: E402
+
+from codecairn.semantic import minilm  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def embedder() -> minilm.MiniLMEmbedder:
+    return minilm.shared_embedder()
+
+
+@pytest.fixture(scope="session")
+def stdlib():
+    return evaluation.corpus_symbols()
+
+
+@pytest.fixture(scope="session")
+def queries():
+    return evaluation.load_queries()

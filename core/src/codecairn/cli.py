@@ -1,0 +1,250 @@
+"""The command line: thin wrappers around a Workspace.
+
+    codecairn index PATH [--json] [--rebuild]   build or refresh the index, then show what it found
+    codecairn serve [ROOT]                      MCP stdio server
+    codecairn plugins [--json]                  loaded plugins, their languages and tools
+    codecairn query NAME [--root PATH]          find_symbols / get_symbol, for humans
+    codecairn export PATH                       the graph as JSON Lines on stdout
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from codecairn import __version__, logs
+from codecairn.errors import StoreError, ToolError
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="codecairn", description="Code knowledge for AI coding agents, over MCP.")
+    p.add_argument("--version", action="version", version=f"codecairn {__version__}")
+    p.add_argument("--cache-dir", help="where index databases live (default: $CODECAIRN_CACHE_DIR or "
+                                       "$XDG_CACHE_HOME/codecairn)")
+    p.add_argument("--log-level", default=None, help="debug, info, warning, error")
+    sub = p.add_subparsers(dest="command", required=True)
+    ix = sub.add_parser("index", help="index or refresh a root and show what was found")
+    ix.add_argument("path")
+    ix.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    ix.add_argument("--rebuild", action="store_true", help="delete this root's index database first")
+    sv = sub.add_parser("serve", help="serve a root over MCP stdio")
+    sv.add_argument("roots", nargs="*", default=["."])
+    sv.add_argument("--no-index", action="store_true", help="do not refresh the index on start")
+    pl = sub.add_parser("plugins", help="list loaded plugins")
+    pl.add_argument("--json", action="store_true")
+    q = sub.add_parser("query", help="look a symbol up")
+    q.add_argument("name")
+    q.add_argument("--root", default=".")
+    q.add_argument("--json", action="store_true")
+    ex = sub.add_parser("export", help="write symbols, edges, imports and exports as JSON Lines")
+    ex.add_argument("path")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    logs.setup(args.log_level or ("WARNING" if args.command != "serve" else None))
+    if args.cache_dir:
+        os.environ["CODECAIRN_CACHE_DIR"] = str(Path(args.cache_dir).expanduser().resolve())
+    try:
+        return asyncio.run(_dispatch(args))
+    except KeyboardInterrupt:
+        print("interrupted: what was indexed is kept; run again to continue", file=sys.stderr)
+        return 130
+    except (StoreError, ValueError) as exc:
+        print(f"codecairn: {exc}", file=sys.stderr)
+        return 2
+
+
+async def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "plugins":
+        return _plugins(args)
+    from codecairn.workspace import Workspace
+
+    if args.command == "index":
+        return await _index(args)
+    if args.command == "serve":
+        from codecairn.server import serve
+
+        if len(args.roots) != 1:
+            print("codecairn: serve takes one root for now; start one server per root", file=sys.stderr)
+            return 2
+        ws = await Workspace.open(args.roots[0])
+        try:
+            await serve(ws, index_on_start=not args.no_index)
+        finally:
+            await ws.close()
+        return 0
+    root = args.root if args.command == "query" else args.path
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        if args.command == "query":
+            return await _query(ws, args)
+        return await _export(ws)
+    finally:
+        await ws.close()
+
+
+def _plugins(args: argparse.Namespace) -> int:
+    from codecairn.host import PluginHost
+
+    info = PluginHost().describe()
+    if args.json:
+        print(json.dumps(info, indent=2))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table("plugin", "distribution", "version", "languages", "tools")
+    for p in info["plugins"]:
+        table.add_row(p["name"], p["distribution"], p["version"], ", ".join(p.get("languages", [])),
+                      ", ".join(p.get("tools", [])))
+    console = Console()
+    console.print(table)
+    for f in info.get("failed", []):
+        console.print(f"[red]failed[/red] {f['name']} ({f['distribution']}): {f['error']}")
+    for ext, langs in info.get("extension_conflicts", {}).items():
+        console.print(f"extension {ext} claimed by {', '.join(langs)} (choose with CODECAIRN_LANGUAGE_FOR={ext}=NAME)")
+    return 0
+
+
+async def _index(args: argparse.Namespace) -> int:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from codecairn.paths import validate_root
+    from codecairn.store.store import database_path
+    from codecairn.workspace import Workspace
+
+    root = validate_root(args.path)
+    if args.rebuild:
+        db = database_path(root)
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(db) + suffix).unlink(missing_ok=True)
+    ws = await Workspace.open(root)
+    try:
+        show_bar = not args.json and sys.stderr.isatty()
+        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), transient=True, disable=not show_bar) as bar:
+            task = bar.add_task("indexing", total=None)
+
+            async def progress(done: int, total: int, message: str) -> None:
+                bar.update(task, completed=done, total=total or None, description=message)
+
+            summary = await ws.index_now(progress)
+        stats = await ws.answers.stats()
+        result = {"files": summary.files, "symbols": stats["symbols"], "edges": sum(stats["edges"].values()),
+                  "skipped": sum(summary.skipped.values()), "seconds": round(summary.seconds, 3),
+                  "parsed": summary.parsed, "unchanged": summary.unchanged, "deleted": summary.deleted,
+                  "languages": stats["languages"], "edge_kinds": stats["edges"],
+                  "unresolved_calls": stats["unresolved_calls"], "call_resolution": stats["call_resolution"],
+                  "skipped_reasons": summary.skipped, "failed": len(summary.failed),
+                  "database": stats["database"], "database_size_bytes": stats["database_size_bytes"]}
+        if args.json:
+            print(json.dumps(result))
+        else:
+            await _show_summary(ws, result)
+        return 0
+    finally:
+        await ws.close()
+
+
+async def _show_summary(ws, result: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    console.print(f"[bold]{ws.root}[/bold]: {result['files']} files ({result['parsed']} parsed, "
+                  f"{result['unchanged']} unchanged, {result['deleted']} deleted) in {result['seconds']}s")
+    kinds: dict[str, int] = {}
+    for sym in ws.index.rows.values():
+        kinds[sym.kind] = kinds.get(sym.kind, 0) + 1
+    t = Table("languages", "files", "symbol kinds", "count", "edges", "count")
+    langs = list(result["languages"].items())
+    top_kinds = sorted(kinds.items(), key=lambda kv: -kv[1])[:8]
+    edges = list(result["edge_kinds"].items())
+    for i in range(max(len(langs), len(top_kinds), len(edges))):
+        row = [*(langs[i] if i < len(langs) else ("", "")), *(top_kinds[i] if i < len(top_kinds) else ("", "")),
+               *(edges[i] if i < len(edges) else ("", ""))]
+        t.add_row(*[str(c) for c in row])
+    console.print(t)
+    calls = result["edge_kinds"].get("calls", 0)
+    resolved = calls - result["unresolved_calls"]
+    if calls:
+        how = ", ".join(f"{k} {v}" for k, v in sorted(result["call_resolution"].items()))
+        console.print(f"calls resolved: {resolved}/{calls} ({100 * resolved / calls:.0f}%): {how}")
+    # The most-subclassed types and most-called functions: a first map of the code.
+    rows = await ws.store.fetch(
+        "SELECT target_id, COUNT(*) c FROM edges WHERE kind='calls' AND target_id IS NOT NULL "
+        "GROUP BY target_id ORDER BY c DESC LIMIT 5")
+    if rows:
+        console.print("most called: " + ", ".join(
+            f"{ws.index.rows[r[0]].qualified_name} ({r[1]})" for r in rows if r[0] in ws.index.rows))
+    rows = await ws.store.fetch(
+        "SELECT target_id, COUNT(*) c FROM edges WHERE kind IN ('extends','implements') AND target_id IS NOT NULL "
+        "GROUP BY target_id ORDER BY c DESC LIMIT 5")
+    if rows:
+        console.print("most extended: " + ", ".join(
+            f"{ws.index.rows[r[0]].qualified_name} ({r[1]})" for r in rows if r[0] in ws.index.rows))
+    if result["skipped"]:
+        console.print("skipped: " + ", ".join(f"{n} {reason}" for reason, n in result["skipped_reasons"].items()))
+    console.print(f"index: {result['database']} ({result['database_size_bytes'] // 1024} KiB)")
+
+
+async def _query(ws, args: argparse.Namespace) -> int:
+    try:
+        answer = await ws.answers.get_symbol(args.name)
+    except ToolError as exc:
+        if exc.code != "not_found":
+            raise
+        answer = await ws.answers.find_symbols(name=args.name)
+    if args.json:
+        print(json.dumps(answer, indent=2))
+    else:
+        from rich.console import Console
+        from rich.pretty import Pretty
+
+        Console().print(Pretty(answer))
+    return 0
+
+
+async def _export(ws) -> int:
+    out = sys.stdout
+    rows = ws.index.rows
+    files = {f.id: f.path for f in ws.files_by_id.values()}
+    write = out.write
+    for r in await ws.store.fetch(
+            "SELECT id, file_id, parent_id, kind, name, qualified_name, start_line, end_line, signature, doc FROM symbols ORDER BY file_id, id"):
+        rec = {"type": "symbol", "kind": r[3], "name": r[4], "qualified_name": r[5], "path": files.get(r[1], ""),
+               "start_line": r[6], "end_line": r[7]}
+        if r[2] is not None and r[2] in rows:
+            rec["parent"] = rows[r[2]].qualified_name
+        if r[8]:
+            rec["signature"] = r[8]
+        if r[9]:
+            rec["doc"] = r[9]
+        write(json.dumps(rec) + "\n")
+    for r in await ws.store.fetch(
+            "SELECT kind, source_id, target, target_id, line, resolution, file_id FROM edges ORDER BY file_id, id"):
+        rec = {"type": "edge", "kind": r[0],
+               "source": rows[r[1]].qualified_name if r[1] in rows else files.get(r[6], ""),
+               "target": rows[r[3]].qualified_name if r[3] in rows else r[2],
+               "line": r[4], "resolution": r[5], "path": files.get(r[6], "")}
+        write(json.dumps(rec) + "\n")
+    for r in await ws.store.fetch("SELECT file_id, module, name, alias, line, kind FROM imports ORDER BY file_id, line"):
+        write(json.dumps({"type": "import", "path": files.get(r[0], ""), "module": r[1], "name": r[2],
+                          "alias": r[3], "line": r[4], "kind": r[5]}) + "\n")
+    for r in await ws.store.fetch("SELECT file_id, name, line, kind, source, alias FROM exports ORDER BY file_id, line"):
+        write(json.dumps({"type": "export", "path": files.get(r[0], ""), "name": r[1], "line": r[2],
+                          "kind": r[3], "source": r[4], "alias": r[5]}) + "\n")
+    out.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

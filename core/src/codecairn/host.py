@@ -1,0 +1,208 @@
+"""The plugin host: an object you construct (twice in a test, if you like).
+
+It registers codecairn's built-in plugins first, then every entry point of the group
+``codecairn`` one by one — pluggy's bulk loader registers nothing when a single entry point
+fails, and one broken third-party plugin must not take the server down. Failures are kept with
+the distribution's name and shown by ``codecairn plugins``, the server log and ``stats``.
+
+Set ``CODECAIRN_TRACE_PLUGINS=1`` to log every hook call with its arguments and results.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata as metadata
+import logging
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+import pluggy
+
+from codecairn import hookspecs
+from codecairn.hookspecs import ENTRY_POINT_GROUP, PROJECT, Embedder, Language, Tool
+
+log = logging.getLogger("codecairn.host")
+
+# codecairn's own features, registered exactly like third-party plugins.
+DEFAULT_PLUGINS = (
+    "codecairn.tools.indexing",
+    "codecairn.tools.symbols",
+    "codecairn.tools.files",
+)
+# Set to a comma-separated list to choose which language wins an extension claimed twice:
+# CODECAIRN_LANGUAGE_FOR=".h=cpp,.js=javascript"
+EXTENSION_OVERRIDE_ENV = "CODECAIRN_LANGUAGE_FOR"
+
+
+@dataclass
+class PluginInfo:
+    name: str
+    distribution: str = "codecairn"
+    version: str = ""
+    languages: list[str] = field(default_factory=list)
+    tools: list[str] = field(default_factory=list)
+    builtin: bool = False
+
+
+@dataclass
+class PluginFailure:
+    name: str
+    distribution: str
+    error: str
+
+
+class PluginHost:
+    def __init__(self, *, load_entry_points: bool = True, extra_plugins: tuple[Any, ...] = ()) -> None:
+        self.pm = pluggy.PluginManager(PROJECT)
+        self.pm.add_hookspecs(hookspecs.CodecairnSpecs)
+        if os.environ.get("CODECAIRN_TRACE_PLUGINS"):
+            self.pm.trace.root.setwriter(lambda message: log.info("trace %s", message.rstrip()))
+            self.pm.enable_tracing()
+        self.plugins: dict[str, PluginInfo] = {}
+        self.failures: list[PluginFailure] = []
+        for module_name in DEFAULT_PLUGINS:
+            self.pm.register(importlib.import_module(module_name), name=module_name)
+            self.plugins[module_name] = PluginInfo(module_name, version=_version("codecairn"), builtin=True)
+        for plugin in extra_plugins:
+            name = getattr(plugin, "__name__", repr(plugin))
+            self.pm.register(plugin, name=name)
+            self.plugins[name] = PluginInfo(name, distribution="(in-process)", builtin=False)
+        if load_entry_points:
+            self._load_entry_points()
+        self.languages: dict[str, Language] = {}
+        self.extension_map: dict[str, str] = {}
+        self.extension_conflicts: dict[str, list[str]] = {}
+        self.tools: dict[str, Tool] = {}
+        self._collect_languages()
+        self._collect_tools()
+        self._embedder: Embedder | None | bool = False  # False = not asked yet
+
+    # ---- loading ------------------------------------------------------------------------------
+
+    def _load_entry_points(self) -> None:
+        for ep in sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+            dist = ep.dist.name if ep.dist is not None else "?"
+            if self.pm.get_plugin(ep.name) is not None or self.pm.is_blocked(ep.name):
+                continue
+            try:
+                plugin = ep.load()
+                self.pm.register(plugin, name=ep.name)
+            except Exception as exc:  # ImportError, PluginValidationError, ValueError, anything
+                self.failures.append(PluginFailure(ep.name, dist, f"{type(exc).__name__}: {exc}"))
+                log.error("plugin %s (%s) failed to load and was skipped: %s: %s",
+                          ep.name, dist, type(exc).__name__, exc)
+                continue
+            version = ep.dist.version if ep.dist is not None else ""
+            self.plugins[ep.name] = PluginInfo(ep.name, distribution=dist, version=version)
+
+    def _call_each(self, hook_name: str) -> list[tuple[str, Any]]:
+        """Call a hook on every plugin separately, so one that raises or returns garbage is
+        reported and skipped instead of failing the whole call."""
+        results = []
+        for impl in reversed(getattr(self.pm.hook, hook_name).get_hookimpls()):  # registration order
+            try:
+                value = impl.function()
+            except Exception as exc:
+                self._fail(impl.plugin_name, f"{hook_name} raised {type(exc).__name__}: {exc}")
+                continue
+            results.append((impl.plugin_name, value))
+        return results
+
+    def _fail(self, name: str, error: str) -> None:
+        info = self.plugins.get(name)
+        self.failures.append(PluginFailure(name, info.distribution if info else "?", error))
+        log.error("plugin %s misbehaved and was skipped: %s", name, error)
+
+    def _collect_languages(self) -> None:
+        overrides = _parse_overrides(os.environ.get(EXTENSION_OVERRIDE_ENV, ""))
+        claims: dict[str, list[tuple[bool, str, str]]] = {}
+        for plugin_name, value in self._call_each("codecairn_languages"):
+            if not isinstance(value, (list, tuple)) or not all(isinstance(v, Language) for v in value):
+                self._fail(plugin_name, f"codecairn_languages returned {type(value).__name__}, not a list of Language")
+                continue
+            for lang in value:
+                if lang.name in self.languages:
+                    self._fail(plugin_name, f"language {lang.name!r} is already provided by another plugin")
+                    continue
+                self.languages[lang.name] = lang
+                self.plugins[plugin_name].languages.append(lang.name)
+                for ext in (*lang.extensions, *lang.filenames):
+                    claims.setdefault(ext.lower() if ext.startswith(".") else ext, []).append(
+                        (lang.depth != "rich", lang.name, plugin_name))
+        for ext, claimants in claims.items():
+            # Deterministic choice: the user's override, else a rich plugin over a grammar pack,
+            # else the alphabetically first language name.
+            claimants.sort()
+            chosen = claimants[0][1]
+            if ext in overrides and overrides[ext] in {c[1] for c in claimants}:
+                chosen = overrides[ext]
+            self.extension_map[ext] = chosen
+            if len(claimants) > 1:
+                self.extension_conflicts[ext] = [c[1] for c in claimants]
+                log.info("extension %s is claimed by %s; using %s (override with %s)",
+                         ext, ", ".join(c[1] for c in claimants), chosen, EXTENSION_OVERRIDE_ENV)
+
+    def _collect_tools(self) -> None:
+        for plugin_name, value in self._call_each("codecairn_tools"):
+            if not isinstance(value, (list, tuple)) or not all(isinstance(v, Tool) for v in value):
+                self._fail(plugin_name, f"codecairn_tools returned {type(value).__name__}, not a list of Tool")
+                continue
+            for tool in value:
+                if tool.name in self.tools:
+                    self._fail(plugin_name, f"tool {tool.name!r} is already provided by {self.tools[tool.name].plugin}")
+                    continue
+                if not callable(tool.handler) or not isinstance(tool.input_schema, dict):
+                    self._fail(plugin_name, f"tool {tool.name!r} has no callable handler or schema")
+                    continue
+                self.tools[tool.name] = Tool(tool.name, tool.description, tool.input_schema, tool.handler, plugin_name)
+                self.plugins[plugin_name].tools.append(tool.name)
+
+    # ---- answers --------------------------------------------------------------------------------
+
+    def language_for(self, path: str) -> Language | None:
+        name = os.path.basename(path)
+        if name in self.extension_map:
+            return self.languages[self.extension_map[name]]
+        dot = name.rfind(".")
+        if dot <= 0:
+            return None
+        chosen = self.extension_map.get(name[dot:].lower())
+        return self.languages[chosen] if chosen else None
+
+    def embedder(self) -> Embedder | None:
+        if self._embedder is False:
+            try:
+                self._embedder = self.pm.hook.codecairn_embedder()
+            except Exception as exc:
+                self._fail("embedder", f"codecairn_embedder raised {type(exc).__name__}: {exc}")
+                self._embedder = None
+        return self._embedder  # type: ignore[return-value]
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "plugins": [
+                {"name": p.name, "distribution": p.distribution, "version": p.version,
+                 **({"languages": p.languages} if p.languages else {}),
+                 **({"tools": p.tools} if p.tools else {}), **({"builtin": True} if p.builtin else {})}
+                for p in self.plugins.values()
+            ],
+            **({"failed": [f.__dict__ for f in self.failures]} if self.failures else {}),
+            **({"extension_conflicts": self.extension_conflicts} if self.extension_conflicts else {}),
+        }
+
+
+def _version(dist: str) -> str:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return ""
+
+
+def _parse_overrides(text: str) -> dict[str, str]:
+    out = {}
+    for item in text.split(","):
+        if "=" in item:
+            ext, lang = item.split("=", 1)
+            out[ext.strip().lower()] = lang.strip()
+    return out

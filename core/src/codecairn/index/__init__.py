@@ -1,0 +1,1 @@
+"""The indexing pipeline: walker -> parse pool -> batched writer -> resolver."""

@@ -1,0 +1,104 @@
+"""Parse + extract in worker processes (tree-sitter holds the GIL while parsing, so threads do
+not help). A worker reads the file itself, hashes it, and only parses when the hash changed.
+
+Results travel back as model NamedTuples, which pickle cheaply.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
+
+from codecairn.hookspecs import Language
+
+BINARY_SNIFF = 8192
+
+_languages: dict[str, Language] = {}
+_parsers: dict[str, Any] = {}
+
+
+def _init(languages: dict[str, Language]) -> None:
+    global _languages
+    _languages = languages
+    _parsers.clear()
+
+
+def _parser(name: str):
+    parser = _parsers.get(name)
+    if parser is None:
+        import tree_sitter
+
+        grammar = _languages[name].grammar()
+        if not isinstance(grammar, tree_sitter.Language):
+            grammar = tree_sitter.Language(grammar)
+        parser = _parsers[name] = tree_sitter.Parser(grammar)
+    return parser
+
+
+def content_hash(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def count_lines(data: bytes) -> int:
+    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+
+
+def parse_one(root: str, path: str, language: str, old_hash: str | None) -> tuple:
+    """-> ("parsed", path, hash, lines, facts) | ("same", path, hash) | ("skipped", path, reason)
+    | ("failed", path, error)."""
+    try:
+        with open(os.path.join(root, path), "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        return ("skipped", path, f"unreadable ({exc.strerror or exc})")
+    if b"\0" in data[:BINARY_SNIFF]:
+        return ("skipped", path, "binary")
+    digest = content_hash(data)
+    if digest == old_hash:
+        return ("same", path, digest)
+    try:
+        tree = _parser(language).parse(data)
+        facts = _languages[language].extractor(data, tree, path)
+    except Exception as exc:  # a plugin's bug must cost one file, not the index
+        return ("failed", path, f"{type(exc).__name__}: {exc}")
+    return ("parsed", path, digest, count_lines(data), facts)
+
+
+def parse_chunk(root: str, jobs: list[tuple[str, str, str | None]]) -> list[tuple]:
+    return [parse_one(root, path, language, old_hash) for path, language, old_hash in jobs]
+
+
+class ParsePool:
+    """A process pool sized to the cores, started lazily and kept for the workspace's life."""
+
+    def __init__(self, languages: dict[str, Language], workers: int | None = None) -> None:
+        self.languages = languages
+        self.workers = workers or max(1, min(os.cpu_count() or 1, 8))
+        self._executor: ProcessPoolExecutor | None = None
+
+    def _ensure(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            # forkserver: workers never inherit the server's threads (aiosqlite, asyncio) mid-lock.
+            ctx = multiprocessing.get_context("forkserver")
+            # Preload only what workers need; the default would re-import the caller's __main__.
+            ctx.set_forkserver_preload(["codecairn.index.parse_pool", "tree_sitter"])
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_init,
+                                                 initargs=(self.languages,))
+        return self._executor
+
+    def submit(self, root: str, jobs: list[tuple[str, str, str | None]]) -> Future:
+        return self._ensure().submit(parse_chunk, root, jobs)
+
+    def parse_inline(self, root: str, jobs: list[tuple[str, str, str | None]]) -> list[tuple]:
+        """For a handful of files the pool's round trip costs more than the parse."""
+        if _languages is not self.languages:
+            _init(self.languages)
+        return parse_chunk(root, jobs)
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None

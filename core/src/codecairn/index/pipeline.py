@@ -1,0 +1,209 @@
+"""One indexing run: walk -> stat -> parse + extract (process pool) -> batched writes -> resolve.
+
+Incremental by construction: a file whose mtime and size are unchanged is not read; one whose
+content hash is unchanged is not parsed; deleted files lose their symbols and edges; a rename is a
+delete plus an add. Each batch is one transaction, shielded from cancellation so a cancelled run
+stops *between* batches and leaves the store consistent; the next run continues from there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Awaitable, Callable
+
+import anyio
+
+from codecairn.index.parse_pool import ParsePool
+from codecairn.index.resolver import FileInfo, Resolver, build_bindings
+from codecairn.index.walker import walk
+from codecairn.store.store import ParsedFile
+
+if TYPE_CHECKING:
+    from codecairn.workspace import Workspace
+
+log = logging.getLogger("codecairn.index")
+
+Progress = Callable[[int, int, str], Awaitable[None]]
+CHUNK_FILES = 24          # files per worker task
+BATCH_FILES = 256         # files per write transaction
+INLINE_LIMIT = 12         # fewer changed files than this: parse in-process, skip the pool
+RESOLVE_CHUNK = 20000
+
+
+@dataclass
+class IndexSummary:
+    files: int = 0
+    parsed: int = 0
+    unchanged: int = 0
+    deleted: int = 0
+    failed: dict[str, str] = field(default_factory=dict)
+    skipped: dict[str, int] = field(default_factory=dict)
+    resolved_edges: int = 0
+    seconds: float = 0.0
+    generation: int = 0
+    cancelled: bool = False
+
+
+async def run_index(ws: "Workspace", progress: Progress | None = None) -> IndexSummary:
+    started = time.perf_counter()
+    summary = IndexSummary()
+    store = ws.store
+    walked = await asyncio.to_thread(walk, str(ws.root), ws.host.language_for)
+    summary.skipped = dict(walked.skipped)
+    known = await store.files()
+    seen = set()
+    jobs: list[tuple[str, str, str | None]] = []
+    meta: dict[str, tuple[int, int]] = {}
+    touched: list[tuple[int, int]] = []
+    for f in walked.files:
+        seen.add(f.path)
+        old = known.get(f.path)
+        if old is not None and old.language == f.language and old.size == f.size and old.mtime_ns == f.mtime_ns:
+            summary.unchanged += 1
+            continue
+        jobs.append((f.path, f.language, old.hash if old is not None and old.language == f.language else None))
+        meta[f.path] = (f.size, f.mtime_ns)
+    deleted_ids = [row.id for path, row in known.items() if path not in seen]
+    summary.deleted = len(deleted_ids)
+    generation = ws.generation + 1
+    total = len(jobs)
+    pending_resolution = await store.get_meta("resolution_pending") == "1"
+    if not jobs and not deleted_ids and not pending_resolution:
+        summary.files = len(known)
+        summary.seconds = time.perf_counter() - started
+        summary.generation = ws.generation
+        if progress:
+            await progress(0, 0, "up to date")
+        return summary
+
+    await store.set_meta({"resolution_pending": 1})
+    done = 0
+    new_file_ids: set[int] = set()
+    new_names: set[str] = set()
+    buffer: list[ParsedFile] = []
+
+    async def flush(final: bool = False) -> None:
+        nonlocal buffer, touched
+        if not buffer and not touched and not (final and deleted_ids):
+            return
+        batch, buffer = buffer, []
+        touch, touched = touched, []
+        gone = list(deleted_ids) if final else []
+        with anyio.CancelScope(shield=True):  # a batch is written whole or not at all
+            rows, file_ids = await store.write_batch(batch, touch, gone, known, generation)
+            ws.apply_batch(batch, gone, known, rows, file_ids)
+            ws.touch(touch)
+        new_file_ids.update(file_ids.values())
+        new_names.update(r[4] for r in rows)
+
+    def consume(results: list[tuple]) -> None:
+        for res in results:
+            status, path = res[0], res[1]
+            if status == "parsed":
+                size, mtime = meta[path]
+                language = job_by_path[path][1]
+                buffer.append(ParsedFile(path, language, size, mtime, res[2], res[3], res[4]))
+                summary.parsed += 1
+            elif status == "same":
+                touched.append((known[path].id, meta[path][1]))
+                summary.unchanged += 1
+            elif status == "skipped":
+                summary.skipped[res[2]] = summary.skipped.get(res[2], 0) + 1
+            else:
+                summary.failed[path] = res[2]
+                log.warning("extraction failed for %s: %s", path, res[2])
+
+    job_by_path = {j[0]: j for j in jobs}
+    root = str(ws.root)
+    try:
+        if total <= INLINE_LIMIT:
+            results = await asyncio.to_thread(ws.pool.parse_inline, root, jobs)
+            consume(results)
+            done = total
+            if progress:
+                await progress(done, total, "parsed")
+        else:
+            chunks = [jobs[i:i + CHUNK_FILES] for i in range(0, total, CHUNK_FILES)]
+            # Keep a bounded number of chunks in flight so results stream into batches.
+            inflight: list[asyncio.Future] = []
+            it = iter(chunks)
+            window = ws.pool.workers * 3
+            for chunk in it:
+                inflight.append(asyncio.wrap_future(ws.pool.submit(root, chunk)))
+                if len(inflight) >= window:
+                    break
+            try:
+                while inflight:
+                    fut = inflight.pop(0)
+                    results = await fut
+                    nxt = next(it, None)
+                    if nxt is not None:
+                        inflight.append(asyncio.wrap_future(ws.pool.submit(root, nxt)))
+                    consume(results)
+                    done += len(results)
+                    if len(buffer) >= BATCH_FILES or len(touched) >= BATCH_FILES:
+                        await flush()
+                    if progress:
+                        await progress(done, total, "parsing")
+            finally:
+                for fut in inflight:
+                    fut.cancel()
+        await flush(final=True)
+        if progress:
+            await progress(done, total, "resolving")
+        summary.resolved_edges = await resolve(ws, new_file_ids, new_names, full=pending_resolution)
+        await store.set_meta({"resolution_pending": 0, "generation": generation,
+                              "last_indexed_at": time.time()})
+        ws.generation = generation
+    except (asyncio.CancelledError, anyio.get_cancelled_exc_class()):
+        summary.cancelled = True
+        with anyio.CancelScope(shield=True):
+            await flush(final=True)  # what was parsed is kept; resolution stays pending
+        raise
+    finally:
+        summary.files = len(ws.files_by_path)
+        summary.seconds = time.perf_counter() - started
+        summary.generation = ws.generation
+    return summary
+
+
+async def resolve(ws: "Workspace", new_file_ids: set[int], new_names: set[str], full: bool = False) -> int:
+    """Resolve the edges this run may have changed: those of re-parsed files, those that pointed
+    into them, and those whose target name a new symbol now provides."""
+    store = ws.store
+    too_many = len(new_file_ids) + len(new_names) > 30000  # SQLite's bound-parameter limit
+    if full or too_many or await store.get_meta("resolved_once") != "1":
+        where, params = "1", ()
+    else:
+        conds, params_list = [], []
+        if new_file_ids:
+            conds.append(f"file_id IN ({','.join('?' * len(new_file_ids))})")
+            params_list.extend(new_file_ids)
+        if new_names:
+            conds.append(f"target IN ({','.join('?' * len(new_names))})")
+            params_list.extend(new_names)
+        where, params = " OR ".join(conds), tuple(params_list)
+    cols = "id, file_id, kind, source_id, target, receiver, receiver_type"
+    inheritance = await store.fetch_writer(
+        f"SELECT {cols} FROM edges WHERE kind IN ('extends','implements') AND ({where})", params)
+    calls = await store.fetch_writer(f"SELECT {cols} FROM edges WHERE kind NOT IN ('extends','implements') AND ({where})", params)
+    if not inheritance and not calls:
+        await store.set_meta({"resolved_once": 1})
+        return 0
+    bindings = build_bindings(await store.fetch_writer("SELECT file_id, name, alias, target FROM imports"))
+    resolver = Resolver(ws.index, ws.file_infos(), ws.host.languages, bindings)
+
+    def work() -> list[tuple]:
+        out = resolver.resolve_inheritance(inheritance)
+        out.extend(resolver.resolve_calls(calls))
+        return out
+
+    updates = await asyncio.to_thread(work)
+    for i in range(0, len(updates), RESOLVE_CHUNK):
+        with anyio.CancelScope(shield=True):
+            await store.write_resolutions(updates[i:i + RESOLVE_CHUNK])
+    await store.set_meta({"resolved_once": 1})
+    return sum(1 for u in updates if u[0] is not None)

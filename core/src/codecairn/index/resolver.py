@@ -1,0 +1,413 @@
+"""Cross-file resolution: which symbol does ``order.charge()`` or ``class A(Base)`` mean.
+
+Runs after extraction, over the in-memory symbol index and each file's import bindings, using
+only what the syntax says: containment, imports, same-package visibility and inheritance. Every
+resolved edge says how it was found (model.EXACT / IMPORT / INHERITED / NAME_ONLY); an edge it
+cannot resolve stays unresolved (and countable) rather than pointing at a guess.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from codecairn.hookspecs import Language
+from codecairn.model import CALLABLE_KINDS, EXACT, IMPORT, INHERITED, NAME_ONLY, TYPE_KINDS
+from codecairn.query.symbol_index import SymbolIndex
+
+SCOPE_ROOT_KINDS = frozenset({"module", "package"})
+CLASSLIKE = TYPE_KINDS | {"impl"}
+_PATH_RE = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$")
+
+
+@dataclass(slots=True)
+class FileInfo:
+    path: str
+    language: str
+    module: str
+
+
+@dataclass
+class Bindings:
+    """What a file's imports bring into scope."""
+
+    names: dict[str, list[str]] = field(default_factory=dict)  # local name -> qualified targets
+    wildcards: list[str] = field(default_factory=list)         # qualified prefixes (import a.*)
+
+
+class Resolver:
+    def __init__(self, index: SymbolIndex, files: dict[int, FileInfo], languages: dict[str, Language],
+                 bindings: dict[int, Bindings]) -> None:
+        self.index = index
+        self.files = files
+        self.languages = languages
+        self.bindings = bindings
+        self._top: dict[int, dict[str, list[int]]] = {}
+        self._module_files: dict[tuple[str, str], list[int]] | None = None
+        self._module_top: dict[tuple[str, str], dict[str, list[int]]] = {}
+        self._modules_by_lang: dict[str, set[str]] | None = None
+        self._module_cache: dict[tuple[str, str], str | None] = {}
+
+    # ---- derived maps (built lazily, thrown away with the resolver) ---------------------------
+
+    def top_level(self, file_id: int) -> dict[str, list[int]]:
+        top = self._top.get(file_id)
+        if top is None:
+            top = defaultdict(list)
+            rows = self.index.rows
+            for sid in self.index.by_file.get(file_id, ()):
+                s = rows[sid]
+                if s.parent_id is None or rows[s.parent_id].kind in SCOPE_ROOT_KINDS:
+                    if s.kind not in SCOPE_ROOT_KINDS:
+                        top[s.name].append(sid)
+            self._top[file_id] = top
+        return top
+
+    def _modules(self) -> dict[tuple[str, str], list[int]]:
+        if self._module_files is None:
+            self._module_files = defaultdict(list)
+            self._modules_by_lang = defaultdict(set)
+            for fid, info in self.files.items():
+                self._module_files[(info.language, info.module)].append(fid)
+                self._modules_by_lang[info.language].add(info.module)
+        return self._module_files
+
+    def package_top(self, language: str, module: str) -> dict[str, list[int]]:
+        key = (language, module)
+        top = self._module_top.get(key)
+        if top is None:
+            top = defaultdict(list)
+            for fid in self._modules().get(key, ()):
+                for name, ids in self.top_level(fid).items():
+                    top[name].extend(ids)
+            self._module_top[key] = top
+        return top
+
+    def module_named(self, language: str, qualified: str) -> str | None:
+        """The indexed module an import target names: exactly, or as a path suffix
+        (Go's "golang.org/x/tools/go/ast" is the directory "go/ast" when the root is x/tools)."""
+        key = (language, qualified)
+        if key in self._module_cache:
+            return self._module_cache[key]
+        self._modules()
+        assert self._modules_by_lang is not None
+        modules = self._modules_by_lang.get(language, set())
+        found = None
+        if qualified in modules:
+            found = qualified
+        else:
+            best = 0
+            for m in modules:
+                if m and len(m) > best and qualified.endswith("/" + m):
+                    found, best = m, len(m)
+        self._module_cache[key] = found
+        return found
+
+    # ---- entry point ----------------------------------------------------------------------------
+
+    def resolve_inheritance(self, edges: list[tuple]) -> list[tuple]:
+        """extends/implements first: call resolution walks the supertypes they give."""
+        out = []
+        for eid, file_id, kind, source_id, target, receiver, receiver_type in edges:
+            found = self._resolve_type_path(target, file_id, source_id)
+            if found is not None:
+                tid, how = found
+                out.append((tid, how, eid))
+                if source_id is not None:
+                    self.index.set_bases([(source_id, tid)])
+            else:
+                out.append((None, None, eid))
+        return out
+
+    def resolve_calls(self, edges: list[tuple]) -> list[tuple]:
+        out = []
+        for eid, file_id, kind, source_id, target, receiver, receiver_type in edges:
+            found = self.resolve_call(file_id, source_id, target, receiver, receiver_type)
+            out.append((found[0], found[1], eid) if found else (None, None, eid))
+        return out
+
+    # ---- calls ------------------------------------------------------------------------------------
+
+    def resolve_call(self, file_id: int, source_id: int | None, name: str, receiver: str,
+                     receiver_type: str) -> tuple[int, str] | None:
+        info = self.files.get(file_id)
+        if info is None:
+            return None
+        lang = self.languages.get(info.language)
+        if lang is None:
+            return None
+        if receiver_type:
+            typ = self._resolve_type_path(receiver_type, file_id, source_id)
+            if typ is not None:
+                member = self.member(typ[0], name)
+                if member is not None:
+                    return member[0], (typ[1] if member[1] == EXACT else member[1])
+        if not receiver or receiver in ("new",):
+            found = self.lookup(name, file_id, source_id, lang, callable_only=True)
+            return found or self._name_only(name, CALLABLE_KINDS | TYPE_KINDS)
+        if receiver in lang.self_names:
+            typ = self.enclosing_type(source_id, lang)
+            if typ is not None:
+                found = self.member(typ, name)
+                if found is not None:
+                    return found
+            return self._name_only(name, CALLABLE_KINDS)
+        if receiver in lang.super_names:
+            typ = self.enclosing_type(source_id, lang)
+            if typ is not None:
+                for base in self.index.ancestors(typ):
+                    hit = self._own_member(base, name)
+                    if hit is not None:
+                        return hit, INHERITED
+            return self._name_only(name, CALLABLE_KINDS)
+        if _PATH_RE.match(receiver):
+            head = self._resolve_path(receiver, file_id, source_id, lang)
+            if head is not None:
+                kind, ref, how = head
+                if kind == "symbol":
+                    sym = self.index.rows[ref]
+                    if sym.kind in CLASSLIKE:
+                        member = self.member(ref, name)
+                        if member is not None:
+                            return member[0], (how if member[1] == EXACT else member[1])
+                    ids = self.index.by_qn.get(sym.qualified_name + lang.separator + name)
+                    if ids:
+                        return ids[0], how
+                    if sym.kind in SCOPE_ROOT_KINDS:
+                        hit = self.reexported(sym.file_id, name)
+                        if hit is not None:
+                            return hit, IMPORT
+                else:  # a module that is not itself a symbol (a Java package, a TS module path)
+                    ids = self.index.by_qn.get(ref + lang.separator + name)
+                    if ids:
+                        return ids[0], how
+                    return None
+        return self._name_only(name, CALLABLE_KINDS)
+
+    # ---- scopes -------------------------------------------------------------------------------------
+
+    def lookup(self, name: str, file_id: int, scope_id: int | None, lang: Language,
+               callable_only: bool = False) -> tuple[int, str] | None:
+        """A bare name: enclosing scopes, the file, its imports, its package, then wildcards."""
+        rows = self.index.rows
+        children = self.index.children
+        sid = scope_id
+        while sid is not None:
+            s = rows.get(sid)
+            if s is None:
+                break
+            is_type = s.kind in CLASSLIKE
+            if s.kind not in SCOPE_ROOT_KINDS and (not is_type or lang.implicit_members or sid == scope_id):
+                for cid in children.get(sid, ()):
+                    c = rows[cid]
+                    if c.name == name and cid != scope_id:
+                        return cid, EXACT
+                if is_type and lang.implicit_members:
+                    for base in self.index.ancestors(sid):
+                        hit = self._own_member(base, name)
+                        if hit is not None:
+                            return hit, INHERITED
+            sid = s.parent_id
+        ids = self.top_level(file_id).get(name)
+        if ids:
+            return _prefer(rows, ids, callable_only), EXACT
+        binding = self.bindings.get(file_id)
+        info = self.files[file_id]
+        if binding is not None:
+            for target in binding.names.get(name, ()):
+                ids = self.index.by_qn.get(target)
+                if ids:
+                    return _prefer(rows, ids, callable_only), IMPORT
+        if lang.directory_scope:
+            ids = self.package_top(info.language, info.module).get(name)
+            if ids:
+                return _prefer(rows, ids, callable_only), EXACT
+        if binding is not None:
+            for prefix in binding.wildcards:
+                module = self.module_named(info.language, prefix) or prefix
+                ids = self.index.by_qn.get(module + lang.separator + name)
+                if ids:
+                    return _prefer(rows, ids, callable_only), IMPORT
+        return None
+
+    def _resolve_path(self, path: str, file_id: int, scope_id: int | None,
+                      lang: Language) -> tuple[str, object, str] | None:
+        """``a.b.C`` -> ("symbol", id, how) or ("module", qualified_name, how)."""
+        sep = lang.separator
+        parts = [p for p in re.split(r"\.|::", path) if p]
+        if not parts:
+            return None
+        head = parts[0]
+        info = self.files[file_id]
+        current: tuple[str, object, str] | None = None
+        found = self.lookup(head, file_id, scope_id, lang)
+        if found is not None:
+            current = ("symbol", found[0], found[1])
+        else:
+            binding = self.bindings.get(file_id)
+            for target in (binding.names.get(head, ()) if binding else ()):
+                module = self.module_named(info.language, target)
+                if module is not None:
+                    current = ("module", module, IMPORT)
+                    break
+            if current is None:
+                if head in ("crate", "self", "super") and sep == "::":
+                    current = ("module", _rust_module(info.module, head), EXACT)
+                else:
+                    whole = sep.join(parts)
+                    ids = self.index.by_qn.get(whole)
+                    if ids:
+                        return ("symbol", ids[0], EXACT)
+                    module = self.module_named(info.language, whole)
+                    if module is not None:
+                        return ("module", module, EXACT)
+                    return None
+        for part in parts[1:]:
+            kind, ref, how = current
+            if kind == "symbol":
+                sym = self.index.rows[ref]
+                qn = sym.qualified_name + sep + part
+                nxt = None
+                for cid in self.index.children.get(ref, ()):
+                    if self.index.rows[cid].name == part:
+                        nxt = cid
+                        break
+                if nxt is None:
+                    ids = self.index.by_qn.get(qn)
+                    nxt = ids[0] if ids else None
+                if nxt is None and sym.kind in SCOPE_ROOT_KINDS:
+                    nxt = self.reexported(sym.file_id, part)
+                if nxt is None:
+                    if sym.kind in SCOPE_ROOT_KINDS:
+                        module = self.module_named(info.language, qn)
+                        if module is not None:
+                            current = ("module", module, how)
+                            continue
+                    return None
+                current = ("symbol", nxt, how)
+            else:
+                qn = f"{ref}{sep}{part}"
+                ids = self.index.by_qn.get(qn)
+                if ids:
+                    current = ("symbol", ids[0], how)
+                else:
+                    module = self.module_named(info.language, qn) or self.module_named(info.language, f"{ref}/{part}")
+                    if module is None:
+                        return None
+                    current = ("module", module, how)
+        return current
+
+    def _resolve_type_path(self, path: str, file_id: int, scope_id: int | None) -> tuple[int, str] | None:
+        info = self.files.get(file_id)
+        lang = self.languages.get(info.language) if info else None
+        if lang is None:
+            return None
+        # A class's own base clause is evaluated in the scope around the class.
+        scope = scope_id
+        if scope is not None and scope in self.index.rows and self.index.rows[scope].kind in CLASSLIKE:
+            scope = self.index.rows[scope].parent_id
+        found = self._resolve_path(path, file_id, scope, lang)
+        if found is not None and found[0] == "symbol":
+            return found[1], found[2]  # type: ignore[return-value]
+        name = re.split(r"\.|::", path)[-1]
+        hit = self._name_only(name, TYPE_KINDS)
+        return hit
+
+    def enclosing_type(self, source_id: int | None, lang: Language) -> int | None:
+        rows = self.index.rows
+        sid = source_id
+        first = rows.get(source_id) if source_id is not None else None
+        while sid is not None:
+            s = rows.get(sid)
+            if s is None:
+                return None
+            if s.kind in CLASSLIKE:
+                return sid
+            sid = s.parent_id
+        # Methods declared away from their type (Go methods in another file, Rust impls):
+        # the type is the qualified name's prefix.
+        if first is not None and lang.separator in first.qualified_name:
+            owner = first.qualified_name.rsplit(lang.separator, 1)[0]
+            for tid in self.index.by_qn.get(owner, ()):
+                if rows[tid].kind in CLASSLIKE:
+                    return tid
+        return None
+
+    def reexported(self, file_id: int, name: str) -> int | None:
+        """A name a module makes available by importing it (``from .sessions import Session`` in a
+        package's ``__init__``, ``export { x } from`` in an index file)."""
+        binding = self.bindings.get(file_id)
+        if binding is None:
+            return None
+        for target in binding.names.get(name, ()):
+            ids = self.index.by_qn.get(target)
+            if ids:
+                return ids[0]
+        return None
+
+    def _own_member(self, type_id: int, name: str) -> int | None:
+        rows = self.index.rows
+        for cid in self.index.children.get(type_id, ()):
+            if rows[cid].name == name:
+                return cid
+        sym = rows.get(type_id)
+        if sym is not None:
+            info = self.files.get(sym.file_id)
+            lang = self.languages.get(info.language) if info else None
+            sep = lang.separator if lang else "."
+            for mid in self.index.by_qn.get(sym.qualified_name + sep + name, ()):
+                return mid
+        return None
+
+    def member(self, type_id: int, name: str) -> tuple[int, str] | None:
+        hit = self._own_member(type_id, name)
+        if hit is not None:
+            return hit, EXACT
+        for base in self.index.ancestors(type_id):
+            hit = self._own_member(base, name)
+            if hit is not None:
+                return hit, INHERITED
+        return None
+
+    def _name_only(self, name: str, kinds: frozenset[str]) -> tuple[int, str] | None:
+        ids = self.index.by_name.get(name)
+        if not ids:
+            return None
+        rows = self.index.rows
+        hits = [i for i in ids if rows[i].kind in kinds]
+        if len(hits) == 1:
+            return hits[0], NAME_ONLY
+        return None
+
+
+def _prefer(rows, ids: list[int], callable_only: bool) -> int:
+    if len(ids) > 1 and callable_only:
+        for i in ids:
+            if rows[i].kind in CALLABLE_KINDS or rows[i].kind in TYPE_KINDS:
+                return i
+    return ids[0]
+
+
+def _rust_module(module: str, head: str) -> str:
+    if head == "crate":
+        return "crate"
+    if head == "super":
+        return module.rsplit("::", 1)[0] if "::" in module else module
+    return module
+
+
+def build_bindings(rows: list[tuple]) -> dict[int, Bindings]:
+    """rows: (file_id, name, alias, target) from the imports table."""
+    out: dict[int, Bindings] = {}
+    for file_id, name, alias, target in rows:
+        b = out.get(file_id)
+        if b is None:
+            b = out[file_id] = Bindings()
+        if not target:
+            continue
+        if name == "*":
+            b.wildcards.append(target)
+        elif alias:
+            b.names.setdefault(alias, []).append(target)
+    return out

@@ -1,0 +1,127 @@
+"""Walk a root the way a developer would expect: .gitignore rules (nested ones too), the usual
+vendor and build directories left out, symlinks never followed out of the root.
+
+Only stats files here; reading (binary detection, hashing) happens in the parse workers.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass, field
+from typing import Callable
+
+import pathspec
+
+DEFAULT_EXCLUDED_DIRS = frozenset({
+    ".git", ".hg", ".svn", "node_modules", "bower_components", "__pycache__", ".venv", "venv",
+    "build", "dist", "target", "vendor", "third_party", ".tox", ".nox", ".mypy_cache",
+    ".pytest_cache", ".ruff_cache", ".idea", ".gradle", ".eggs", ".codecairn",
+})
+MAX_FILE_BYTES_ENV = "CODECAIRN_MAX_FILE_BYTES"
+DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024
+
+
+def max_file_bytes() -> int:
+    try:
+        return int(os.environ.get(MAX_FILE_BYTES_ENV, DEFAULT_MAX_FILE_BYTES))
+    except ValueError:
+        return DEFAULT_MAX_FILE_BYTES
+
+
+@dataclass(slots=True)
+class WalkedFile:
+    path: str        # root-relative, '/' separated
+    language: str
+    size: int
+    mtime_ns: int
+
+
+@dataclass
+class WalkResult:
+    files: list[WalkedFile] = field(default_factory=list)
+    skipped: dict[str, int] = field(default_factory=dict)   # reason -> count
+    examples: dict[str, list[str]] = field(default_factory=dict)
+
+    def skip(self, reason: str, path: str) -> None:
+        self.skipped[reason] = self.skipped.get(reason, 0) + 1
+        sample = self.examples.setdefault(reason, [])
+        if len(sample) < 5:
+            sample.append(path)
+
+
+def _ignore_spec(directory: str) -> pathspec.PathSpec | None:
+    try:
+        with open(os.path.join(directory, ".gitignore"), encoding="utf-8", errors="replace") as fh:
+            lines = fh.read().splitlines()
+    except OSError:
+        return None
+    return pathspec.GitIgnoreSpec.from_lines(lines) if any(l.strip() and not l.startswith("#") for l in lines) else None
+
+
+def walk(root: str, language_for: Callable[[str], object | None], *, limit_bytes: int | None = None) -> WalkResult:
+    """Every indexable file under ``root`` with its language name (``language_for(path).name``)."""
+    limit = max_file_bytes() if limit_bytes is None else limit_bytes
+    result = WalkResult()
+    root = os.path.realpath(root)
+    # Stack of (absolute dir, relative dir, [(spec, spec_base_rel)] in force)
+    stack: list[tuple[str, str, tuple]] = [(root, "", ())]
+    while stack:
+        abs_dir, rel_dir, specs = stack.pop()
+        own = _ignore_spec(abs_dir)
+        if own is not None:
+            specs = specs + ((own, rel_dir),)
+        try:
+            entries = sorted(os.scandir(abs_dir), key=lambda e: e.name)
+        except OSError as exc:
+            result.skip(f"unreadable directory ({exc.strerror or exc})", rel_dir or ".")
+            continue
+        for entry in entries:
+            rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except OSError:
+                result.skip("unreadable", rel)
+                continue
+            is_link = stat.S_ISLNK(st.st_mode)
+            if is_link:
+                # Never follow a link out of the root or into a loop; a link to a file inside the
+                # root is indexed under the link's own path only if the target is a regular file.
+                target = os.path.realpath(entry.path)
+                if not (target == root or target.startswith(root + os.sep)):
+                    result.skip("symlink outside the root", rel)
+                    continue
+                try:
+                    st = os.stat(target)
+                except OSError:
+                    result.skip("broken symlink", rel)
+                    continue
+                if stat.S_ISDIR(st.st_mode):
+                    result.skip("symlinked directory (not followed)", rel)
+                    continue
+            if stat.S_ISDIR(st.st_mode):
+                if entry.name in DEFAULT_EXCLUDED_DIRS or _ignored(specs, rel, True):
+                    continue
+                stack.append((entry.path, rel, specs))
+                continue
+            if not stat.S_ISREG(st.st_mode):
+                continue
+            language = language_for(entry.name)
+            if language is None:
+                continue
+            if _ignored(specs, rel, False):
+                continue
+            if st.st_size > limit:
+                result.skip(f"larger than {limit} bytes", rel)
+                continue
+            result.files.append(WalkedFile(rel, language.name, st.st_size, st.st_mtime_ns))
+    result.files.sort(key=lambda f: f.path)
+    return result
+
+
+def _ignored(specs: tuple, rel: str, is_dir: bool) -> bool:
+    for spec, base in specs:
+        sub = rel[len(base) + 1:] if base else rel
+        if spec.match_file(sub + "/" if is_dir else sub):
+            return True
+    return False

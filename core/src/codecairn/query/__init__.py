@@ -1,0 +1,1 @@
+"""In-memory indexes over the stored structure: names, qualified names, containment, inheritance."""

@@ -1,0 +1,401 @@
+"""Answers about symbols, shaped for an agent: compact, root-relative, bounded, honest.
+
+Every bounded list says ``complete``; when cut, ``limit_reached`` and ``limit_reason`` too.
+Ambiguity is an answer (``ambiguous: true`` with candidates), never a silent first pick.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import TYPE_CHECKING, Any
+
+from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, ToolError
+from codecairn.model import CALLABLE_KINDS, CONTAINER_KINDS, TYPE_KINDS
+from codecairn.query.symbol_index import Sym
+
+if TYPE_CHECKING:
+    from codecairn.workspace import Workspace
+
+_SPLIT = re.compile(r"::|\.|#|/")
+LIST_LIMIT = 50
+READ_MAX_LINES = 400
+READ_MAX_BYTES = 64 * 1024
+
+
+def kind_rank(kind: str) -> int:
+    if kind in TYPE_KINDS:
+        return 0
+    if kind in CALLABLE_KINDS:
+        return 1
+    if kind in CONTAINER_KINDS:
+        return 2
+    return 3
+
+
+def bounded(items: list, limit: int, reason: str = "limit") -> dict[str, Any]:
+    if len(items) > limit:
+        return {"complete": False, "limit_reached": True, "limit_reason": reason}
+    return {"complete": True}
+
+
+class Answers:
+    def __init__(self, ws: "Workspace") -> None:
+        self.ws = ws
+
+    # ---- helpers ------------------------------------------------------------------------------
+
+    def path_of(self, sym: Sym) -> str:
+        state = self.ws.files_by_id.get(sym.file_id)
+        return state.path if state else ""
+
+    def brief(self, sym: Sym, signature: str | None = None) -> dict[str, Any]:
+        out = {"name": sym.name, "kind": sym.kind, "qualified_name": sym.qualified_name,
+               "path": self.path_of(sym), "start_line": sym.start_line, "end_line": sym.end_line}
+        if signature:
+            out["signature"] = signature
+        return out
+
+    async def signatures(self, ids: list[int]) -> dict[int, str]:
+        if not ids:
+            return {}
+        rows = await self.ws.store.fetch(
+            f"SELECT id, signature FROM symbols WHERE id IN ({','.join('?' * len(ids))})", ids)
+        return {r[0]: r[1] for r in rows}
+
+    def _filters(self, kinds, path, language):
+        kinds = set(kinds) if kinds else None
+        prefix = None
+        if path:
+            prefix = self.ws.relpath(path)
+        files = self.ws.files_by_id
+
+        def keep(sym: Sym) -> bool:
+            if kinds is not None and sym.kind not in kinds:
+                return False
+            if prefix is not None or language:
+                state = files.get(sym.file_id)
+                if state is None:
+                    return False
+                if prefix and not (state.path == prefix or state.path.startswith(prefix.rstrip("/") + "/")):
+                    return False
+                if language and state.language != language:
+                    return False
+            return True
+
+        return keep
+
+    # ---- find_symbols ---------------------------------------------------------------------------
+
+    async def find_symbols(self, name: str | None = None, pattern: str | None = None,
+                           kinds: list[str] | None = None, path: str | None = None,
+                           language: str | None = None, limit: int = 20) -> dict[str, Any]:
+        if not (name or pattern or kinds or path or language):
+            raise ToolError(BAD_ARGUMENT, "give at least one of name, pattern, kinds, path, language")
+        if language and language not in self.ws.host.languages:
+            raise ToolError(BAD_ARGUMENT, f"unknown language {language!r}",
+                            languages=sorted(self.ws.host.languages))
+        keep = self._filters(kinds, path, language)
+        index = self.ws.index
+        rows = index.rows
+        ranked: list[tuple] = []
+        if name or pattern:
+            for rank, matched in index.match_names(pattern or name or "", pattern=bool(pattern)):
+                for sid in index.by_name.get(matched, ()):
+                    sym = rows[sid]
+                    if keep(sym):
+                        ranked.append((rank, kind_rank(sym.kind), len(sym.name), sym.qualified_name, sid))
+        else:
+            for sym in rows.values():
+                if keep(sym):
+                    ranked.append((0, kind_rank(sym.kind), len(sym.name), sym.qualified_name, sym.id))
+        ranked.sort()
+        top = ranked[:limit]
+        sigs = await self.signatures([r[-1] for r in top])
+        results = [self.brief(rows[r[-1]], sigs.get(r[-1])) for r in top]
+        self._count(bool(results))
+        answer: dict[str, Any] = {"results": results, **bounded(ranked, limit)}
+        if not answer["complete"]:
+            answer["total"] = len(ranked)
+        return answer
+
+    def _count(self, hit: bool) -> None:
+        if hit:
+            self.ws.hits += 1
+        else:
+            self.ws.misses += 1
+
+    # ---- lookup by qualified name ---------------------------------------------------------------
+
+    def lookup(self, name: str, path: str | None = None, line: int | None = None) -> list[Sym]:
+        if not isinstance(name, str) or not name.strip():
+            raise ToolError(BAD_ARGUMENT, "name must be a non-empty string")
+        index = self.ws.index
+        rows = index.rows
+        ids = list(index.by_qn.get(name, ()))
+        if not ids:
+            parts = [p for p in _SPLIT.split(name.strip()) if p]
+            if not parts:
+                raise ToolError(BAD_ARGUMENT, f"cannot read a symbol name from {name!r}")
+            for sid in index.by_name.get(parts[-1], ()):
+                qparts = [p for p in _SPLIT.split(rows[sid].qualified_name) if p]
+                if qparts[-len(parts):] == parts:
+                    ids.append(sid)
+        candidates = [rows[i] for i in ids]
+        if path:
+            rel = self.ws.relpath(path)
+            candidates = [s for s in candidates if self.path_of(s) == rel]
+        if line is not None:
+            spanning = [s for s in candidates if s.start_line <= line <= s.end_line]
+            exact = [s for s in spanning if s.start_line == line]
+            candidates = exact or sorted(spanning, key=lambda s: s.end_line - s.start_line)[:1] or []
+        return sorted(candidates, key=lambda s: (kind_rank(s.kind), self.path_of(s), s.start_line))
+
+    async def resolve_one(self, name: str, path: str | None, line: int | None) -> Sym | dict[str, Any]:
+        candidates = self.lookup(name, path, line)
+        if not candidates:
+            self._count(False)
+            near = await self.find_symbols(name=_SPLIT.split(name)[-1] or name, limit=5)
+            raise ToolError(NOT_FOUND, f"no symbol named {name!r}",
+                            **({"did_you_mean": [r["qualified_name"] for r in near["results"]]} if near["results"] else {}))
+        if len(candidates) > 1:
+            self._count(True)
+            shown = candidates[:LIST_LIMIT]
+            sigs = await self.signatures([s.id for s in shown])
+            return {"ambiguous": True, "candidates": [self.brief(s, sigs.get(s.id)) for s in shown],
+                    **bounded(candidates, LIST_LIMIT),
+                    "hint": "pass path and/or line (or a more qualified name) to choose one"}
+        self._count(True)
+        return candidates[0]
+
+    # ---- get_symbol -------------------------------------------------------------------------------
+
+    async def get_symbol(self, name: str, path: str | None = None, line: int | None = None,
+                         limit: int = LIST_LIMIT) -> dict[str, Any]:
+        found = await self.resolve_one(name, path, line)
+        if isinstance(found, dict):
+            return found
+        sym = found
+        ws, rows = self.ws, self.ws.index.rows
+        row = (await ws.store.fetch(
+            "SELECT signature, doc, modifiers FROM symbols WHERE id=?", (sym.id,)))
+        signature, doc, modifiers = row[0] if row else ("", "", "")
+        answer = self.brief(sym, signature)
+        state = ws.files_by_id.get(sym.file_id)
+        if state is not None:
+            answer["language"] = state.language
+            if state.partial:
+                answer["partial"] = True
+            if state.extractor and state.extractor != state.language:
+                answer["extractor"] = state.extractor
+        if doc:
+            answer["doc"] = doc
+        if modifiers:
+            answer["modifiers"] = modifiers.split()
+        if sym.parent_id is not None and sym.parent_id in rows:
+            answer["parent"] = rows[sym.parent_id].qualified_name
+        members = [rows[c] for c in ws.index.children.get(sym.id, ())]
+        if members:
+            members.sort(key=lambda s: s.start_line)
+            answer["members"] = [{"name": m.name, "kind": m.kind, "line": m.start_line} for m in members[:limit]]
+            if len(members) > limit:
+                answer["members_complete"] = False
+        edges = await ws.store.fetch(
+            "SELECT kind, target, target_id, resolution, line, receiver FROM edges WHERE source_id=? ORDER BY line",
+            (sym.id,))
+        bases = [self._edge_target(e) for e in edges if e[0] in ("extends", "implements")]
+        if bases:
+            answer["bases"] = bases
+        if sym.kind in TYPE_KINDS or sym.kind == "impl":
+            subs = await ws.store.fetch(
+                "SELECT source_id, kind, line FROM edges WHERE target_id=? AND kind IN ('extends','implements') "
+                "LIMIT ?", (sym.id, limit + 1))
+            if subs:
+                answer["subclasses"] = [
+                    {**self._short(rows[s[0]]), **({"kind": s[1]} if s[1] != "extends" else {})}
+                    for s in subs[:limit] if s[0] in rows]
+                if len(subs) > limit:
+                    answer["subclasses_complete"] = False
+        callees = [e for e in edges if e[0] == "calls"]
+        if callees:
+            resolved = [self._edge_target(e) for e in callees if e[2] is not None]
+            unresolved = [e for e in callees if e[2] is None]
+            answer["callees"] = resolved[:limit]
+            if len(resolved) > limit:
+                answer["callees_complete"] = False
+            if unresolved:
+                answer["unresolved_callees"] = len(unresolved)
+                answer["unresolved_callee_names"] = sorted({e[1] for e in unresolved})[:limit]
+        callers = await ws.store.fetch(
+            "SELECT source_id, file_id, line, resolution FROM edges WHERE target_id=? AND kind='calls' "
+            "ORDER BY file_id, line LIMIT ?", (sym.id, limit + 1))
+        if callers:
+            out = []
+            for source_id, file_id, line_no, how in callers[:limit]:
+                entry: dict[str, Any] = {}
+                if source_id is not None and source_id in rows:
+                    entry["caller"] = rows[source_id].qualified_name
+                entry["path"] = ws.files_by_id[file_id].path if file_id in ws.files_by_id else ""
+                entry["line"] = line_no
+                if how != "exact":
+                    entry["resolution"] = how
+                out.append(entry)
+            answer["callers"] = out
+            if len(callers) > limit:
+                answer["callers_complete"] = False
+        # Calls by this name that resolution could not pin down: possible callers, never hidden.
+        if sym.kind in CALLABLE_KINDS or sym.kind in TYPE_KINDS:
+            count = await ws.store.fetch(
+                "SELECT COUNT(*) FROM edges WHERE target=? AND target_id IS NULL AND kind='calls'", (sym.name,))
+            if count and count[0][0]:
+                answer["unresolved_call_sites"] = count[0][0]
+        return answer
+
+    def _short(self, sym: Sym) -> dict[str, Any]:
+        return {"qualified_name": sym.qualified_name, "path": self.path_of(sym), "line": sym.start_line}
+
+    def _edge_target(self, edge: tuple) -> dict[str, Any]:
+        kind, target, target_id, how, line, receiver = edge
+        rows = self.ws.index.rows
+        out: dict[str, Any] = {}
+        if kind not in ("calls", "extends"):
+            out["kind"] = kind
+        if target_id is not None and target_id in rows:
+            out.update(self._short(rows[target_id]))
+            if how != "exact":
+                out["resolution"] = how
+        else:
+            out["name"] = target
+            out["resolved"] = False
+        if kind == "calls":
+            out["call_line"] = line
+            out.pop("line", None)
+        return out
+
+    # ---- read_symbol ------------------------------------------------------------------------------
+
+    async def read_symbol(self, name: str, path: str | None = None, line: int | None = None,
+                          max_lines: int = READ_MAX_LINES) -> dict[str, Any]:
+        found = await self.resolve_one(name, path, line)
+        if isinstance(found, dict):
+            return found
+        sym = found
+        rel = self.path_of(sym)
+        answer = self.brief(sym)
+        try:
+            data = (self.ws.root / rel).read_bytes()
+        except OSError as exc:
+            raise ToolError(NOT_FOUND, f"{rel} can no longer be read: {exc.strerror or exc}", path=rel)
+        if self.ws.changed_since_indexed(rel):
+            answer["stale"] = True
+            answer["hint"] = "the file changed since it was indexed; lines may have moved (re-index or wait for the watcher)"
+        lines = data.decode("utf-8", "replace").splitlines()
+        start = max(sym.start_line, 1)
+        end = min(sym.end_line, len(lines), start + max(1, max_lines) - 1)
+        out, size = [], 0
+        for i in range(start - 1, end):
+            size += len(lines[i]) + 1
+            if size > READ_MAX_BYTES:
+                end = i
+                break
+            out.append(lines[i])
+        answer["source"] = "\n".join(out)
+        if end < min(sym.end_line, len(lines)):
+            answer["truncated"] = True
+            answer["next_line"] = end + 1
+        return answer
+
+    # ---- file_outline -------------------------------------------------------------------------------
+
+    async def file_outline(self, path: str) -> dict[str, Any]:
+        ws = self.ws
+        rel = ws.relpath(path)
+        state = ws.files_by_path.get(rel)
+        if state is None:
+            full = ws.root / rel
+            if not full.exists():
+                raise ToolError(NOT_FOUND, f"{rel} does not exist", path=rel)
+            if full.is_dir():
+                raise ToolError(BAD_ARGUMENT, f"{rel} is a directory; give a file", path=rel)
+            raise ToolError(NOT_FOUND, f"{rel} is not indexed (unknown language, ignored, binary or too large)",
+                            path=rel)
+        rows = ws.index.rows
+        ids = sorted(ws.index.by_file.get(state.id, ()), key=lambda i: (rows[i].start_line, rows[i].id))
+        sigs = await self.signatures([i for i in ids if rows[i].kind in CALLABLE_KINDS])
+        nodes: dict[int, dict[str, Any]] = {}
+        roots: list[dict[str, Any]] = []
+        for sid in ids:
+            s = rows[sid]
+            node: dict[str, Any] = {"name": s.name, "kind": s.kind, "lines": f"{s.start_line}-{s.end_line}"}
+            if sid in sigs and sigs[sid]:
+                node["signature"] = sigs[sid]
+            nodes[sid] = node
+            parent = nodes.get(s.parent_id) if s.parent_id is not None else None
+            if parent is not None:
+                parent.setdefault("children", []).append(node)
+            else:
+                roots.append(node)
+        answer: dict[str, Any] = {"path": rel, "language": state.language, "lines": state.lines, "symbols": roots}
+        if state.partial:
+            answer["partial"] = True
+        if state.extractor and state.extractor != state.language:
+            answer["extractor"] = state.extractor
+        imports = await ws.store.fetch(
+            "SELECT module, name, alias, line, kind FROM imports WHERE file_id=? ORDER BY line", (state.id,))
+        if imports:
+            answer["imports"] = [
+                {k: v for k, v in zip(("module", "name", "alias", "line", "kind"), r) if v not in ("", None)}
+                for r in imports]
+        exports = await ws.store.fetch(
+            "SELECT name, line, kind, source, alias FROM exports WHERE file_id=? ORDER BY line", (state.id,))
+        if exports:
+            answer["exports"] = [
+                {k: v for k, v in zip(("name", "line", "kind", "source", "alias"), r) if v not in ("", None, 0)}
+                for r in exports]
+        if ws.changed_since_indexed(rel):
+            answer["stale"] = True
+        return answer
+
+    # ---- stats ----------------------------------------------------------------------------------------
+
+    async def stats(self) -> dict[str, Any]:
+        ws = self.ws
+        edges = await ws.store.fetch("SELECT kind, COUNT(*), COUNT(target_id) FROM edges GROUP BY kind")
+        resolution = await ws.store.fetch(
+            "SELECT resolution, COUNT(*) FROM edges WHERE kind='calls' AND resolution IS NOT NULL GROUP BY resolution")
+        languages: dict[str, int] = {}
+        partial = []
+        for f in ws.files_by_id.values():
+            languages[f.language] = languages.get(f.language, 0) + 1
+            if f.partial:
+                partial.append(f.path)
+        last = await ws.store.get_meta("last_indexed_at")
+        answer: dict[str, Any] = {
+            "root": str(ws.root),
+            "files": len(ws.files_by_id),
+            "symbols": len(ws.index),
+            "edges": {k: n for k, n, _ in edges},
+            "unresolved_calls": sum(n - r for k, n, r in edges if k == "calls"),
+            "call_resolution": dict(resolution),
+            "languages": dict(sorted(languages.items())),
+            "generation": ws.generation,
+            "database": str(ws.store.path),
+            "database_size_bytes": await ws.store.size_bytes(),
+            "cache": {"hits": ws.hits, "misses": ws.misses},
+        }
+        if last:
+            answer["last_indexed_at"] = _iso(float(last))
+        if partial:
+            answer["partial_files"] = len(partial)
+            answer["partial_examples"] = sorted(partial)[:10]
+        if ws.last_summary is not None and ws.last_summary.skipped:
+            answer["skipped"] = ws.last_summary.skipped
+        if ws.host.failures:
+            answer["plugin_failures"] = [f.__dict__ for f in ws.host.failures]
+        return answer
+
+
+def _iso(ts: float) -> str:
+    import datetime as dt
+
+    return dt.datetime.fromtimestamp(ts, dt.timezone.utc).isoformat(timespec="seconds")

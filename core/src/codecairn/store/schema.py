@@ -1,0 +1,70 @@
+"""The schema, as a list of migrations. The database's ``user_version`` says how many have run.
+
+Only structure is stored: paths, hashes, symbols, edges, imports, exports, vectors, memories.
+Never source text (signatures and first doc lines are declaration metadata, not bodies).
+"""
+
+MIGRATIONS: list[str] = [
+    # 1: the structural index
+    """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE files (
+        id INTEGER PRIMARY KEY,
+        path TEXT NOT NULL UNIQUE,          -- root-relative, '/' separated
+        language TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        mtime_ns INTEGER NOT NULL,
+        hash TEXT NOT NULL,                 -- blake2b of the content
+        lines INTEGER NOT NULL,
+        module TEXT NOT NULL DEFAULT '',
+        extractor TEXT NOT NULL DEFAULT '',
+        partial INTEGER NOT NULL DEFAULT 0,
+        generation INTEGER NOT NULL
+    );
+    CREATE TABLE symbols (
+        id INTEGER PRIMARY KEY,
+        file_id INTEGER NOT NULL,
+        parent_id INTEGER,
+        kind TEXT NOT NULL,
+        name TEXT NOT NULL,
+        qualified_name TEXT NOT NULL,
+        start_line INTEGER NOT NULL, start_col INTEGER NOT NULL,
+        end_line INTEGER NOT NULL, end_col INTEGER NOT NULL,
+        signature TEXT NOT NULL DEFAULT '',
+        doc TEXT NOT NULL DEFAULT '',
+        modifiers TEXT NOT NULL DEFAULT ''  -- space separated
+    );
+    CREATE INDEX symbols_file ON symbols(file_id);
+    CREATE INDEX symbols_parent ON symbols(parent_id);
+    CREATE TABLE edges (
+        id INTEGER PRIMARY KEY,
+        file_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,                 -- extends | implements | calls | references
+        source_id INTEGER,                  -- the symbol it occurs in (NULL: file level)
+        target TEXT NOT NULL,               -- as written
+        receiver TEXT NOT NULL DEFAULT '',
+        receiver_type TEXT NOT NULL DEFAULT '',
+        line INTEGER NOT NULL,
+        target_id INTEGER,                  -- resolved symbol, NULL when unresolved
+        resolution TEXT                     -- exact | import | inherited | name-only | NULL
+    );
+    CREATE INDEX edges_file ON edges(file_id);
+    CREATE INDEX edges_source ON edges(source_id);
+    CREATE INDEX edges_target_id ON edges(target_id);
+    CREATE INDEX edges_target ON edges(target);
+    CREATE TABLE imports (
+        file_id INTEGER NOT NULL,
+        module TEXT NOT NULL, name TEXT NOT NULL, alias TEXT NOT NULL,
+        line INTEGER NOT NULL, kind TEXT NOT NULL, target TEXT NOT NULL
+    );
+    CREATE INDEX imports_file ON imports(file_id);
+    CREATE TABLE exports (
+        file_id INTEGER NOT NULL,
+        name TEXT NOT NULL, line INTEGER NOT NULL, kind TEXT NOT NULL,
+        source TEXT NOT NULL, alias TEXT NOT NULL
+    );
+    CREATE INDEX exports_file ON exports(file_id);
+    """,
+]
+
+SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,0 +1,296 @@
+"""One SQLite file per workspace, opened through aiosqlite.
+
+One writer connection (the indexer's) and one reader connection (queries), in WAL mode so
+queries answer from the last committed batch while indexing goes on. A database that cannot be
+opened or fails its integrity check is reported and left exactly where it is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+import aiosqlite
+
+from codecairn.errors import StoreError
+from codecairn.model import FileFacts
+from codecairn.store.schema import MIGRATIONS, SCHEMA_VERSION
+
+CACHE_ENV = "CODECAIRN_CACHE_DIR"
+
+
+def cache_dir() -> Path:
+    if os.environ.get(CACHE_ENV):
+        return Path(os.environ[CACHE_ENV]).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "codecairn"
+
+
+def database_path(root: Path, directory: Path | None = None) -> Path:
+    """``<cache>/workspaces/<dirname>-<hash of the real root path>.db``: stable per root."""
+    real = str(Path(root).resolve())
+    digest = hashlib.blake2b(real.encode(), digest_size=6).hexdigest()
+    name = "".join(c if c.isalnum() or c in "-_." else "_" for c in Path(real).name)[:40] or "root"
+    return Path(directory or cache_dir()) / "workspaces" / f"{name}-{digest}.db"
+
+
+@dataclass(slots=True)
+class FileRow:
+    id: int
+    path: str
+    language: str
+    size: int
+    mtime_ns: int
+    hash: str
+    lines: int
+    module: str
+    extractor: str
+    partial: bool
+    generation: int
+
+
+@dataclass(slots=True)
+class ParsedFile:
+    """One file's new state, ready to be written."""
+
+    path: str
+    language: str
+    size: int
+    mtime_ns: int
+    hash: str
+    lines: int
+    facts: FileFacts
+
+
+def _rebuild_hint(path: Path) -> str:
+    return (
+        f"The index database {path} is unusable and was left untouched. "
+        f"To rebuild it, run `codecairn index ROOT --rebuild` (this deletes that file), "
+        f"or move it away and index again."
+    )
+
+
+class Store:
+    def __init__(self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
+        self.path = path
+        self.db = writer
+        self.reader = reader
+        self._next_symbol_id = 1
+        self._next_file_id = 1
+        self._next_edge_id = 1
+
+    # ---- opening ---------------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, path: Path, *, check: bool = True) -> "Store":
+        path = Path(path)
+        existed = path.exists()
+        if existed and not path.is_file():
+            raise StoreError(f"{path} is not a file. " + _rebuild_hint(path))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        writer = reader = None
+        try:
+            writer = await aiosqlite.connect(path, isolation_level=None)
+            await writer.execute("PRAGMA busy_timeout=5000")
+            if existed:
+                version = (await (await writer.execute("PRAGMA user_version")).fetchone())[0]
+                if version > SCHEMA_VERSION:
+                    raise StoreError(
+                        f"{path} was written by a newer codecairn (schema {version} > {SCHEMA_VERSION}). "
+                        "Upgrade codecairn, or index into another cache directory."
+                    )
+                if check:
+                    rows = await (await writer.execute("PRAGMA quick_check")).fetchall()
+                    if [r[0] for r in rows] != ["ok"]:
+                        detail = "; ".join(str(r[0]) for r in rows[:3])
+                        raise StoreError(f"integrity check failed ({detail}). " + _rebuild_hint(path))
+            mode = (await (await writer.execute("PRAGMA journal_mode=WAL")).fetchone())[0]
+            if mode.lower() != "wal":
+                raise StoreError(f"{path}: could not switch to WAL mode (got {mode})")
+            await writer.execute("PRAGMA synchronous=NORMAL")
+            await writer.execute("PRAGMA temp_store=MEMORY")
+            await cls._migrate(writer)
+            reader = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True)
+            await reader.execute("PRAGMA busy_timeout=5000")
+        except sqlite3.DatabaseError as exc:
+            for conn in (writer, reader):
+                if conn is not None:
+                    await conn.close()
+            raise StoreError(f"{path}: {exc}. " + _rebuild_hint(path)) from exc
+        except BaseException:
+            for conn in (writer, reader):
+                if conn is not None:
+                    await conn.close()
+            raise
+        store = cls(path, writer, reader)
+        await store._load_counters()
+        return store
+
+    @staticmethod
+    async def _migrate(db: aiosqlite.Connection) -> None:
+        version = (await (await db.execute("PRAGMA user_version")).fetchone())[0]
+        for number in range(version, SCHEMA_VERSION):
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in MIGRATIONS[number].split(";"):
+                    if statement.strip():
+                        await db.execute(statement)
+                await db.execute(f"PRAGMA user_version={number + 1}")
+                await db.execute("COMMIT")
+            except BaseException:
+                await db.execute("ROLLBACK")
+                raise
+
+    async def _load_counters(self) -> None:
+        for table, attr in (("symbols", "_next_symbol_id"), ("files", "_next_file_id"), ("edges", "_next_edge_id")):
+            row = await (await self.db.execute(f"SELECT COALESCE(MAX(id), 0) + 1 FROM {table}")).fetchone()
+            setattr(self, attr, row[0])
+
+    async def close(self) -> None:
+        for conn in (self.reader, self.db):
+            try:
+                await conn.close()
+            except Exception:  # closing twice, or after the loop went away: nothing left to do
+                pass
+
+    # ---- meta -------------------------------------------------------------------------------
+
+    async def get_meta(self, key: str, default: str | None = None) -> str | None:
+        row = await (await self.db.execute("SELECT value FROM meta WHERE key=?", (key,))).fetchone()
+        return row[0] if row else default
+
+    async def set_meta(self, items: dict[str, Any]) -> None:
+        await self.db.executemany(
+            "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+            [(k, str(v)) for k, v in items.items()],
+        )
+
+    # ---- files ------------------------------------------------------------------------------
+
+    async def files(self) -> dict[str, FileRow]:
+        rows = await self.db.execute_fetchall(
+            "SELECT id, path, language, size, mtime_ns, hash, lines, module, extractor, partial, generation FROM files"
+        )
+        return {r[1]: FileRow(*r[:9], bool(r[9]), r[10]) for r in rows}
+
+    # ---- writing ------------------------------------------------------------------------------
+
+    async def write_batch(
+        self, parsed: list[ParsedFile], touched: list[tuple[int, int]], deleted: list[int],
+        known: dict[str, FileRow], generation: int,
+    ) -> tuple[list[tuple], dict[str, int]]:
+        """Replace the facts of ``parsed`` files, update mtimes of ``touched`` (file id, mtime_ns)
+        files whose content hash did not change, drop ``deleted`` file ids — in one transaction.
+
+        Returns the new symbol rows ``(id, file_id, parent_id, kind, name, qualified_name,
+        start_line, end_line)`` for the in-memory index, and each written path's file id.
+        """
+        db = self.db
+        replaced = [known[p.path].id for p in parsed if p.path in known]
+        gone = replaced + deleted
+        file_rows, symbol_rows, edge_rows, import_rows, export_rows = [], [], [], [], []
+        new_symbols: list[tuple] = []
+        file_ids: dict[str, int] = {}
+        next_symbol, next_file, next_edge = self._next_symbol_id, self._next_file_id, self._next_edge_id
+        for p in parsed:
+            old = known.get(p.path)
+            if old is not None:
+                file_id = old.id
+            else:
+                file_id, next_file = next_file, next_file + 1
+            file_ids[p.path] = file_id
+            facts = p.facts
+            file_rows.append((file_id, p.path, p.language, p.size, p.mtime_ns, p.hash, p.lines,
+                              facts.module, facts.extractor, int(facts.partial), generation))
+            base = next_symbol
+            next_symbol += len(facts.symbols)
+            for i, s in enumerate(facts.symbols):
+                parent = base + s.parent if s.parent >= 0 else None
+                symbol_rows.append((base + i, file_id, parent, s.kind, s.name, s.qualified_name,
+                                    s.start_line, s.start_col, s.end_line, s.end_col, s.signature, s.doc,
+                                    " ".join(s.modifiers)))
+                new_symbols.append((base + i, file_id, parent, s.kind, s.name, s.qualified_name,
+                                    s.start_line, s.end_line))
+            for r in facts.relations:
+                edge_rows.append((next_edge, file_id, r.kind, base + r.source if r.source >= 0 else None,
+                                  r.target, r.receiver, r.receiver_type, r.line))
+                next_edge += 1
+            import_rows.extend((file_id, i.module, i.name, i.alias, i.line, i.kind, i.target) for i in facts.imports)
+            export_rows.extend((file_id, e.name, e.line, e.kind, e.source, e.alias) for e in facts.exports)
+
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            if gone:
+                await db.execute("CREATE TEMP TABLE IF NOT EXISTS gone_files(id INTEGER PRIMARY KEY)")
+                await db.execute("DELETE FROM gone_files")
+                await db.executemany("INSERT OR IGNORE INTO gone_files(id) VALUES (?)", [(i,) for i in gone])
+                # Edges elsewhere that pointed into these files must be resolved again.
+                await db.execute(
+                    "UPDATE edges SET target_id=NULL, resolution=NULL WHERE target_id IN "
+                    "(SELECT s.id FROM symbols s JOIN gone_files g ON s.file_id = g.id)"
+                )
+                for table in ("symbols", "edges", "imports", "exports"):
+                    await db.execute(f"DELETE FROM {table} WHERE file_id IN (SELECT id FROM gone_files)")
+                if deleted:
+                    await db.executemany("DELETE FROM files WHERE id=?", [(i,) for i in deleted])
+            if file_rows:
+                await db.executemany(
+                    "INSERT OR REPLACE INTO files(id, path, language, size, mtime_ns, hash, lines, module, "
+                    "extractor, partial, generation) VALUES (?,?,?,?,?,?,?,?,?,?,?)", file_rows)
+            if touched:
+                await db.executemany("UPDATE files SET mtime_ns=? WHERE id=?", [(m, i) for i, m in touched])
+            if symbol_rows:
+                await db.executemany("INSERT INTO symbols VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", symbol_rows)
+            if edge_rows:
+                await db.executemany(
+                    "INSERT INTO edges(id, file_id, kind, source_id, target, receiver, receiver_type, line) "
+                    "VALUES (?,?,?,?,?,?,?,?)", edge_rows)
+            if import_rows:
+                await db.executemany("INSERT INTO imports VALUES (?,?,?,?,?,?,?)", import_rows)
+            if export_rows:
+                await db.executemany("INSERT INTO exports VALUES (?,?,?,?,?,?)", export_rows)
+            await db.execute("COMMIT")
+        except BaseException:
+            await db.execute("ROLLBACK")
+            raise
+        self._next_symbol_id, self._next_file_id, self._next_edge_id = next_symbol, next_file, next_edge
+        return new_symbols, file_ids
+
+    async def write_resolutions(self, rows: Iterable[tuple[int | None, str | None, int]]) -> None:
+        """``rows`` are (target_id, resolution, edge_id)."""
+        rows = list(rows)
+        if not rows:
+            return
+        await self.db.execute("BEGIN IMMEDIATE")
+        try:
+            await self.db.executemany("UPDATE edges SET target_id=?, resolution=? WHERE id=?", rows)
+            await self.db.execute("COMMIT")
+        except BaseException:
+            await self.db.execute("ROLLBACK")
+            raise
+
+    # ---- reading (reader connection: never waits for the indexer's transaction) ---------------
+
+    async def fetch(self, sql: str, params: Iterable[Any] = ()) -> list[tuple]:
+        return list(await self.reader.execute_fetchall(sql, tuple(params)))
+
+    async def fetch_writer(self, sql: str, params: Iterable[Any] = ()) -> list[tuple]:
+        """Read through the writer connection: sees the indexer's own uncommitted view (resolver)."""
+        return list(await self.db.execute_fetchall(sql, tuple(params)))
+
+    async def all_symbols(self) -> list[tuple]:
+        return await self.fetch_writer(
+            "SELECT id, file_id, parent_id, kind, name, qualified_name, start_line, end_line FROM symbols")
+
+    async def size_bytes(self) -> int:
+        total = 0
+        for suffix in ("", "-wal"):
+            try:
+                total += os.path.getsize(str(self.path) + suffix)
+            except OSError:
+                pass
+        return total

@@ -1,0 +1,148 @@
+"""One served root: its store, its in-memory indexes, its pipeline. Tools talk to this, never
+to the store directly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from codecairn.host import PluginHost
+from codecairn.index.parse_pool import ParsePool, content_hash
+from codecairn.index.pipeline import IndexSummary, Progress, run_index
+from codecairn.index.resolver import FileInfo
+from codecairn.paths import confine, validate_root
+from codecairn.query.answers import Answers
+from codecairn.query.symbol_index import SymbolIndex
+from codecairn.store.store import FileRow, ParsedFile, Store, database_path
+
+log = logging.getLogger("codecairn.workspace")
+
+
+@dataclass(slots=True)
+class FileState:
+    id: int
+    path: str
+    language: str
+    module: str
+    size: int
+    mtime_ns: int
+    hash: str
+    lines: int
+    partial: bool
+    extractor: str
+
+
+class Workspace:
+    def __init__(self, root: Path, host: PluginHost, store: Store) -> None:
+        self.root = root
+        self.host = host
+        self.store = store
+        self.index = SymbolIndex()
+        self.files_by_path: dict[str, FileState] = {}
+        self.files_by_id: dict[int, FileState] = {}
+        self.generation = 0
+        self.pool = ParsePool(host.languages)
+        self.index_lock = asyncio.Lock()
+        self.hits = 0
+        self.misses = 0
+        self.started_at = time.time()
+        self.last_summary: IndexSummary | None = None
+        self.answers = Answers(self)
+
+    @classmethod
+    async def open(cls, root: str | os.PathLike, host: PluginHost | None = None, *,
+                   db_path: Path | None = None, cache_dir: Path | None = None) -> "Workspace":
+        real = validate_root(root)
+        host = host or PluginHost()
+        store = await Store.open(db_path or database_path(real, cache_dir))
+        ws = cls(real, host, store)
+        try:
+            await ws._load()
+        except BaseException:
+            await store.close()
+            raise
+        return ws
+
+    async def _load(self) -> None:
+        stored_root = await self.store.get_meta("root")
+        if stored_root is None:
+            await self.store.set_meta({"root": str(self.root), "created_at": time.time()})
+        self.generation = int(await self.store.get_meta("generation", "0") or 0)
+        for row in (await self.store.files()).values():
+            self._set_file(row)
+        self.index.add(await self.store.all_symbols())
+        self.index.set_bases(await self.store.fetch_writer(
+            "SELECT source_id, target_id FROM edges WHERE kind IN ('extends','implements') "
+            "AND source_id IS NOT NULL AND target_id IS NOT NULL"))
+
+    def _set_file(self, row: FileRow) -> None:
+        state = FileState(row.id, row.path, row.language, row.module, row.size, row.mtime_ns, row.hash,
+                          row.lines, row.partial, row.extractor)
+        self.files_by_path[row.path] = state
+        self.files_by_id[row.id] = state
+
+    async def close(self) -> None:
+        self.pool.close()
+        await self.store.close()
+
+    # ---- indexing -------------------------------------------------------------------------------
+
+    async def index_now(self, progress: Progress | None = None) -> IndexSummary:
+        async with self.index_lock:
+            summary = await run_index(self, progress)
+            self.last_summary = summary
+            return summary
+
+    def apply_batch(self, parsed: list[ParsedFile], deleted: list[int], known: dict[str, FileRow],
+                    rows: list[tuple], file_ids: dict[str, int]) -> None:
+        """Mirror one committed batch into the in-memory indexes."""
+        self.index.remove_files([file_ids[p.path] for p in parsed if p.path in known] + list(deleted))
+        for fid in deleted:
+            state = self.files_by_id.pop(fid, None)
+            if state is not None:
+                self.files_by_path.pop(state.path, None)
+        self.index.add(rows)
+        for p in parsed:
+            state = FileState(file_ids[p.path], p.path, p.language, p.facts.module, p.size, p.mtime_ns,
+                              p.hash, p.lines, p.facts.partial, p.facts.extractor)
+            self.files_by_path[p.path] = state
+            self.files_by_id[state.id] = state
+
+    def touch(self, touched: list[tuple[int, int]]) -> None:
+        for fid, mtime in touched:
+            state = self.files_by_id.get(fid)
+            if state is not None:
+                state.mtime_ns = mtime
+
+    def file_infos(self) -> dict[int, FileInfo]:
+        return {f.id: FileInfo(f.path, f.language, f.module) for f in self.files_by_id.values()}
+
+    # ---- paths and freshness ------------------------------------------------------------------
+
+    def relpath(self, given: str) -> str:
+        return confine(self.root, given)
+
+    def changed_since_indexed(self, path: str) -> bool:
+        """Has the file's content changed since it was indexed? (stat first, hash only if needed)"""
+        state = self.files_by_path.get(path)
+        if state is None:
+            return True
+        try:
+            st = os.stat(self.root / path)
+        except OSError:
+            return True
+        if st.st_size == state.size and st.st_mtime_ns == state.mtime_ns:
+            return False
+        try:
+            return content_hash((self.root / path).read_bytes()) != state.hash
+        except OSError:
+            return True
+
+    def stale_paths(self, paths: list[str]) -> list[str]:
+        return sorted({p for p in paths if self.changed_since_indexed(p)})

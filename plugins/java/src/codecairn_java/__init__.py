@@ -1,0 +1,1 @@
+"""codecairn-java: the Java language plugin (symbols, calls, inheritance, imports, exports)."""

@@ -1,0 +1,26 @@
+"""Registers Java with codecairn: ``.java`` files, the tree-sitter-java grammar, the rich extractor."""
+
+from __future__ import annotations
+
+import tree_sitter_java
+
+from codecairn.hookspecs import Language, hookimpl
+
+from codecairn_java.extractor import extract_java
+
+
+@hookimpl
+def codecairn_languages() -> list[Language]:
+    return [
+        Language(
+            name="java",
+            extensions=(".java",),
+            grammar=tree_sitter_java.language,
+            extractor=extract_java,
+            separator=".",
+            implicit_members=True,
+            self_names=("this",),
+            super_names=("super",),
+            directory_scope=True,
+        )
+    ]

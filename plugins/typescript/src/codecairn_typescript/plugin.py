@@ -1,0 +1,33 @@
+"""The codecairn plugin: TypeScript (.ts), TSX (.tsx) and JavaScript (.js, .jsx, .mjs, .cjs).
+
+JavaScript is parsed with the TSX grammar: TypeScript is a superset of JavaScript and TSX adds
+JSX, so one grammar family and one extractor cover all three. On the JavaScript corpora measured
+(eslint, three.js, webpack: 1,975 files) the TSX grammar failed on one file that
+tree-sitter-javascript parses (`while (size < unique.length * 4) size <<= 1;` reads as a type
+argument list), at the same speed.
+"""
+
+from __future__ import annotations
+
+import tree_sitter_typescript
+
+from codecairn.hookspecs import Language, hookimpl
+from codecairn_typescript.extractor import extract
+
+_SHARED = dict(
+    extractor=extract,
+    separator=".",
+    implicit_members=False,  # members are reached through `this.`, never bare
+    self_names=("this",),
+    super_names=("super",),
+    directory_scope=False,   # every file is its own module; other files are reached by import
+)
+
+
+@hookimpl
+def codecairn_languages() -> list[Language]:
+    return [
+        Language("typescript", (".ts", ".mts", ".cts"), tree_sitter_typescript.language_typescript, **_SHARED),
+        Language("tsx", (".tsx",), tree_sitter_typescript.language_tsx, **_SHARED),
+        Language("javascript", (".js", ".jsx", ".mjs", ".cjs"), tree_sitter_typescript.language_tsx, **_SHARED),
+    ]

@@ -1,0 +1,157 @@
+"""An agent's session, for real: the official MCP client starts `codecairn serve` over stdio on a
+copy of part of the standard library and calls every tool."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
+
+from realcode import STDLIB, copy_stdlib
+
+pytestmark = pytest.mark.anyio
+
+EXPECTED_TOOLS = {"index", "find_symbols", "get_symbol", "read_symbol", "file_outline", "stats"}
+
+
+def server_params(root: Path, cache: Path, *extra: str) -> StdioServerParameters:
+    env = {**os.environ, "CODECAIRN_CACHE_DIR": str(cache)}
+    return StdioServerParameters(command=sys.executable, args=["-m", "codecairn.cli", "serve", str(root), *extra], env=env)
+
+
+async def call(session: ClientSession, tool: str, args: dict | None = None, **kw) -> dict:
+    result = await session.call_tool(tool, args or {}, **kw)
+    payload = json.loads(result.content[0].text)
+    if result.is_error:
+        return {"_error": True, **payload}
+    return payload
+
+
+async def test_an_agent_explores_the_standard_library(stdlib_part: Path, cache_dir: Path) -> None:
+    async with stdio_client(server_params(stdlib_part, cache_dir, "--no-index")) as (read, write):
+        async with ClientSession(read, write) as session:
+            init = await session.initialize()
+            assert init.server_info.name == "codecairn"
+            tools = {t.name for t in (await session.list_tools()).tools}
+            assert EXPECTED_TOOLS <= tools
+
+            seen: list[tuple[float, float | None]] = []
+
+            async def on_progress(done: float, total: float | None, message: str | None) -> None:
+                seen.append((done, total))
+
+            summary = await call(session, "index", progress_callback=on_progress)
+            assert summary["parsed"] == summary["files"] > 50
+            assert seen and seen[-1][0] == summary["files"], "progress reached the file count"
+
+            found = await call(session, "find_symbols", {"name": "jsondecoder"})
+            assert found["results"][0]["qualified_name"] == "json.decoder.JSONDecoder"
+            assert found["results"][0]["path"] == "json/decoder.py"
+            assert found["complete"] is True and "generation" in found
+
+            cls = await call(session, "get_symbol", {"name": "json.decoder.JSONDecoder"})
+            members = {m["name"] for m in cls["members"]}
+            assert {"decode", "raw_decode", "__init__"} <= members
+            assert cls["doc"].startswith("Simple JSON")
+
+            decode = await call(session, "get_symbol", {"name": "JSONDecoder.decode"})
+            callees = {c.get("qualified_name") for c in decode["callees"]}
+            assert "json.decoder.JSONDecoder.raw_decode" in callees  # self.raw_decode(...)
+            callers = {c["caller"] for c in decode["callers"]}
+            assert "json.loads" in callers  # through `_default_decoder = JSONDecoder()` ... .decode
+
+            sub = await call(session, "get_symbol", {"name": "JSONDecodeError"})
+            assert sub["bases"][0]["name" if "name" in sub["bases"][0] else "qualified_name"] == "ValueError"
+
+            parser = await call(session, "get_symbol", {"name": "argparse.ArgumentParser"})
+            assert {b["qualified_name"] for b in parser["bases"]} >= {"argparse._AttributeHolder", "argparse._ActionsContainer"}
+
+            holder = await call(session, "get_symbol", {"name": "_AttributeHolder"})
+            assert "argparse.ArgumentParser" in {s["qualified_name"] for s in holder["subclasses"]}
+
+            body = await call(session, "read_symbol", {"name": "json.dumps"})
+            assert body["source"].startswith("def dumps(")
+            assert "stale" not in body
+
+            outline = await call(session, "file_outline", {"path": "json/__init__.py"})
+            assert {e["name"] for e in outline["exports"]} >= {"dump", "dumps", "load", "loads", "JSONDecoder"}
+            assert any(i["module"] == ".decoder" for i in outline["imports"])
+            assert [s["name"] for s in outline["symbols"]][0] == "__init__" or outline["symbols"]
+
+            stats = await call(session, "stats")
+            assert stats["files"] == summary["files"] and stats["symbols"] > 1000
+            assert stats["edges"]["calls"] > stats["unresolved_calls"] > 0
+            assert stats["languages"] == {"python": summary["files"]}
+
+
+async def test_bad_requests_get_clear_errors_and_change_nothing(stdlib_part: Path, cache_dir: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "secret.py"
+    outside.write_text("SECRET = 1\n")
+    (stdlib_part / "escape.py").symlink_to(outside)
+    async with stdio_client(server_params(stdlib_part, cache_dir)) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            await call(session, "index")
+            before = await call(session, "stats")
+
+            with pytest.raises(MCPError) as unknown:
+                await session.call_tool("no_such_tool", {})
+            assert "no_such_tool" in unknown.value.error.message
+
+            wrong_type = await call(session, "find_symbols", {"name": 42})
+            assert wrong_type["_error"] and wrong_type["error"] == "bad_argument" and "name" in wrong_type["message"]
+
+            extra = await call(session, "get_symbol", {"name": "x", "bogus": True})
+            assert extra["error"] == "bad_argument"
+
+            for path in ("../secret.py", str(outside), "escape.py", "json/\x00x.py"):
+                answer = await call(session, "file_outline", {"path": path})
+                assert answer["_error"], path
+                assert answer["error"] in ("outside_workspace", "bad_argument"), answer
+
+            missing = await call(session, "get_symbol", {"name": "NoSuchThingAnywhere"})
+            assert missing["error"] == "not_found"
+
+            after = await call(session, "stats")
+            assert {k: after[k] for k in ("files", "symbols", "edges", "generation")} == \
+                   {k: before[k] for k in ("files", "symbols", "edges", "generation")}
+
+
+async def test_cancelling_an_index_stops_it_and_the_next_run_completes(tmp_path: Path, cache_dir: Path) -> None:
+    root = tmp_path / "big"
+    root.mkdir()
+    copy_stdlib(root, tuple(p.name if p.is_dir() else p.stem for p in STDLIB.iterdir()
+                            if (p.is_dir() and (p / "__init__.py").exists() and p.name not in ("site-packages", "test", "idlelib", "lib2to3", "venv"))
+                            or (p.suffix == ".py")))
+    async with stdio_client(server_params(root, cache_dir, "--no-index")) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            progress: list[float] = []
+
+            async def on_progress(done: float, total: float | None, message: str | None) -> None:
+                progress.append(done)
+
+            with anyio.move_on_after(1.5) as scope:
+                await session.call_tool("index", {}, progress_callback=on_progress)
+            assert scope.cancelled_caught, "indexing this much code takes longer than 1.5 s"
+            partial = await call(session, "stats")  # the server is alive and answers
+            total = sum(1 for _ in root.rglob("*.py"))
+            assert partial["files"] < total
+
+            done = await call(session, "index")
+            assert done["files"] == total
+            assert done["unchanged"] == partial["files"], "work stored before the cancel was kept"
+
+    db = next(cache_dir.rglob("*.db"))
+    with sqlite3.connect(db) as con:
+        assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert con.execute("SELECT COUNT(*) FROM files").fetchone()[0] == total
+        orphans = con.execute("SELECT COUNT(*) FROM symbols WHERE file_id NOT IN (SELECT id FROM files)").fetchone()[0]
+        assert orphans == 0
