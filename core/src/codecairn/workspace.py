@@ -100,9 +100,13 @@ class Workspace:
             return summary
 
     def apply_batch(self, parsed: list[ParsedFile], deleted: list[int], known: dict[str, FileRow],
-                    rows: list[tuple], file_ids: dict[str, int]) -> None:
-        """Mirror one committed batch into the in-memory indexes."""
-        self.index.remove_files([file_ids[p.path] for p in parsed if p.path in known] + list(deleted))
+                    rows: list[tuple], file_ids: dict[str, int]) -> set[str]:
+        """Mirror one committed batch into the in-memory indexes; returns the names of the
+        symbols that went away (edges naming them may resolve differently now)."""
+        gone = [file_ids[p.path] for p in parsed if p.path in known] + list(deleted)
+        rows_before = self.index.rows
+        removed_names = {rows_before[i].name for fid in gone for i in self.index.by_file.get(fid, ())}
+        self.index.remove_files(gone)
         for fid in deleted:
             state = self.files_by_id.pop(fid, None)
             if state is not None:
@@ -113,6 +117,7 @@ class Workspace:
                               p.hash, p.lines, p.facts.partial, p.facts.extractor)
             self.files_by_path[p.path] = state
             self.files_by_id[state.id] = state
+        return removed_names
 
     def touch(self, touched: list[tuple[int, int]]) -> None:
         for fid, mtime in touched:

@@ -26,9 +26,10 @@ helper = _corpus_helper()
 class Extracted:
     """What the plugin extracted from one file, with lookups a test reads naturally."""
 
-    def __init__(self, facts):
+    def __init__(self, facts, grammar_failed: bool = False):
         self.facts = facts
         self.symbols = facts.symbols
+        self.grammar_failed = grammar_failed  # did the grammar alone (before repairs) report errors?
 
     def symbol(self, qualified_name: str):
         found = [s for s in self.symbols if s.qualified_name == qualified_name]
@@ -70,7 +71,7 @@ def extract():
     def run(code: str, path: str = "src/app/main.ts") -> Extracted:
         source = textwrap.dedent(code).lstrip("\n").encode()
         tree = helper.parse(path, source)
-        return Extracted(helper.language_for(path).extractor(source, tree, path))
+        return Extracted(helper.language_for(path).extractor(source, tree, path), tree.root_node.has_error)
 
     return run
 

@@ -68,9 +68,10 @@ def test_commonjs_requires_and_dynamic_imports(extract):
     assert imports["require:./register:"].target == "lib/register"
     assert imports["mod"] == Import("./heavy.js", "", "mod", 7, "dynamic", "lib/heavy")
     assert imports["dayjs"].kind == "require"  # a lazy require inside a function is still an import
-    assert "debug" not in imports  # require("debug")("app") binds a call's result, not the module
+    # require("debug")("app") binds a call's result: the module is imported, `debug` is a constant
+    assert "debug" not in imports and imports["require:debug:"].target == "debug"
     assert len([i for i in facts.facts.imports if i.kind == "dynamic"]) == 1  # a template is no literal
-    assert facts.names() == ["lib/main.lazy"]  # import bindings are not symbols
+    assert facts.names() == ["lib/main.debug", "lib/main.lazy"]  # import bindings are not symbols
 
 
 def test_es_exports(extract):

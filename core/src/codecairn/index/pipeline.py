@@ -94,10 +94,11 @@ async def run_index(ws: "Workspace", progress: Progress | None = None) -> IndexS
         gone = list(deleted_ids) if final else []
         with anyio.CancelScope(shield=True):  # a batch is written whole or not at all
             rows, file_ids = await store.write_batch(batch, touch, gone, known, generation)
-            ws.apply_batch(batch, gone, known, rows, file_ids)
+            removed_names = ws.apply_batch(batch, gone, known, rows, file_ids)
             ws.touch(touch)
         new_file_ids.update(file_ids.values())
         new_names.update(r[4] for r in rows)
+        new_names.update(removed_names)
 
     def consume(results: list[tuple]) -> None:
         for res in results:
@@ -185,7 +186,7 @@ async def resolve(ws: "Workspace", new_file_ids: set[int], new_names: set[str], 
         if new_names:
             conds.append(f"target IN ({','.join('?' * len(new_names))})")
             params_list.extend(new_names)
-        where, params = " OR ".join(conds), tuple(params_list)
+        where, params = (" OR ".join(conds) or "0"), tuple(params_list)
     cols = "id, file_id, kind, source_id, target, receiver, receiver_type"
     inheritance = await store.fetch_writer(
         f"SELECT {cols} FROM edges WHERE kind IN ('extends','implements') AND ({where})", params)

@@ -219,6 +219,9 @@ class Resolver:
                 ids = self.index.by_qn.get(target)
                 if ids:
                     return _prefer(rows, ids, callable_only), IMPORT
+                hit = self._via_reexport(target, info.language, lang.separator)
+                if hit is not None:
+                    return hit, IMPORT
         if lang.directory_scope:
             ids = self.package_top(info.language, info.module).get(name)
             if ids:
@@ -332,6 +335,30 @@ class Resolver:
             for tid in self.index.by_qn.get(owner, ()):
                 if rows[tid].kind in CLASSLIKE:
                     return tid
+        return None
+
+    def _via_reexport(self, target: str, language: str, sep: str, depth: int = 0) -> int | None:
+        """``from shop import Order`` where shop/__init__ re-exports Order from .orders."""
+        if sep not in target or depth > 3:
+            return None
+        module, name = target.rsplit(sep, 1)
+        files = []
+        for mid in self.index.by_qn.get(module, ()):
+            if self.index.rows[mid].kind in SCOPE_ROOT_KINDS:
+                files.append(self.index.rows[mid].file_id)
+        if not files:
+            found = self.module_named(language, module)
+            if found is not None:
+                files = self._modules().get((language, found), [])
+        for fid in files:
+            binding = self.bindings.get(fid)
+            for nxt in (binding.names.get(name, ()) if binding else ()):
+                ids = self.index.by_qn.get(nxt)
+                if ids:
+                    return ids[0]
+                hit = self._via_reexport(nxt, language, sep, depth + 1)
+                if hit is not None:
+                    return hit
         return None
 
     def reexported(self, file_id: int, name: str) -> int | None:

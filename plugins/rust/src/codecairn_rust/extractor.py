@@ -268,12 +268,32 @@ def _type_name(source: bytes, node) -> str:
     return ""
 
 
-# A brace-delimited macro body that starts like an item (after docs and attributes).
-_ITEMS_AHEAD = re.compile(
-    rb"\{\s*(?:(?://[^\n]*|/\*.*?\*/|#!?\[[^\]]*\])\s*)*"
-    rb"(?:pub|fn|struct|enum|union|impl|trait|mod|use|const|static|type|unsafe|async|extern|macro_rules)\b",
-    re.S,
+_SPACE = re.compile(rb"\s*")
+_ITEM_KEYWORD = re.compile(
+    rb"(?:pub|fn|struct|enum|union|impl|trait|mod|use|const|static|type|unsafe|async|extern|macro_rules)\b"
 )
+
+
+def _items_ahead(source: bytes, start: int, end: int) -> bool:
+    """Does the text after ``start`` begin like an item, once comments and attributes are skipped?"""
+    end = min(end, start + 4000)
+    i = start
+    while i < end:
+        i = _SPACE.match(source, i).end()
+        if source.startswith(b"//", i):
+            found = source.find(b"\n", i, end)
+        elif source.startswith(b"/*", i):
+            found = source.find(b"*/", i, end)
+            found = found + 1 if found >= 0 else -1
+        elif source.startswith(b"#", i):
+            found = source.find(b"]", i, end)
+        else:
+            return _ITEM_KEYWORD.match(source, i, end) is not None
+        if found < 0:
+            return False
+        i = found + 1
+    return False
+
 _CONSTRUCTOR = re.compile(r"^(new|default|from)(_\w*)?$|^with_\w+$")
 _RECEIVER_BEFORE = re.compile(rb"(?<![\w.:)\]>])([A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)*)\s*(?:\.|::)\s*$")
 _SEPARATOR_BEFORE = re.compile(rb"(?:\.|::)\s*$")
@@ -689,7 +709,7 @@ class _RustFile:
         body = node.child(node.child_count - 1) if node.child_count else None
         if body is None or body.type != "token_tree" or self.source[body.start_byte : body.start_byte + 1] != b"{":
             return
-        if not _ITEMS_AHEAD.match(self.source, body.start_byte, min(body.end_byte, body.start_byte + 2000)):
+        if not _items_ahead(self.source, body.start_byte + 1, body.end_byte):
             return  # `impl_int! { u8 u16 }`: arguments, not items; do not pay for a parse
         start, end = body.start_point, body.end_point
         inner_range = Range((start[0], start[1] + 1), (end[0], max(end[1] - 1, 0)), body.start_byte + 1, body.end_byte - 1)

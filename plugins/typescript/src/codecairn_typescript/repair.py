@@ -30,7 +30,8 @@ import re
 # "<in out K" / ", out A = unknown" / "<const K extends": the modifier(s) before a type parameter
 # name. The lookahead requires what follows to look like a type parameter.
 _VARIANCE = re.compile(
-    rb"(?<=[<,])(\s*)((?:const|in|out)(?:\s+out)?)(?=\s+[A-Za-z_$][\w$]*\s*(?:[,>=]|extends\b))"
+    rb"(?<=[<,])((?:\s|/\*(?:[^*]|\*(?!/))*\*/|//[^\n]*)*)"  # blanks and comments after "<" or ","
+    rb"((?:const|in|out)(?:\s+out)?)(?=\s+[A-Za-z_$][\w$]*\s*(?:[,>=]|extends\b))"
 )
 
 # A line that starts a generic call signature: "  <A, B>(", "  <A extends X = Y>(", "  <\n    A,".

@@ -1,0 +1,129 @@
+"""Go extraction on the whole Go 1.19 distribution: agreement with universal-ctags and what
+extraction costs next to parsing.
+
+CODECAIRN_BENCH_TIER=large (the default here: this file exists for the large corpus) uses go-1.19;
+``small`` uses go-xtools. Figures are printed (run with -s); only the recall is asserted, because
+times on the shared 2-core machines are too noisy to assert. By-design disagreements with ctags
+are explained in plugins/go/tests/test_go_ctags_agreement.py; in the Go distribution most misses
+are testdata files that ctags 5.9 misreads (generics) and `_` constants.
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+import subprocess
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pytest
+from tree_sitter import Language as TSLanguage
+from tree_sitter import Parser
+
+from codecairn_go.plugin import codecairn_languages
+
+TIER = os.environ.get("CODECAIRN_BENCH_TIER", "large")
+CORPUS = "go-1.19" if TIER == "large" else "go-xtools"
+SKIPPED_DIRS = {"vendor"}  # what the indexer's walker skips; testdata is indexed like any code
+KINDS = ("func", "const", "var", "type", "struct", "interface", "talias", "member", "anonMember", "methodSpec")
+
+
+def corpus_root() -> Path:
+    root = Path(os.environ.get("CODECAIRN_CORPORA", "~/.cache/codecairn-corpora")).expanduser() / "c" / CORPUS
+    if not root.is_dir():
+        pytest.fail(f"corpus {CORPUS} is missing at {root}: bash /work/shared/corpora/get-corpora.sh --tier {TIER}")
+    return root
+
+
+def go_files(root: Path) -> list[Path]:
+    return [
+        p for p in sorted(root.rglob("*.go"))
+        if p.is_file() and not SKIPPED_DIRS.intersection(p.relative_to(root).parts)
+    ]
+
+
+@pytest.fixture(scope="module")
+def run():
+    """Parse, then extract, every file once in this process, timing each stage on its own."""
+    root = corpus_root()
+    (language,) = codecairn_languages()
+    parser = Parser(TSLanguage(language.grammar()))
+    files = go_files(root)
+    sources = [(f.relative_to(root).as_posix(), f.read_bytes()) for f in files]
+    started = time.process_time()
+    trees = [parser.parse(data) for _, data in sources]
+    parse_s = time.process_time() - started
+    started = time.process_time()
+    facts = {path: language.extractor(data, tree, path) for (path, data), tree in zip(sources, trees)}
+    extract_s = time.process_time() - started
+    return root, sources, facts, parse_s, extract_s
+
+
+def test_go_extraction_cost_next_to_parsing(run):
+    _, sources, facts, parse_s, extract_s = run
+    megabytes = sum(len(data) for _, data in sources) / 1e6
+    symbols = sum(len(f.symbols) for f in facts.values())
+    relations = sum(len(f.relations) for f in facts.values())
+    print(
+        f"\n{CORPUS}: {len(sources)} files, {megabytes:.1f} MB, {symbols} symbols, {relations} relations;"
+        f" parse {parse_s:.2f} s CPU, extract {extract_s:.2f} s CPU"
+        f" (extract/parse {extract_s / parse_s:.2f}); parse+extract {megabytes / (parse_s + extract_s):.1f} MB/s"
+    )
+    assert symbols > 0
+
+
+_worker = None  # (language, parser), made once per worker process
+
+
+def _parse_and_extract(item: tuple[str, str]):
+    global _worker
+    if _worker is None:
+        (language,) = codecairn_languages()
+        _worker = language, Parser(TSLanguage(language.grammar()))
+    language, parser = _worker
+    path, full = item
+    data = Path(full).read_bytes()
+    return language.extractor(data, parser.parse(data), path)
+
+
+def test_go_two_worker_processes_read_parse_extract_and_ship_facts(run):
+    """The indexer's parse pool in miniature: 2 processes, facts pickled back to the parent."""
+    root, sources, _, _, _ = run
+    items = [(path, str(root / path)) for path, _ in sources]
+    started = time.perf_counter()
+    with ProcessPoolExecutor(2) as pool:
+        shipped = sum(len(f.symbols) for f in pool.map(_parse_and_extract, items, chunksize=64))
+    wall = time.perf_counter() - started
+    print(f"\n{CORPUS}: 2 worker processes read+parse+extract+pickle in {wall:.2f} s wall ({shipped} symbols)")
+    assert shipped > 0
+
+
+def test_go_agrees_with_ctags(run):
+    root, _, facts, _, _ = run
+    started = time.perf_counter()
+    out = subprocess.run(
+        ["ctags", "-R", "--languages=Go", f"--exclude={','.join(SKIPPED_DIRS)}", "-f", "-", "-x",
+         "--_xformat=%F\t%n\t%K\t%N", "."],
+        cwd=root, capture_output=True, text=True, check=True, timeout=600,
+    ).stdout
+    ctags_s = time.perf_counter() - started
+    ours = {(path, s.start_line, s.name) for path, f in facts.items() for s in f.symbols}
+    total, found = collections.Counter(), collections.Counter()
+    missed = collections.defaultdict(list)
+    for line in out.splitlines():
+        path, number, kind, name = line.split("\t")
+        if kind not in KINDS:
+            continue
+        path = path.removeprefix("./")
+        total[kind] += 1
+        if (path, int(number), name) in ours:
+            found[kind] += 1
+        else:
+            missed[kind].append(f"{path}:{number} {name}")
+    print(f"\n{CORPUS}: ctags {ctags_s:.2f} s wall")
+    for kind in sorted(total):
+        print(f"  {kind:11} {found[kind]:7}/{total[kind]:<7} {found[kind] / total[kind]:.4f}", missed[kind][:3])
+    recall = sum(found.values()) / sum(total.values())
+    print(f"  recall {recall:.4f} over {sum(total.values())} ctags definitions; we report {len(ours)} symbols")
+    assert recall >= 0.97

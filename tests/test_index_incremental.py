@@ -1,0 +1,74 @@
+"""Re-indexing touches only what changed: edits, additions, deletions and renames between runs
+are re-parsed (and counted), everything else is skipped, and answers follow."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from codecairn.workspace import Workspace
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_only_changed_files_are_reparsed_and_answers_follow(stdlib_part: Path, cache_dir: Path) -> None:
+    ws = await Workspace.open(stdlib_part)
+    try:
+        first = await ws.index_now()
+        assert first.parsed == first.files > 50 and first.unchanged == 0
+
+        again = await ws.index_now()
+        assert (again.parsed, again.unchanged, again.deleted) == (0, first.files, 0)
+
+        # A touch without a content change is read and hashed, never parsed.
+        os.utime(stdlib_part / "shlex.py", None)
+        touched = await ws.index_now()
+        assert touched.parsed == 0
+
+        # Edit one file, add one, delete one, rename one.
+        tw = stdlib_part / "textwrap.py"
+        tw.write_text(tw.read_text() + "\n\ndef brand_new_helper(text):\n    return dedent(text)\n")
+        (stdlib_part / "json" / "extra.py").write_text("from .decoder import JSONDecoder\n\n\nclass Strict(JSONDecoder):\n    pass\n")
+        (stdlib_part / "email" / "quoprimime.py").unlink()
+        (stdlib_part / "http" / "cookies.py").rename(stdlib_part / "http" / "biscuits.py")
+
+        changed = await ws.index_now()
+        assert changed.parsed == 3, "edited + added + renamed-to"
+        assert changed.deleted == 2, "deleted + renamed-from"
+        assert changed.files == first.files
+
+        found = await ws.answers.find_symbols(name="brand_new_helper")
+        assert found["results"][0]["qualified_name"] == "textwrap.brand_new_helper"
+        helper = await ws.answers.get_symbol("textwrap.brand_new_helper")
+        assert {c["qualified_name"] for c in helper["callees"]} == {"textwrap.dedent"}
+
+        strict = await ws.answers.get_symbol("json.extra.Strict")
+        assert strict["bases"][0]["qualified_name"] == "json.decoder.JSONDecoder"
+        assert strict["bases"][0]["resolution"] == "import"
+
+        assert not (await ws.answers.find_symbols(name="header_check", path="email"))["results"]
+        morsel = await ws.answers.find_symbols(name="Morsel")
+        assert {r["path"] for r in morsel["results"]} == {"http/biscuits.py"}
+
+        settled = await ws.index_now()
+        assert settled.parsed == 0 and settled.deleted == 0
+    finally:
+        await ws.close()
+
+
+async def test_the_index_survives_a_restart(stdlib_part: Path, cache_dir: Path) -> None:
+    ws = await Workspace.open(stdlib_part)
+    first = await ws.index_now()
+    symbols = len(ws.index)
+    await ws.close()
+
+    reopened = await Workspace.open(stdlib_part)
+    try:
+        assert len(reopened.index) == symbols
+        assert (await reopened.answers.get_symbol("json.decoder.JSONDecoder"))["kind"] == "class"
+        again = await reopened.index_now()
+        assert again.parsed == 0 and again.unchanged == first.files
+    finally:
+        await reopened.close()

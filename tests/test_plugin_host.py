@@ -1,0 +1,59 @@
+"""The host loads built-in plugins, then entry points one by one: a broken third-party plugin is
+reported with its distribution and skipped, and everything else still works."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from codecairn.host import PluginHost
+
+
+def _fake_distribution(site: Path, dist: str, module: str, source: str | None) -> None:
+    """A real installed-distribution layout (dist-info with entry points) on a path entry."""
+    info = site / f"{dist.replace('-', '_')}-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[codecairn]\n{dist} = {module}\n")
+    if source is not None:
+        (site / f"{module}.py").write_text(source)
+
+
+def test_plugins_are_listed_with_distribution_languages_and_tools(codecairn_exe: str) -> None:
+    out = subprocess.run([codecairn_exe, "plugins", "--json"], capture_output=True, text=True, timeout=60)
+    info = json.loads(out.stdout)
+    by_name = {p["name"]: p for p in info["plugins"]}
+    assert by_name["python"]["distribution"] == "codecairn-python"
+    assert by_name["python"]["languages"] == ["python"]
+    assert by_name["python"]["version"]
+    tools = {t for p in info["plugins"] for t in p.get("tools", [])}
+    assert {"index", "find_symbols", "get_symbol", "read_symbol", "file_outline", "stats"} <= tools
+
+
+def test_a_broken_plugin_is_reported_and_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    site = tmp_path / "site"
+    _fake_distribution(site, "cc-broken-import", "cc_missing_module_xyz", None)
+    _fake_distribution(site, "cc-garbage", "cc_garbage_plugin",
+                       "from codecairn.hookspecs import hookimpl\n\n@hookimpl\ndef codecairn_languages():\n    return 42\n"
+                       "\n@hookimpl\ndef codecairn_tools():\n    raise RuntimeError('boom')\n")
+    monkeypatch.syspath_prepend(str(site))
+    host = PluginHost()
+    failures = {f.distribution: f.error for f in host.failures}
+    assert "ModuleNotFoundError" in failures["cc-broken-import"]
+    assert any("boom" in f.error for f in host.failures if f.distribution == "cc-garbage")
+    assert any("not a list of Language" in f.error for f in host.failures if f.distribution == "cc-garbage")
+    assert "python" in host.languages, "the working plugins are still loaded"
+    assert "find_symbols" in host.tools
+
+    described = host.describe()
+    assert {f["distribution"] for f in described["failed"]} >= {"cc-broken-import", "cc-garbage"}
+
+
+def test_the_host_is_an_object_you_can_build_twice() -> None:
+    a, b = PluginHost(), PluginHost()
+    assert a.pm is not b.pm and set(a.tools) == set(b.tools)
+    assert sys.modules["codecairn.tools.symbols"]

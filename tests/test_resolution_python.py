@@ -1,0 +1,131 @@
+"""Which function does a call mean? Same file, imports of every form, self/cls, inheritance and
+super(), each edge labelled with how it was found; what cannot be resolved stays countable."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from codecairn.workspace import Workspace
+
+pytestmark = pytest.mark.anyio
+
+PROJECT = {
+    "shop/__init__.py": "from .orders import Order\n",
+    "shop/money.py": """
+        def round_cents(x):
+            return round(x, 2)
+
+        class Gateway:
+            def charge(self, amount):
+                return self.send(round_cents(amount))
+
+            def send(self, value):
+                return value
+        """,
+    "shop/orders.py": """
+        from .money import Gateway, round_cents as rc
+        from . import money
+        import shop.money as m
+
+        class Base:
+            def total(self):
+                return 0
+
+            @classmethod
+            def make(cls):
+                return cls.build()
+
+            @classmethod
+            def build(cls):
+                return cls()
+
+        class Order(Base):
+            def __init__(self):
+                self.gateway = Gateway()
+
+            def pay(self):
+                amount = rc(self.total())
+                money.round_cents(amount)
+                m.round_cents(amount)
+                self.gateway.charge(amount)
+                super().total()
+                return helper(amount)
+
+        def helper(x):
+            return mystery_function(x)
+        """,
+    "app.py": """
+        from shop import Order
+        import shop.orders
+
+        def main():
+            o = Order()
+            o.pay()
+            shop.orders.helper(1)
+        """,
+}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    for rel, text in PROJECT.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(text).lstrip())
+    return root
+
+
+def callees(answer: dict) -> dict[str, str]:
+    return {c["qualified_name"]: c.get("resolution", "exact") for c in answer.get("callees", [])}
+
+
+async def test_calls_resolve_through_scopes_imports_and_inheritance(project: Path, cache_dir: Path) -> None:
+    ws = await Workspace.open(project)
+    try:
+        await ws.index_now()
+        a = ws.answers
+        pay = await a.get_symbol("Order.pay")
+        got = callees(pay)
+        assert got["shop.money.round_cents"] == "import"      # rc(...), money.round_cents, m.round_cents
+        assert got["shop.orders.Base.total"] == "inherited"   # self.total() and super().total()
+        assert got["shop.money.Gateway.charge"] == "import"   # self.gateway = Gateway(), Gateway imported
+        assert got["shop.orders.helper"] == "exact"           # same file
+        charge = await a.get_symbol("shop.money.Gateway.charge")
+        assert callees(charge) == {"shop.money.Gateway.send": "exact", "shop.money.round_cents": "exact"}
+        make = await a.get_symbol("Base.make")
+        assert callees(make) == {"shop.orders.Base.build": "exact"}  # cls.build()
+
+        main = await a.get_symbol("app.main")
+        got = callees(main)
+        assert got["shop.orders.Order"] == "import"           # through the package's re-export
+        assert got["shop.orders.helper"] == "import"          # import shop.orders; shop.orders.helper()
+        assert got["shop.orders.Order.pay"] == "import"       # o = Order(); o.pay(), Order imported
+
+        helper = await a.get_symbol("shop.orders.helper")
+        assert {c["caller"] for c in helper["callers"]} == {"shop.orders.Order.pay", "app.main"}
+        assert helper["unresolved_callees"] == 1 and helper["unresolved_callee_names"] == ["mystery_function"]
+
+        stats = await a.stats()
+        assert stats["unresolved_calls"] >= 1          # mystery_function, round(), ... stay countable
+        assert set(stats["call_resolution"]) <= {"exact", "import", "inherited", "name-only"}
+    finally:
+        await ws.close()
+
+
+async def test_ambiguous_names_are_an_answer_not_a_guess(project: Path, cache_dir: Path) -> None:
+    (project / "other.py").write_text("def helper():\n    pass\n")
+    ws = await Workspace.open(project)
+    try:
+        await ws.index_now()
+        answer = await ws.answers.get_symbol("helper")
+        assert answer["ambiguous"] is True
+        assert {c["qualified_name"] for c in answer["candidates"]} == {"shop.orders.helper", "other.helper"}
+        one = await ws.answers.get_symbol("helper", path="other.py")
+        assert one["qualified_name"] == "other.helper"
+        assert (await ws.answers.get_symbol("orders::helper"))["qualified_name"] == "shop.orders.helper"
+    finally:
+        await ws.close()

@@ -1,0 +1,80 @@
+"""The index holds structure, never source text; an unusable database is reported with its path
+and left exactly as it was."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from codecairn.store.store import database_path
+from codecairn.workspace import Workspace
+
+pytestmark = pytest.mark.anyio
+
+
+def _body_lines(path: Path, count: int = 5) -> list[str]:
+    """Distinctive lines from inside function bodies: long, indented, unique in the file."""
+    lines = path.read_text().splitlines()
+    picked = []
+    for line in lines:
+        s = line.strip()
+        if (line.startswith("        ") and len(s) > 40 and lines.count(line) == 1 and not s.startswith(("def ", "class ", "#", '"', "'"))):
+            picked.append(s)
+        if len(picked) == count:
+            break
+    return picked
+
+
+async def test_no_source_text_is_stored(stdlib_part: Path, cache_dir: Path) -> None:
+    ws = await Workspace.open(stdlib_part)
+    await ws.index_now()
+    db = ws.store.path
+    await ws.close()
+    blob = b"".join(p.read_bytes() for p in db.parent.glob(db.name + "*"))
+    samples = _body_lines(stdlib_part / "json" / "decoder.py") + _body_lines(stdlib_part / "argparse.py")
+    assert len(samples) >= 8
+    for line in samples:
+        assert line.encode() not in blob, f"source text found in the index: {line!r}"
+    # ...while the structure is there.
+    assert b"json.decoder.JSONDecoder" in blob
+
+
+def _run(exe: str, *args: str, cache: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([exe, "--cache-dir", str(cache), *args], capture_output=True, text=True, timeout=300)
+
+
+def test_a_corrupt_database_is_reported_and_left_untouched(stdlib_part: Path, tmp_path: Path, codecairn_exe: str) -> None:
+    cache = tmp_path / "cache"
+    assert _run(codecairn_exe, "index", str(stdlib_part), "--json", cache=cache).returncode == 0
+    db = database_path(stdlib_part, cache)
+    # Damage pages in the middle of the file, the way a bad disk or a killed copy would.
+    data = bytearray(db.read_bytes())
+    for offset in range(len(data) // 3, len(data) // 3 + 8192, 7):
+        data[offset] = 0xFF
+    db.write_bytes(bytes(data))
+    for suffix in ("-wal", "-shm"):
+        Path(str(db) + suffix).unlink(missing_ok=True)
+    before = hashlib.sha256(db.read_bytes()).hexdigest()
+
+    result = _run(codecairn_exe, "index", str(stdlib_part), cache=cache)
+    assert result.returncode == 2
+    assert str(db) in result.stderr and "rebuild" in result.stderr
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before, "the damaged file was not touched"
+
+    rebuilt = _run(codecairn_exe, "index", str(stdlib_part), "--json", "--rebuild", cache=cache)
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    assert json.loads(rebuilt.stdout)["files"] > 50
+
+
+def test_a_file_that_is_not_a_database_is_reported(stdlib_part: Path, tmp_path: Path, codecairn_exe: str) -> None:
+    cache = tmp_path / "cache"
+    db = database_path(stdlib_part, cache)
+    db.parent.mkdir(parents=True)
+    db.write_bytes(b"this is not sqlite\n" * 100)
+    result = _run(codecairn_exe, "index", str(stdlib_part), cache=cache)
+    assert result.returncode == 2 and str(db) in result.stderr
+    assert db.read_bytes() == b"this is not sqlite\n" * 100
