@@ -269,8 +269,9 @@ def _type_name(source: bytes, node) -> str:
 
 
 _SPACE = re.compile(rb"\s*")
-_ITEM_KEYWORD = re.compile(
+_ITEM_KEYWORD = re.compile(  # an item, or a nested item-level macro: `cfg_rt! { cfg_net! { ... } }`
     rb"(?:pub|fn|struct|enum|union|impl|trait|mod|use|const|static|type|unsafe|async|extern|macro_rules)\b"
+    rb"|[A-Za-z_]\w*!\s*\{"
 )
 
 

@@ -1,0 +1,42 @@
+"""The command line a user types: index with a JSON summary, query, export as JSON Lines."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+
+def run(exe: str, cache: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([exe, "--cache-dir", str(cache), *args], capture_output=True, text=True, timeout=300)
+
+
+def test_index_json_query_and_export(stdlib_part: Path, tmp_path: Path, codecairn_exe: str) -> None:
+    cache = tmp_path / "cache"
+    out = run(codecairn_exe, cache, "index", str(stdlib_part), "--json")
+    assert out.returncode == 0, out.stderr
+    summary = json.loads(out.stdout)
+    assert {"files", "symbols", "edges", "skipped", "seconds"} <= set(summary)
+    assert summary["files"] > 50 and summary["symbols"] > 1000 and summary["edges"] > 1000
+
+    human = run(codecairn_exe, cache, "index", str(stdlib_part))
+    assert human.returncode == 0 and "python" in human.stdout and "unchanged" in human.stdout
+
+    q = run(codecairn_exe, cache, "query", "JSONDecoder.decode", "--root", str(stdlib_part), "--json")
+    answer = json.loads(q.stdout)
+    assert answer["qualified_name"] == "json.decoder.JSONDecoder.decode" and answer["path"] == "json/decoder.py"
+
+    ex = run(codecairn_exe, cache, "export", str(stdlib_part))
+    assert ex.returncode == 0, ex.stderr
+    records = [json.loads(line) for line in ex.stdout.splitlines()]
+    by_type: dict[str, list[dict]] = {}
+    for r in records:
+        by_type.setdefault(r["type"], []).append(r)
+    assert set(by_type) == {"symbol", "edge", "import", "export"}
+    assert len(by_type["symbol"]) == summary["symbols"] and len(by_type["edge"]) == summary["edges"]
+    sym = next(s for s in by_type["symbol"] if s["qualified_name"] == "json.decoder.JSONDecoder")
+    assert {"kind", "name", "qualified_name", "path", "start_line", "end_line"} <= set(sym)
+    assert not sym["path"].startswith("/")
+    edge = next(e for e in by_type["edge"] if e["source"] == "json.decoder.JSONDecoder.decode" and e["kind"] == "calls"
+                and e["target"] == "json.decoder.JSONDecoder.raw_decode")
+    assert {"kind", "source", "target", "line", "resolution"} <= set(edge)
