@@ -17,10 +17,9 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
+from codecairn_rust.plugin import codecairn_languages
 from tree_sitter import Language as TSLanguage
 from tree_sitter import Parser
-
-from codecairn_rust.plugin import codecairn_languages
 
 TIER = os.environ.get("CODECAIRN_BENCH_TIER", "large")
 CORPUS = "rust-library" if TIER == "large" else "rust-tokio"
@@ -55,7 +54,7 @@ def run():
     trees = [parser.parse(data) for _, data in sources]
     parse_s = time.process_time() - started
     started = time.process_time()
-    facts = {path: language.extractor(data, tree, path) for (path, data), tree in zip(sources, trees)}
+    facts = {path: language.extractor(data, tree, path) for (path, data), tree in zip(sources, trees, strict=True)}
     extract_s = time.process_time() - started
     return root, sources, facts, parse_s, extract_s
 

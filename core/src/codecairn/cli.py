@@ -144,7 +144,8 @@ async def _index(args: argparse.Namespace) -> int:
                   "languages": stats["languages"], "edge_kinds": stats["edges"],
                   "unresolved_calls": stats["unresolved_calls"], "call_resolution": stats["call_resolution"],
                   "skipped_reasons": summary.skipped, "failed": len(summary.failed),
-                  "database": stats["database"], "database_size_bytes": stats["database_size_bytes"]}
+                  "database": stats["database"], "database_size_bytes": stats["database_size_bytes"],
+                  "phases": {k: round(v, 3) for k, v in summary.phases.items()}}
         if args.json:
             print(json.dumps(result))
         else:

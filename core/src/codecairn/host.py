@@ -29,6 +29,7 @@ DEFAULT_PLUGINS = (
     "codecairn.tools.indexing",
     "codecairn.tools.symbols",
     "codecairn.tools.files",
+    "codecairn.tools.memory",
 )
 # Set to a comma-separated list to choose which language wins an extension claimed twice:
 # CODECAIRN_LANGUAGE_FOR=".h=cpp,.js=javascript"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +19,7 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
+from mcp.shared.message import SessionMessage
 
 from codecairn import __version__
 from codecairn.errors import BAD_ARGUMENT, UNAVAILABLE, ToolError
@@ -111,6 +113,9 @@ class CodecairnServer:
         if stale and "stale" not in payload:
             payload["stale"] = stale
         payload["generation"] = ws.generation
+        if ws.index_lock.locked():
+            # Answers come from what is stored so far; say so rather than look complete.
+            payload["indexing"] = True
         return payload
 
     def _error(self, exc: ToolError) -> types.CallToolResult:
@@ -118,11 +123,31 @@ class CodecairnServer:
 
     async def run_stdio(self) -> None:
         async with stdio_server() as (read, write):
-            await self.server.run(read, write, self.server.create_initialization_options(NotificationOptions()))
+            inbound_send, inbound = anyio.create_memory_object_stream(0)
+
+            async def answer_malformed() -> None:
+                # The SDK drops lines that are not JSON-RPC; a client deserves an error it can read.
+                async with inbound_send:
+                    async for item in read:
+                        if isinstance(item, Exception):
+                            log.warning("malformed JSON-RPC message: %s", str(item).splitlines()[0][:200])
+                            error = types.JSONRPCError(jsonrpc="2.0", id=None, error=types.ErrorData(
+                                code=types.PARSE_ERROR, message="Parse error: not a JSON-RPC 2.0 message"))
+                            await write.send(SessionMessage(error))
+                            continue
+                        await inbound_send.send(item)
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(answer_malformed)
+                await self.server.run(inbound, write, self.server.create_initialization_options(NotificationOptions()))
+                tg.cancel_scope.cancel()
 
 
 async def serve(workspace: Workspace, *, index_on_start: bool = True) -> None:
     server = CodecairnServer(workspace)
+    if sys.stdin.isatty():
+        print(f"codecairn serve: MCP on stdin/stdout for {workspace.root}. Register this command with your "
+              "agent (docs/clients.md). Ctrl-D stops it.", file=sys.stderr)
     async with anyio.create_task_group() as tg:
         if index_on_start:
             async def background_index() -> None:

@@ -16,6 +16,7 @@ from codecairn.host import PluginHost
 from codecairn.index.parse_pool import ParsePool, content_hash
 from codecairn.index.pipeline import IndexSummary, Progress, run_index
 from codecairn.index.resolver import FileInfo
+from codecairn.memory import Memories
 from codecairn.paths import confine, validate_root
 from codecairn.query.answers import Answers
 from codecairn.query.symbol_index import SymbolIndex
@@ -54,6 +55,8 @@ class Workspace:
         self.started_at = time.time()
         self.last_summary: IndexSummary | None = None
         self.answers = Answers(self)
+        # Location memory (codecairn.memory): re-anchored after each index run, see index_now.
+        self.memory = Memories(self)
 
     @classmethod
     async def open(cls, root: str | os.PathLike, host: PluginHost | None = None, *,
@@ -97,6 +100,7 @@ class Workspace:
         async with self.index_lock:
             summary = await run_index(self, progress)
             self.last_summary = summary
+            await self.memory.after_index()  # memories follow the code that just changed
             return summary
 
     def apply_batch(self, parsed: list[ParsedFile], deleted: list[int], known: dict[str, FileRow],
@@ -118,6 +122,11 @@ class Workspace:
             self.files_by_path[p.path] = state
             self.files_by_id[state.id] = state
         return removed_names
+
+    def forget_all(self) -> None:
+        self.index = SymbolIndex()
+        self.files_by_path.clear()
+        self.files_by_id.clear()
 
     def touch(self, touched: list[tuple[int, int]]) -> None:
         for fid, mtime in touched:

@@ -30,7 +30,10 @@ def test_go_is_registered_with_go_naming_rules(go_language):
 
 def test_module_is_the_package_directory_relative_to_the_root():
     assert module_of("golang.org/x/tools/go/ast/astutil/util.go") == "golang.org/x/tools/go/ast/astutil"
-    assert module_of("src/net/http/server.go") == "src/net/http"
+    assert module_of("go/ast/astutil/util.go") == "go/ast/astutil"  # the root is a checkout of x/tools
+    # GOROOT and GOPATH keep packages under src/<import path>: the module is the import path.
+    assert module_of("src/net/http/server.go") == "net/http"
+    assert module_of("src/github.com/org/app/main.go") == "github.com/org/app"
     assert module_of("./cmd/tool/main.go") == "cmd/tool"
     assert module_of("main.go") == ""
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pickle
 
 import pytest
-
 from codecairn_rust.extractor import module_of
 
 

@@ -45,6 +45,7 @@ class IndexSummary:
     seconds: float = 0.0
     generation: int = 0
     cancelled: bool = False
+    phases: dict[str, float] = field(default_factory=dict)  # seconds per phase: walk, parse, write, resolve
 
 
 async def run_index(ws: "Workspace", progress: Progress | None = None) -> IndexSummary:
@@ -52,7 +53,13 @@ async def run_index(ws: "Workspace", progress: Progress | None = None) -> IndexS
     summary = IndexSummary()
     store = ws.store
     walked = await asyncio.to_thread(walk, str(ws.root), ws.host.language_for)
+    summary.phases["walk"] = time.perf_counter() - started
     summary.skipped = dict(walked.skipped)
+    if await store.get_meta("edges_pending") == "1":
+        # A first index was killed before its edges were written: start it over, cleanly.
+        log.warning("the previous first index of %s did not finish; indexing from scratch", ws.root)
+        await store.clear()
+        ws.forget_all()
     known = await store.files()
     seen = set()
     jobs: list[tuple[str, str, str | None]] = []
@@ -80,6 +87,12 @@ async def run_index(ws: "Workspace", progress: Progress | None = None) -> IndexS
         return summary
 
     await store.set_meta({"resolution_pending": 1})
+    # A first index resolves edges in memory and inserts them once, into an unindexed table.
+    cold = not known
+    if cold:
+        await store.set_meta({"edges_pending": 1})
+        await store.drop_edge_indexes()
+    deferred: list[tuple] = []
     done = 0
     new_file_ids: set[int] = set()
     new_names: set[str] = set()
@@ -92,10 +105,13 @@ async def run_index(ws: "Workspace", progress: Progress | None = None) -> IndexS
         batch, buffer = buffer, []
         touch, touched = touched, []
         gone = list(deleted_ids) if final else []
+        t = time.perf_counter()
         with anyio.CancelScope(shield=True):  # a batch is written whole or not at all
-            rows, file_ids = await store.write_batch(batch, touch, gone, known, generation)
+            rows, file_ids, edges = await store.write_batch(batch, touch, gone, known, generation, defer_edges=cold)
+            deferred.extend(edges)
             removed_names = ws.apply_batch(batch, gone, known, rows, file_ids)
             ws.touch(touch)
+        summary.phases["write"] = summary.phases.get("write", 0.0) + time.perf_counter() - t
         new_file_ids.update(file_ids.values())
         new_names.update(r[4] for r in rows)
         new_names.update(removed_names)
@@ -153,9 +169,16 @@ async def run_index(ws: "Workspace", progress: Progress | None = None) -> IndexS
                 for fut in inflight:
                     fut.cancel()
         await flush(final=True)
+        summary.phases["parse"] = time.perf_counter() - started - summary.phases["walk"]
         if progress:
             await progress(done, total, "resolving")
-        summary.resolved_edges = await resolve(ws, new_file_ids, new_names, full=pending_resolution)
+        t = time.perf_counter()
+        if cold:
+            summary.resolved_edges = await resolve_and_insert(ws, deferred)
+            deferred = []
+        else:
+            summary.resolved_edges = await resolve(ws, new_file_ids, new_names, full=pending_resolution)
+        summary.phases["resolve"] = time.perf_counter() - t
         await store.set_meta({"resolution_pending": 0, "generation": generation,
                               "last_indexed_at": time.time()})
         ws.generation = generation
@@ -163,12 +186,39 @@ async def run_index(ws: "Workspace", progress: Progress | None = None) -> IndexS
         summary.cancelled = True
         with anyio.CancelScope(shield=True):
             await flush(final=True)  # what was parsed is kept; resolution stays pending
+            if cold:
+                await store.insert_edges([(*e, None, None) for e in deferred])
+                await store.ensure_indexes()
+                await store.set_meta({"edges_pending": 0})
         raise
     finally:
         summary.files = len(ws.files_by_path)
         summary.seconds = time.perf_counter() - started
         summary.generation = ws.generation
     return summary
+
+
+async def resolve_and_insert(ws: "Workspace", edges: list[tuple]) -> int:
+    """First index: every edge is new, so resolve them all in memory and insert them resolved."""
+    store = ws.store
+    bindings = build_bindings(await store.fetch_writer("SELECT file_id, name, alias, target FROM imports"))
+    resolver = Resolver(ws.index, ws.file_infos(), ws.host.languages, bindings)
+
+    def work() -> list[tuple]:
+        inheritance = [e[:7] for e in edges if e[2] in ("extends", "implements")]
+        calls = [e[:7] for e in edges if e[2] not in ("extends", "implements")]
+        found = {eid: (tid, how) for tid, how, eid in resolver.resolve_inheritance(inheritance)}
+        found.update((eid, (tid, how)) for tid, how, eid in resolver.resolve_calls(calls))
+        return [(*e, *found.get(e[0], (None, None))) for e in edges]
+
+    rows = await asyncio.to_thread(work)
+    for i in range(0, len(rows), RESOLVE_CHUNK):
+        with anyio.CancelScope(shield=True):
+            await store.insert_edges(rows[i:i + RESOLVE_CHUNK])
+    with anyio.CancelScope(shield=True):
+        await store.ensure_indexes()
+        await store.set_meta({"edges_pending": 0, "resolved_once": 1})
+    return sum(1 for r in rows if r[8] is not None)
 
 
 async def resolve(ws: "Workspace", new_file_ids: set[int], new_names: set[str], full: bool = False) -> int:
@@ -206,5 +256,6 @@ async def resolve(ws: "Workspace", new_file_ids: set[int], new_names: set[str], 
     for i in range(0, len(updates), RESOLVE_CHUNK):
         with anyio.CancelScope(shield=True):
             await store.write_resolutions(updates[i:i + RESOLVE_CHUNK])
+    await store.ensure_indexes()
     await store.set_meta({"resolved_once": 1})
     return sum(1 for u in updates if u[0] is not None)

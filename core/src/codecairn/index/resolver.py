@@ -48,6 +48,21 @@ class Resolver:
         self._module_top: dict[tuple[str, str], dict[str, list[int]]] = {}
         self._modules_by_lang: dict[str, set[str]] | None = None
         self._module_cache: dict[tuple[str, str], str | None] = {}
+        self._name_only_cache: dict[tuple[str, frozenset[str]], tuple[int, str] | None] = {}
+        self._scope_names: dict[int, dict[str, int]] = {}
+        self._member_cache: dict[tuple[int, str], tuple[int, str] | None] = {}
+        self._sep_of_file: dict[int, str] = {}
+
+    def names_in(self, scope_id: int) -> dict[str, int]:
+        """A scope's direct children by name (first declared wins), built once per scope."""
+        names = self._scope_names.get(scope_id)
+        if names is None:
+            names = {}
+            rows = self.index.rows
+            for cid in self.index.children.get(scope_id, ()):
+                names.setdefault(rows[cid].name, cid)
+            self._scope_names[scope_id] = names
+        return names
 
     # ---- derived maps (built lazily, thrown away with the resolver) ---------------------------
 
@@ -96,11 +111,14 @@ class Resolver:
         found = None
         if qualified in modules:
             found = qualified
-        else:
-            best = 0
-            for m in modules:
-                if m and len(m) > best and qualified.endswith("/" + m):
-                    found, best = m, len(m)
+        elif "/" in qualified:
+            # Longest indexed suffix first: strip leading path components one at a time.
+            rest = qualified
+            while "/" in rest:
+                rest = rest.split("/", 1)[1]
+                if rest in modules:
+                    found = rest
+                    break
         self._module_cache[key] = found
         return found
 
@@ -191,7 +209,6 @@ class Resolver:
                callable_only: bool = False) -> tuple[int, str] | None:
         """A bare name: enclosing scopes, the file, its imports, its package, then wildcards."""
         rows = self.index.rows
-        children = self.index.children
         sid = scope_id
         while sid is not None:
             s = rows.get(sid)
@@ -199,10 +216,9 @@ class Resolver:
                 break
             is_type = s.kind in CLASSLIKE
             if s.kind not in SCOPE_ROOT_KINDS and (not is_type or lang.implicit_members or sid == scope_id):
-                for cid in children.get(sid, ()):
-                    c = rows[cid]
-                    if c.name == name and cid != scope_id:
-                        return cid, EXACT
+                cid = self.names_in(sid).get(name)
+                if cid is not None and cid != scope_id:
+                    return cid, EXACT
                 if is_type and lang.implicit_members:
                     for base in self.index.ancestors(sid):
                         hit = self._own_member(base, name)
@@ -271,11 +287,7 @@ class Resolver:
             if kind == "symbol":
                 sym = self.index.rows[ref]
                 qn = sym.qualified_name + sep + part
-                nxt = None
-                for cid in self.index.children.get(ref, ()):
-                    if self.index.rows[cid].name == part:
-                        nxt = cid
-                        break
+                nxt = self.names_in(ref).get(part)
                 if nxt is None:
                     ids = self.index.by_qn.get(qn)
                     nxt = ids[0] if ids else None
@@ -374,38 +386,55 @@ class Resolver:
         return None
 
     def _own_member(self, type_id: int, name: str) -> int | None:
-        rows = self.index.rows
-        for cid in self.index.children.get(type_id, ()):
-            if rows[cid].name == name:
-                return cid
-        sym = rows.get(type_id)
+        cid = self.names_in(type_id).get(name)
+        if cid is not None:
+            return cid
+        sym = self.index.rows.get(type_id)
         if sym is not None:
-            info = self.files.get(sym.file_id)
-            lang = self.languages.get(info.language) if info else None
-            sep = lang.separator if lang else "."
-            for mid in self.index.by_qn.get(sym.qualified_name + sep + name, ()):
-                return mid
+            # Members declared away from the type (Go methods in other files, Rust impl blocks).
+            ids = self.index.by_qn.get(sym.qualified_name + self._separator(sym.file_id) + name)
+            if ids:
+                return ids[0]
         return None
+
+    def _separator(self, file_id: int) -> str:
+        sep = self._sep_of_file.get(file_id)
+        if sep is None:
+            info = self.files.get(file_id)
+            lang = self.languages.get(info.language) if info else None
+            sep = self._sep_of_file[file_id] = lang.separator if lang else "."
+        return sep
 
     def member(self, type_id: int, name: str) -> tuple[int, str] | None:
+        key = (type_id, name)
+        if key in self._member_cache:
+            return self._member_cache[key]
+        found = None
         hit = self._own_member(type_id, name)
         if hit is not None:
-            return hit, EXACT
-        for base in self.index.ancestors(type_id):
-            hit = self._own_member(base, name)
-            if hit is not None:
-                return hit, INHERITED
-        return None
+            found = (hit, EXACT)
+        else:
+            for base in self.index.ancestors(type_id):
+                hit = self._own_member(base, name)
+                if hit is not None:
+                    found = (hit, INHERITED)
+                    break
+        self._member_cache[key] = found
+        return found
 
     def _name_only(self, name: str, kinds: frozenset[str]) -> tuple[int, str] | None:
+        key = (name, kinds)
+        if key in self._name_only_cache:
+            return self._name_only_cache[key]
         ids = self.index.by_name.get(name)
-        if not ids:
-            return None
-        rows = self.index.rows
-        hits = [i for i in ids if rows[i].kind in kinds]
-        if len(hits) == 1:
-            return hits[0], NAME_ONLY
-        return None
+        found = None
+        if ids:
+            rows = self.index.rows
+            hits = [i for i in ids if rows[i].kind in kinds]
+            if len(hits) == 1:
+                found = (hits[0], NAME_ONLY)
+        self._name_only_cache[key] = found
+        return found
 
 
 def _prefer(rows, ids: list[int], callable_only: bool) -> int:

@@ -382,6 +382,7 @@ class Answers:
             "database": str(ws.store.path),
             "database_size_bytes": await ws.store.size_bytes(),
             "cache": {"hits": ws.hits, "misses": ws.misses},
+            "memories": await ws.memory.count(),
         }
         if last:
             answer["last_indexed_at"] = _iso(float(last))

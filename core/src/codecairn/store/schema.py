@@ -65,6 +65,37 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX exports_file ON exports(file_id);
     """,
+    # 2: location memory (codecairn.memory): where agents found something, anchored to the code's
+    # structure so it can be found again. Hashes of the remembered lines, never the lines.
+    """
+    CREATE TABLE memories (
+        id INTEGER PRIMARY KEY,
+        reason TEXT NOT NULL,
+        tags TEXT NOT NULL DEFAULT '',         -- newline separated
+        created_at REAL NOT NULL,
+        path TEXT NOT NULL,                    -- last known place, root-relative
+        start_line INTEGER NOT NULL,
+        end_line INTEGER NOT NULL,
+        state TEXT NOT NULL,                   -- current | moved | orphaned
+        origin_path TEXT NOT NULL,             -- where it was remembered
+        origin_start INTEGER NOT NULL,
+        origin_end INTEGER NOT NULL,
+        symbol TEXT NOT NULL DEFAULT '',       -- anchor: innermost enclosing symbol ('' = file level)
+        symbol_kind TEXT NOT NULL DEFAULT '',
+        symbol_name TEXT NOT NULL DEFAULT '',
+        parent_name TEXT NOT NULL DEFAULT '',
+        fingerprint TEXT NOT NULL DEFAULT '',  -- hash of the symbol's structure, not its text
+        offset_start INTEGER NOT NULL,         -- lines from the symbol's first line
+        offset_end INTEGER NOT NULL,
+        lines_hash TEXT NOT NULL,              -- hash of the remembered lines, whitespace-trimmed
+        first_line_hash TEXT NOT NULL,
+        line_count INTEGER NOT NULL,
+        file_hash TEXT NOT NULL DEFAULT '',    -- the file's content hash when last placed
+        generation INTEGER NOT NULL DEFAULT 0, -- index generation when last placed
+        edited INTEGER NOT NULL DEFAULT 0      -- 1: the lines changed inside a surviving symbol
+    );
+    CREATE INDEX memories_path ON memories(path);
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

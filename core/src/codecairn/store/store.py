@@ -181,13 +181,14 @@ class Store:
 
     async def write_batch(
         self, parsed: list[ParsedFile], touched: list[tuple[int, int]], deleted: list[int],
-        known: dict[str, FileRow], generation: int,
-    ) -> tuple[list[tuple], dict[str, int]]:
+        known: dict[str, FileRow], generation: int, defer_edges: bool = False,
+    ) -> tuple[list[tuple], dict[str, int], list[tuple]]:
         """Replace the facts of ``parsed`` files, update mtimes of ``touched`` (file id, mtime_ns)
         files whose content hash did not change, drop ``deleted`` file ids — in one transaction.
 
         Returns the new symbol rows ``(id, file_id, parent_id, kind, name, qualified_name,
-        start_line, end_line)`` for the in-memory index, and each written path's file id.
+        start_line, end_line)`` for the in-memory index, each written path's file id, and — when
+        ``defer_edges`` (a first index: resolve in memory, insert once) — the edge rows not written.
         """
         db = self.db
         replaced = [known[p.path].id for p in parsed if p.path in known]
@@ -245,7 +246,7 @@ class Store:
                 await db.executemany("UPDATE files SET mtime_ns=? WHERE id=?", [(m, i) for i, m in touched])
             if symbol_rows:
                 await db.executemany("INSERT INTO symbols VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", symbol_rows)
-            if edge_rows:
+            if edge_rows and not defer_edges:
                 await db.executemany(
                     "INSERT INTO edges(id, file_id, kind, source_id, target, receiver, receiver_type, line) "
                     "VALUES (?,?,?,?,?,?,?,?)", edge_rows)
@@ -258,7 +259,43 @@ class Store:
             await db.execute("ROLLBACK")
             raise
         self._next_symbol_id, self._next_file_id, self._next_edge_id = next_symbol, next_file, next_edge
-        return new_symbols, file_ids
+        return new_symbols, file_ids, (edge_rows if defer_edges else [])
+
+    EDGE_INDEXES = {
+        "edges_file": "edges(file_id)", "edges_source": "edges(source_id)",
+        "edges_target_id": "edges(target_id)", "edges_target": "edges(target)",
+    }
+
+    async def drop_edge_indexes(self) -> None:
+        """Bulk loads are several times faster into an unindexed table; ensure_indexes rebuilds."""
+        for name in self.EDGE_INDEXES:
+            await self.db.execute(f"DROP INDEX IF EXISTS {name}")
+
+    async def ensure_indexes(self) -> None:
+        for name, target in self.EDGE_INDEXES.items():
+            await self.db.execute(f"CREATE INDEX IF NOT EXISTS {name} ON {target}")
+
+    async def insert_edges(self, rows: list[tuple]) -> None:
+        """rows: (id, file_id, kind, source_id, target, receiver, receiver_type, line, target_id, resolution)."""
+        await self.db.execute("BEGIN IMMEDIATE")
+        try:
+            await self.db.executemany("INSERT INTO edges VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
+            await self.db.execute("COMMIT")
+        except BaseException:
+            await self.db.execute("ROLLBACK")
+            raise
+
+    async def clear(self) -> None:
+        """Forget every indexed file (a first index that was killed before its edges were written)."""
+        await self.db.execute("BEGIN IMMEDIATE")
+        try:
+            for table in ("files", "symbols", "edges", "imports", "exports"):
+                await self.db.execute(f"DELETE FROM {table}")
+            await self.db.execute("COMMIT")
+        except BaseException:
+            await self.db.execute("ROLLBACK")
+            raise
+        await self._load_counters()
 
     async def write_resolutions(self, rows: Iterable[tuple[int | None, str | None, int]]) -> None:
         """``rows`` are (target_id, resolution, edge_id)."""

@@ -2,9 +2,11 @@
 
 Naming (what the core resolver must agree with):
 
-* ``FileFacts.module`` is the file's directory relative to the indexed root, with ``/``
-  (``golang.org/x/tools/go/ast/astutil``, or ``src/go/ast`` when the root is a Go checkout).
-  All files of one directory share it: that is Go's package scope (``directory_scope=True``).
+* ``FileFacts.module`` is the file's directory relative to the indexed root, with ``/``, without
+  a leading ``src/`` (GOROOT and GOPATH keep packages under ``src/<import path>``): ``go/ast`` in
+  the Go distribution, ``golang.org/x/tools/go/ast/astutil`` in a GOPATH, ``go/ast/astutil`` in a
+  checkout of x/tools. All files of one directory share it: Go's package scope
+  (``directory_scope=True``).
 * Qualified names are ``<module>.<Name>`` for package-level names and ``<module>.<Type>.<Member>``
   for methods, struct fields and interface methods: ``go/ast/astutil.Apply``,
   ``net/http.Server.Serve``. The module itself contains dots and slashes; the member part never
@@ -12,7 +14,8 @@ Naming (what the core resolver must agree with):
   A file at the root has module ``""`` and bare names (``Server.Serve``).
 * ``Import.target`` is the import path exactly as written (``golang.org/x/tools/go/ast/astutil``).
   The root may sit anywhere on that path, so the core matches an import target against modules
-  **by path suffix on ``/`` boundaries**: module ``src/go/ast`` serves the import ``go/ast``.
+  **by path suffix on ``/`` boundaries**: in a checkout of x/tools, module ``go/ast/astutil``
+  serves the import ``golang.org/x/tools/go/ast/astutil``.
   ``Import.alias`` is the binding name: the explicit name, else the name goimports assumes (the
   last path element, skipping a ``/vN`` major-version element, without a ``go-`` prefix).
 
@@ -28,11 +31,10 @@ from bisect import bisect_right
 from operator import attrgetter, itemgetter
 
 import tree_sitter_go
-from tree_sitter import Language as TSLanguage
-from tree_sitter import Query, QueryCursor
-
 from codecairn.extractors.common import SIGNATURE_MAX, first_doc_line, has_errors, signature
 from codecairn.model import Export, FileFacts, Import, Relation, Symbol
+from tree_sitter import Language as TSLanguage
+from tree_sitter import Query, QueryCursor
 
 EXTRACTOR = "go"
 
@@ -79,7 +81,7 @@ def assumed_package_name(import_path: str) -> str:
 
 def module_of(path: str) -> str:
     """The file's directory relative to the root, '/'-separated: Go's package import-path suffix."""
-    path = path.replace("\\", "/").removeprefix("./")
+    path = path.replace("\\", "/").removeprefix("./").removeprefix("src/")
     return path.rsplit("/", 1)[0] if "/" in path else ""
 
 

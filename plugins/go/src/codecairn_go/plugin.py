@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import tree_sitter_go
-
 from codecairn.hookspecs import Language, hookimpl
+
 from codecairn_go.extractor import extract
 
 

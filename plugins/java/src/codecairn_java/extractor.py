@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from functools import lru_cache
+from operator import itemgetter
 
 import tree_sitter_java
 from tree_sitter import Language, Query, QueryCursor
@@ -43,6 +44,7 @@ _CLASS_TYPE = "[(type_identifier) (scoped_type_identifier) (generic_type)]"
 _QUERY = f"""
 (package_declaration) @package
 (import_declaration) @import
+(module_declaration) @module
 (block_comment) @comment
 
 (class_declaration) @class
@@ -70,8 +72,7 @@ _QUERY = f"""
 (catch_formal_parameter) @catch
 (instanceof_expression right: {_CLASS_TYPE} name: (identifier)) @instanceof
 (type_pattern {_CLASS_TYPE} @pattern_type)
-(lambda_expression parameters: (identifier) @untyped)
-(inferred_parameters (identifier) @untyped)
+(lambda_expression parameters: [(identifier) (inferred_parameters)]) @lambda
 """
 
 # Declaration captures and the symbol kind each becomes.
@@ -93,7 +94,9 @@ _BASE_CLAUSES = {"superclass": "extends", "super_interfaces": "implements", "ext
 _CALL_SOURCE_KINDS = TYPE_KINDS | {"method", "constructor"}
 _VISIBLE = frozenset({"public", "protected"})
 _RECEIVER_MAX = 120
+_NO_RECEIVER_TYPES = frozenset({"var", "int", "long", "short", "byte", "char", "boolean", "float", "double", "void"})
 _FIELD_SIGNATURE_VALUE_MAX = 80
+_LINE = itemgetter(3)  # Relation.line and Import.line
 _WHITESPACE = re.compile(rb"\s*")
 _MODIFIER_SLOW_PATH = re.compile(rb"[(/]|@\s")
 
@@ -132,7 +135,7 @@ def _receiver_type(raw: bytes) -> str | None:
     if b"|" in raw or b"[" in raw:
         return None
     name = _type_name(raw)
-    if not name or name == "var" or name[0] == "@":
+    if not name or name in _NO_RECEIVER_TYPES or name[0] == "@":
         return None
     return name
 
@@ -218,7 +221,7 @@ def _parts(node):
 
 class _JavaFile:
     __slots__ = ("src", "symbols", "call_source", "relations", "imports", "package", "docs", "scopes",
-                 "supers", "anon_count")
+                 "hidden", "supers", "anon_count")
 
     def __init__(self, source: bytes):
         self.src = source
@@ -229,6 +232,7 @@ class _JavaFile:
         self.package = ""
         self.docs: dict[int, tuple[int, int]] = {}  # where a declaration would start -> its javadoc's bytes
         self.scopes: dict[int, dict[str, str | None]] = {}  # symbol -> variable name -> declared type
+        self.hidden: dict[str, list[tuple[int, int]]] = {}  # untyped lambda parameter -> the lambdas' bytes
         self.supers: dict[int, str] = {}   # class symbol -> simple name of its superclass
         self.anon_count: dict[int, int] = {}
 
@@ -249,6 +253,8 @@ class _JavaFile:
             self._package(node)
         for node in get("import", ()):
             self._import(node)
+        for node in get("module", ()):
+            self._module(node)
 
         # Declarations in the order their scopes open. A field's scope is its declarator (two
         # declarators are siblings, not nested); an anonymous class's is its body, so calls in
@@ -304,6 +310,8 @@ class _JavaFile:
 
         self._variables(found, innermost)
         self._calls(found, innermost, change_at, scope_at)
+        self.relations.sort(key=_LINE)  # the query's capture order is not quite source order
+        self.imports.sort(key=_LINE)
 
         return FileFacts(
             symbols=self.symbols,
@@ -462,12 +470,19 @@ class _JavaFile:
             declare(node.child_by_field_name("name"), node.child_by_field_name("right"))
         for type_node in get("pattern_type", ()):
             declare(type_node.next_named_sibling, type_node)
-        for name in get("untyped", ()):
-            # Untyped lambda parameters only shadow: a call on them must not borrow a field's type.
-            bind(innermost(name.start_byte), src[name.start_byte : name.end_byte].decode("utf-8", "replace"), None)
+        # Untyped lambda parameters only hide: inside the lambda, a call on `item` must not
+        # borrow the type of a field or local named `item`.
+        hidden = self.hidden
+        for node in get("lambda", ()):
+            params = node.child_by_field_name("parameters")
+            names = (params,) if params.type == "identifier" else params.named_children
+            for name in names:
+                hidden.setdefault(src[name.start_byte : name.end_byte].decode("utf-8", "replace"), []).append(
+                    (node.start_byte, node.end_byte))
 
-    def _type_of(self, receiver: str, inner: int) -> str | None:
-        """The declared type of a receiver that is a variable (``list``) or a field (``this.list``)."""
+    def _type_of(self, receiver: str, inner: int, at: int) -> str | None:
+        """The declared type of a receiver that is a variable (``list``) or a field (``this.list``)
+        at byte ``at``, inside symbol ``inner``."""
         symbols = self.symbols
         scopes = self.scopes
         if receiver.startswith("this."):
@@ -479,6 +494,10 @@ class _JavaFile:
             return names.get(field) if names else None
         if not receiver.isidentifier() or receiver == "this" or receiver == "super":
             return None
+        if receiver in self.hidden:
+            for start, end in self.hidden[receiver]:
+                if start <= at < end:
+                    return None
         scope = inner
         while scope >= 0:
             names = scopes.get(scope)
@@ -499,7 +518,7 @@ class _JavaFile:
 
         def call(target: str, line: int, receiver: str, at: int) -> None:
             inner = innermost(at)
-            rtype = (type_of(receiver, inner) or "") if receiver and scopes and inner >= 0 else ""
+            rtype = (type_of(receiver, inner, at) or "") if receiver and scopes and inner >= 0 else ""
             relations.append(Relation("calls", call_source[inner] if inner >= 0 else -1, target, line, receiver, rtype))
 
         # Method invocations are most of the work: the same steps as call(), inlined.
@@ -512,7 +531,7 @@ class _JavaFile:
             raw = src[node.start_byte : ns]
             if raw:
                 receiver = _receiver_text(raw)
-                rtype = (type_of(receiver, inner) or "") if scopes and inner >= 0 else ""
+                rtype = (type_of(receiver, inner, ns) or "") if scopes and inner >= 0 else ""
             else:
                 receiver = rtype = ""
             relations.append(Relation("calls", call_source[inner] if inner >= 0 else -1,
@@ -581,6 +600,23 @@ class _JavaFile:
         if self.package:
             self._add("package", self.package, -1, node, "package " + self.package, self._doc(node), tuple(mods),
                       qualified=self.package)
+
+    def _module(self, node) -> None:
+        """``module-info.java``: the module is a symbol (kind "module") named by its full name."""
+        src = self.src
+        name = node.child_by_field_name("name")
+        if name is None:
+            return
+        qualified = _type_name(src[name.start_byte : name.end_byte])
+        modifiers = []
+        for child in node.children:
+            if child.type == "annotation" or child.type == "marker_annotation":
+                annotation = child.child_by_field_name("name")
+                modifiers.append("@" + _type_name(src[annotation.start_byte : annotation.end_byte]))
+            elif child.type == "open":
+                modifiers.append("open")
+        signature = ("open module " if "open" in modifiers else "module ") + qualified
+        self._add("module", qualified, -1, node, signature, self._doc(node), tuple(modifiers), qualified=qualified)
 
     def _import(self, node) -> None:
         """``import a.b.C;`` binds C; ``import static a.b.C.m;`` binds m; wildcards bind nothing."""

@@ -1,40 +1,47 @@
 """The Python extractor: one parsed file in, FileFacts out.
 
-One tree-sitter query finds everything that can be anywhere in a file — definitions, calls,
-imports, the assignments that tell a receiver's type — in a single pass over the tree (that pass
-is most of the cost, so there is exactly one). Python code then does what a query cannot say:
-nesting and qualified names (from byte spans, never by climbing parents), decorators and
-modifiers, module- and class-level variables (a short walk over statements that never enters a
-function body), import resolution and ``__all__``.
+One tree-sitter query finds everything that can sit anywhere in a file — definitions, calls,
+imports, the assignments and annotations that tell a receiver's type — in a single pass over the
+tree. That pass is most of the cost (a query that matches nothing already costs a third of the
+parse), so there is exactly one. Python then does what a query cannot say: nesting and
+qualified names (from byte spans, never by climbing parents), decorators and modifiers,
+module- and class-level variables (a short walk over statements that never enters a function
+body), import resolution and ``__all__``.
 
 Naming rules (what the core resolver relies on):
 
 * the module path comes from the root-relative file path alone (no I/O), see ``module_path``;
 * everything defined in a file is qualified by the module path and the chain of enclosing
   definitions, functions included: ``pkg.mod.Class.method``, ``pkg.mod.func.inner``,
-  ``pkg.mod.func.LocalClass`` (Python's ``__qualname__`` without its ``<locals>`` markers);
+  ``pkg.mod.func.Local`` (Python's ``__qualname__`` without its ``<locals>`` markers);
+* top-level definitions have ``parent == -1``; the file's ``module`` symbol (always index 0)
+  is nobody's parent, and call sites at module level have ``source == -1``;
 * ``Import.target`` is absolute in those same names: ``from ..a import b`` in ``pkg/sub/mod.py``
   binds ``b`` to ``pkg.a.b``.
+
+Speed notes, since this runs on every file: strings are cut from a latin-1 view of the source
+(one character per byte, so tree-sitter's byte offsets index it directly) and turned back into
+UTF-8 text once at the end, only for files that are not pure ASCII; tree nodes are touched as
+little as possible (``start_byte`` is free, ``start_point`` and ``child_by_field_name`` are not).
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from typing import NamedTuple
+from operator import attrgetter, itemgetter
 
 from tree_sitter import QueryCursor
 
-from codecairn.extractors.common import SIGNATURE_MAX, first_doc_line, signature
+from codecairn.extractors.common import SIGNATURE_MAX, has_errors
 from codecairn.model import Export, FileFacts, Import, Relation, Symbol
 
-# One pass over the tree; everything else is Python over these (few) captured nodes.
 _QUERY_SOURCE = """
 (class_definition) @class
 (function_definition) @function
 (decorated_definition) @decorated
-(call function: (identifier) @call.bare)
-(call function: (attribute) @call.member)
+(call function: (identifier) @call)
+(call function: (attribute) @call)
 (import_statement) @import
 (import_from_statement) @import
 (assignment
@@ -45,7 +52,7 @@ _QUERY_SOURCE = """
 (typed_default_parameter) @param.typed
 """
 
-_query = None  # tree_sitter.Query: built on first use in each process (Query objects do not pickle)
+_query = None  # tree_sitter.Query, built on first use in each process (Query objects do not pickle)
 
 
 def _compiled_query():
@@ -64,23 +71,23 @@ def _compiled_query():
 # CPython's "Lib/"). Only the first path component is stripped, and only these names.
 SOURCE_ROOTS = frozenset({"src", "lib", "Lib"})
 _INSTALL_ROOTS = ("site-packages", "dist-packages")
+_SUFFIXES = (".pyi", ".py", ".pyw")
 
 
 def module_path(path: str) -> str:
     """The dotted module a root-relative file path imports as, decided from the path alone.
 
-    ``pkg/sub/mod.py`` -> ``pkg.sub.mod``; ``pkg/__init__.py`` -> ``pkg``. Stripped in front:
-    everything up to a ``site-packages``/``dist-packages`` directory; every directory up to the
-    last one whose name is not an identifier (``my-project/pkg/m.py`` -> ``pkg.m``: such a
-    directory can only be a sys.path root); then one leading ``src``, ``lib`` or ``Lib``.
+    ``pkg/sub/mod.py`` -> ``pkg.sub.mod``; ``pkg/__init__.py`` -> ``pkg``. Stripped in front, in
+    this order: everything up to a ``site-packages``/``dist-packages`` directory; every directory
+    up to the last one whose name is not an identifier (``my-project/pkg/m.py`` -> ``pkg.m``:
+    such a directory can only be a sys.path root); then one leading ``src``, ``lib`` or ``Lib``.
     """
     parts = [p for p in path.replace("\\", "/").split("/") if p and p != "."]
     if not parts:
         return ""
     for marker in _INSTALL_ROOTS:
         if marker in parts[:-1]:
-            parts = parts[len(parts) - 1 - parts[::-1].index(marker) :]
-            parts = parts[1:] if parts[0] == marker else parts
+            parts = parts[len(parts) - parts[::-1].index(marker) :]
     for i in range(len(parts) - 2, -1, -1):
         if not parts[i].isidentifier():
             parts = parts[i + 1 :]
@@ -88,7 +95,7 @@ def module_path(path: str) -> str:
     if len(parts) > 1 and parts[0] in SOURCE_ROOTS:
         parts = parts[1:]
     stem = parts[-1]
-    for suffix in (".pyi", ".py", ".pyw"):
+    for suffix in _SUFFIXES:
         if stem.endswith(suffix):
             stem = stem[: -len(suffix)]
             break
@@ -98,7 +105,7 @@ def module_path(path: str) -> str:
 
 
 def resolve_relative(module: str, is_package: bool, written: str) -> str:
-    """``..a`` written in ``pkg.sub.mod`` -> ``pkg.a``. Too many dots: the part that is left."""
+    """``..a`` written in module ``pkg.sub.mod`` -> ``pkg.a``. More dots than packages: what is left."""
     level = len(written) - len(written.lstrip("."))
     rest = written[level:]
     if level == 0:
@@ -114,16 +121,35 @@ def resolve_relative(module: str, is_package: bool, written: str) -> str:
 
 
 # ---- small text rules ---------------------------------------------------------------------------
+# All patterns run over the latin-1 view, hence re.ASCII: a UTF-8 continuation byte seen as
+# latin-1 ("\x85", "\xa0") must never count as whitespace. For the same reason strip() is always
+# given the ASCII blanks explicitly.
 
-_UPPER = re.compile(r"_*[A-Z][A-Z0-9_]*")
-_WS = re.compile(rb"\s+")
-_LINE_BREAK = re.compile(rb"\s*\\?\r?\n\s*")  # a receiver split over lines is joined back
+_BLANK = " \t\r\n\f\v"
+_UPPER = re.compile(r"_*[A-Z][A-Z0-9_]*", re.ASCII)
+_SPACE = re.compile(r"\s+", re.ASCII)
+_LINE_BREAK = re.compile(r"\s*\\?\n\s*", re.ASCII)  # a receiver written over lines is joined back
+_DEF_NAME = re.compile(r"(?:async\s+)?(?:def|class)\s+([^\s(:\[]+)", re.ASCII)
+# A docstring read straight off the text where a body starts; b"" and f"" are not docstrings.
+_STRING_OPEN = re.compile(r"[rRuU]{0,2}(\"\"\"|'''|\"|')")
+_STATEMENT_END = re.compile(r"[ \t]*(?:[\r\n;#]|$)")
+# ``x = Foo(...)``, ``self.repo: Repo = make()``, ``x: Foo``, ``def f(x: Foo)``.
+_ASSIGN_CALL = re.compile(
+    r"\s*(self\s*\.\s*)?([A-Za-z_]\w*)\s*(?::\s*([A-Za-z_][\w.]*)\s*)?(?::[^=]*)?=\s*([A-Za-z_][\w.]*)\s*\(",
+    re.ASCII,
+)
+_ASSIGN_TYPED = re.compile(r"\s*(self\s*\.\s*)?([A-Za-z_]\w*)\s*:\s*([A-Za-z_][\w.]*)\s*(?:=|$)", re.ASCII)
+_PARAM_TYPE = re.compile(r"\s*([A-Za-z_]\w*)\s*:\s*([A-Za-z_][\w.]*)\s*(?:=|$)", re.ASCII)
+_FIRST_PARAM = re.compile(r"\(\s*([A-Za-z_]\w*)", re.ASCII)
+
 RECEIVER_MAX = 200
-SIGNATURE_SCAN = 2 * SIGNATURE_MAX  # bytes of a long statement worth looking at
-_SELF_NAMES = frozenset({"self", "cls"})
+SIGNATURE_SCAN = 2 * SIGNATURE_MAX  # bytes of a long statement worth reading for its signature
+DOC_SCAN = 1000  # bytes of a docstring worth reading for its first line
+_ELLIPSIS = "…".encode().decode("latin-1")  # "…" in the latin-1 view
+_END = 1 << 62  # past the end of any file
 
-# Decorators that are also modifiers (matched on the last dotted component, so that
-# ``@abc.abstractmethod`` and ``@functools.cached_property`` count).
+# Decorators that are also modifiers, matched on the last dotted component so that
+# ``@abc.abstractmethod`` and ``@functools.cached_property`` count too.
 _DECORATOR_MODIFIERS = {
     "property": ("property",),
     "cached_property": ("property",),
@@ -142,48 +168,50 @@ _ABSTRACT_BASES = frozenset({"ABC", "abc.ABC", "ABCMeta", "abc.ABCMeta"})
 
 # Statements whose blocks still belong to the enclosing module or class scope.
 _COMPOUND = frozenset(
-    {"if_statement", "for_statement", "while_statement", "try_statement", "with_statement",
-     "match_statement", "case_clause", "elif_clause", "else_clause", "except_clause",
-     "except_group_clause", "finally_clause", "block", "ERROR"}
+    {
+        "if_statement", "for_statement", "while_statement", "try_statement", "with_statement",
+        "match_statement", "case_clause", "elif_clause", "else_clause", "except_clause",
+        "except_group_clause", "finally_clause", "block", "ERROR",
+    }
 )
 _TARGET_LISTS = frozenset({"pattern_list", "tuple_pattern", "list_pattern"})
 _NOT_VARIABLES = frozenset({"__all__", "__slots__"})
+_SELF_NAMES = frozenset({"self", "cls"})
 
-# ``x = Foo(...)``, ``self.repo: Repo = make()`` — read off the assignment's head.
-_ASSIGN_CALL = re.compile(
-    rb"\s*(self\s*\.\s*)?([A-Za-z_]\w*)\s*(?::\s*([A-Za-z_][\w.]*)\s*)?(?::[^=]*)?=\s*([A-Za-z_][\w.]*)\s*\("
-)
-_ASSIGN_TYPED = re.compile(rb"\s*(self\s*\.\s*)?([A-Za-z_]\w*)\s*:\s*([A-Za-z_][\w.]*)\s*(?:=|$)")
-_PARAM_TYPE = re.compile(rb"\s*([A-Za-z_]\w*)\s*:\s*([A-Za-z_][\w.]*)\s*(?:=|$)")
-_FIRST_PARAM = re.compile(rb"\(\s*([A-Za-z_]\w*)")
-_DEF_NAME = re.compile(rb"(?:async\s+)?(?:def|class)\s+([^\s(:\[]+)")
-# A docstring read straight off the bytes where a body starts (bytes/f-strings are not docstrings).
-_STRING_OPEN = re.compile(rb"[rRuU]{0,2}(\"\"\"|\'\'\'|\"|\')")
-_STATEMENT_END = re.compile(rb"[ \t]*(?:[\r\n;#]|$)")
-DOC_SCAN = 1000  # bytes of a docstring worth reading for its first line
+_new = tuple.__new__  # builds a NamedTuple without its Python-level __new__ (this runs ~10^5 times)
+_START_BYTE = attrgetter("start_byte")
 
 
-def _is_type_name(dotted: bytes) -> bool:
-    """A constructor-looking callee: the last component is capitalised (``Foo``, ``mod.Foo``)."""
-    return dotted[dotted.rfind(b".") + 1 : dotted.rfind(b".") + 2].isupper()
+def _is_type_name(dotted: str) -> bool:
+    """A constructor-looking callee: its last component is capitalised (``Foo``, ``mod.Foo``)."""
+    return dotted[dotted.rfind(".") + 1 : dotted.rfind(".") + 2].isupper()
 
 
-class _Span(NamedTuple):
-    start_byte: int
-    end_byte: int
+def _doc_line(text: str, begin: int, end: int) -> str:
+    """The first non-blank line of a docstring's content."""
+    return text[begin:end].lstrip(_BLANK).split("\n", 1)[0].strip(_BLANK)
 
 
-def _start(item):
-    return item[0]
+def _utf8(value: str) -> str:
+    return value if value.isascii() else value.encode("latin-1").decode("utf-8", "replace")
 
 
-def _start_byte(node):
-    return node.start_byte
+def _recoded(items: list) -> list:
+    """Facts whose strings were cut from the latin-1 view, as proper text."""
+    out = []
+    for item in items:
+        fields = []
+        for value in item:
+            if value.__class__ is str:
+                value = _utf8(value)
+            elif value.__class__ is tuple:
+                value = tuple(map(_utf8, value))
+            fields.append(value)
+        out.append(_new(type(item), tuple(fields)))
+    return out
 
 
 # ---- the extractor ------------------------------------------------------------------------------
-
-_new = tuple.__new__  # builds a NamedTuple without its Python-level __new__: this runs ~10^5 times
 
 
 def extract(source: bytes, tree, path: str) -> FileFacts:
@@ -195,14 +223,17 @@ class _FileExtraction:
     """The state of extracting one file; thrown away afterwards."""
 
     def __init__(self, source: bytes, tree, path: str) -> None:
-        self.src = source
         self.tree = tree
-        self.module = module_path(path)
+        self.text = source.decode("latin-1")
+        self.real_module = module_path(path)
+        self.module = self.real_module.encode().decode("latin-1")
+        # Strings must be recoded at the end unless source and path are plain ASCII.
+        self.recode = not (source.isascii() and self.real_module.isascii())
         self.is_package = path.replace("\\", "/").rpartition("/")[2].startswith("__init__.")
         self.symbols: list[Symbol] = []
         self.relations: list[Relation] = []
         self.imports: list[Import] = []
-        # Per symbol index: is it a class, its parent (scope rules and "method" depend on them).
+        # Per symbol index: is it a class, and its parent (scope rules and "method" need both).
         self.is_class: list[bool] = []
         self.parents: list[int] = []
         # Names bound directly in a scope (-1 = module): a variable never repeats a def's name.
@@ -210,35 +241,40 @@ class _FileExtraction:
         # What syntax says about types: scope -> var -> [(byte, type)]; class -> field -> type.
         self.local_types: dict[int, dict[str, list[tuple[int, str]]]] = {}
         self.field_types: dict[int, dict[str, str]] = {}
+        self.typed_names: set[str] = set()
         self.def_spans: list[tuple[int, int, int]] = []  # (start byte, end byte, symbol index)
         self.import_sources: dict[str, str] = {}  # local name -> absolute module it came from
 
-    # -- driver --
-
     def run(self) -> FileFacts:
         root = self.tree.root_node
-        caps = QueryCursor(_compiled_query()).captures(root)
-        get = caps.get
+        get = QueryCursor(_compiled_query()).captures(root).get
         self._module_symbol(root)
         classes, inits = self._definitions(get("class", ()), get("function", ()), get("decorated", ()))
         self._scope_index()
         all_names, all_line = self._module_variables(root)
         for class_index, body in classes:
             self._class_variables(class_index, body)
-        for class_index, node, body in inits:
-            self._init_fields(class_index, node, body)
+        for class_index, init, body in inits:
+            self._init_fields(class_index, init, body)
         self._imports(get("import", ()))
         self._receiver_types(get("assign.call", ()), get("assign.typed", ()), get("param.typed", ()))
-        self._calls(get("call.bare", ()), get("call.member", ()))
+        self._calls(get("call", []))
+        exports = self._exports(all_names, all_line)
+        symbols, relations, imports = self.symbols, self.relations, self.imports
+        if self.recode:
+            symbols, relations = _recoded(symbols), _recoded(relations)
+            imports, exports = _recoded(imports), _recoded(exports)
         return FileFacts(
-            symbols=self.symbols,
-            relations=self.relations,
-            imports=self.imports,
-            exports=self._exports(all_names, all_line),
-            module=self.module,
-            partial=root.has_error,
+            symbols=symbols,
+            relations=relations,
+            imports=imports,
+            exports=exports,
+            module=self.real_module,
+            partial=has_errors(self.tree),
             extractor="python",
         )
+
+    # -- shared small steps --
 
     def _add(self, symbol: Symbol, is_class: bool = False) -> int:
         self.symbols.append(symbol)
@@ -251,38 +287,34 @@ class _FileExtraction:
         return f"{prefix}.{name}" if prefix else name
 
     def _text(self, node) -> str:
-        return self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
+        return self.text[node.start_byte : node.end_byte]
 
-    # -- module --
+    def _one_line(self, raw: str, cut: bool = False) -> str:
+        """Declaration text on one line, at most SIGNATURE_MAX characters."""
+        line = _SPACE.sub(" ", raw).strip(_BLANK)
+        if cut or len(line) > SIGNATURE_MAX:
+            self.recode = True  # the ellipsis is not ASCII
+            return line[: SIGNATURE_MAX - 1] + _ELLIPSIS
+        return line
+
+    def _claim(self, scope: int, name: str) -> bool:
+        """The first binding of a name in a scope wins; a rebinding is not a new symbol."""
+        names = self.scope_names.setdefault(scope, set())
+        if name in names:
+            return False
+        names.add(name)
+        return True
+
+    # -- the module --
 
     def _module_symbol(self, root) -> None:
         module = self.module
         end_row, end_col = root.end_point
         doc = self._docstring(root)
-        self._add(Symbol("module", module.rpartition(".")[2], module, 1, 0, end_row + 1, end_col, "", doc))
-
-    def _body_doc(self, body) -> str:
-        """First line of the docstring opening a def/class body, read off the bytes when they
-        are unambiguous (nearly always), else from the tree."""
-        src = self.src
-        at = body.start_byte
-        if at >= len(src) or src[at] == 0x23:  # a comment first: ask the tree
-            return self._docstring(body)
-        m = _STRING_OPEN.match(src, at)
-        if m is None:
-            return ""
-        quote = m.group(1)
-        close = src.find(quote, m.end())
-        if len(quote) == 1:
-            while close > 0 and src[close - 1] == 0x5C:  # an escaped quote: keep looking
-                close = src.find(quote, close + 1)
-        if close < 0 or _STATEMENT_END.match(src, close + len(quote)) is None:
-            return self._docstring(body)  # concatenated strings, "x".join(...), ...
-        raw = quote + src[m.end() : min(close, m.end() + DOC_SCAN)] + quote
-        return first_doc_line(raw.decode("utf-8", "replace"))
+        self._add(_new(Symbol, ("module", module.rpartition(".")[2], module, 1, 0, end_row + 1, end_col, "", doc, -1, ())))
 
     def _docstring(self, block) -> str:
-        """First line of the docstring opening ``block`` (a module or a body), or ""."""
+        """First line of the docstring opening ``block`` (a module or a body), asking the tree."""
         if block is None or block.named_child_count == 0:
             return ""
         first = block.named_child(0)
@@ -295,44 +327,64 @@ class _FileExtraction:
             string = string.named_child(0)
         if string.type != "string":
             return ""
-        raw = self.src[string.start_byte : min(string.end_byte, string.start_byte + DOC_SCAN)]
-        if b"f" in raw[:2].lower() or b"b" in raw[:2].lower():
-            return ""  # an f-string is not a docstring
-        return first_doc_line(raw.decode("utf-8", "replace"))
+        m = _STRING_OPEN.match(self.text, string.start_byte)
+        if m is None:
+            return ""
+        end = string.end_byte - len(m.group(1))
+        return _doc_line(self.text, m.end(), min(end, m.end() + DOC_SCAN))
 
-    # -- defs and classes --
+    def _body_doc(self, body) -> str:
+        """First line of the docstring opening a def/class body, read off the text when it is
+        unambiguous (nearly always), else from the tree."""
+        text = self.text
+        at = body.start_byte
+        if at >= len(text) or text[at] == "#":
+            return self._docstring(body)
+        m = _STRING_OPEN.match(text, at)
+        if m is None:
+            return ""
+        quote = m.group(1)
+        begin = m.end()
+        close = text.find(quote, begin)
+        if len(quote) == 1:
+            while close > 0 and text[close - 1] == "\\":
+                close = text.find(quote, close + 1)
+        if close < 0 or _STATEMENT_END.match(text, close + len(quote)) is None:
+            return self._docstring(body)  # "a" "b", "x".join(...): let the tree say
+        return _doc_line(text, begin, min(close, begin + DOC_SCAN))
+
+    # -- definitions --
 
     def _definitions(self, class_nodes, function_nodes, decorated_nodes):
-        """Every class/def in the file, in source order, nested by byte span."""
-        src = self.src
+        """Every class and def in the file, in source order, nested by byte span."""
+        text = self.text
+        module = self.module
         symbols, is_class_of, parents = self.symbols, self.is_class, self.parents
         scope_names, def_spans = self.scope_names, self.def_spans
         decorators = self._decorators(decorated_nodes) if decorated_nodes else {}
         items = [(n.start_byte, n.end_byte, True, n) for n in class_nodes]
         items += [(n.start_byte, n.end_byte, False, n) for n in function_nodes]
-        items.sort(key=_start)
+        items.sort(key=itemgetter(0))
         stack: list[tuple[int, int]] = []  # (end byte, symbol index) of the open definitions
         classes, inits = [], []
-        module = self.module
         for start, end, is_class, node in items:
             while stack and stack[-1][0] <= start:
                 stack.pop()
             parent = stack[-1][1] if stack else -1
-            m = _DEF_NAME.match(src, start)
+            m = _DEF_NAME.match(text, start)
             if m is not None:
-                name = m.group(1).decode("utf-8", "replace")
-            else:  # something odd between the keyword and the name (error recovery): ask the tree
+                name = m.group(1)
+            else:  # something odd between keyword and name (error recovery): ask the tree
                 name_node = node.child_by_field_name("name")
                 if name_node is None:
                     continue
                 name = self._text(name_node)
             body = node.child_by_field_name("body")
-            header_end = self._header_end(node, start, body)
-            raw = src[start:header_end]
-            if len(raw) < SIGNATURE_MAX and b"\n" not in raw and b"  " not in raw and b"\t" not in raw:
-                sig = raw.decode("utf-8", "replace")  # the usual one-line header: nothing to tidy
+            raw = text[start : self._header_end(node, start, body)]
+            if len(raw) <= SIGNATURE_MAX and "\n" not in raw and "  " not in raw and "\t" not in raw:
+                sig = raw.rstrip(" ")  # the usual one-line header: nothing to tidy
             else:
-                sig = signature(src, _Span(start, header_end))
+                sig = self._one_line(raw)
             doc = self._body_doc(body) if body is not None else ""
             if is_class:
                 kind = "class"
@@ -343,7 +395,7 @@ class _FileExtraction:
             modifiers = decorators.get(start, ())
             if modifiers:
                 modifiers = _with_decorator_modifiers(modifiers)
-            if not is_class and src.startswith(b"async", start):
+            if not is_class and text.startswith("async", start):
                 modifiers = ("async",) + modifiers
             prefix = symbols[parent][2] if parent >= 0 else module
             s_row, s_col = node.start_point
@@ -376,14 +428,15 @@ class _FileExtraction:
         return classes, inits
 
     def _header_end(self, node, start: int, body) -> int:
-        """Where ``def f(a) -> int`` / ``class A(B)`` ends: just before the colon of the header."""
-        src = self.src
+        """Where ``def f(a) -> int`` / ``class A(B)`` ends: at the colon that opens the body."""
+        text = self.text
         if body is not None:
-            # Usually the header's colon is the last one before the body; a comment on the
-            # header's line could hold another, so then ask the tree.
-            colon = src.rfind(b":", start, body.start_byte)
-            if colon >= 0 and b"#" not in src[src.rfind(b"\n", start, colon) + 1 : body.start_byte]:
-                return len(src[start:colon].rstrip()) + start
+            # Usually the last colon before the body; a comment on the header's line could hold
+            # another one, so then ask the tree.
+            body_start = body.start_byte
+            colon = text.rfind(":", start, body_start)
+            if colon >= 0 and "#" not in text[text.rfind("\n", start, colon) + 1 : body_start]:
+                return colon
         for field in ("return_type", "parameters", "superclasses", "name"):
             part = node.child_by_field_name(field)
             if part is not None:
@@ -392,7 +445,7 @@ class _FileExtraction:
 
     def _decorators(self, decorated_nodes) -> dict[int, tuple[str, ...]]:
         """Start byte of a decorated def/class -> ("@name", ...) as written, without call args."""
-        src = self.src
+        text = self.text
         result = {}
         for node in decorated_nodes:
             definition = node.child_by_field_name("definition")
@@ -400,23 +453,17 @@ class _FileExtraction:
                 continue
             names = []
             for child in node.named_children:
-                if child.type != "decorator":
-                    continue
-                raw = src[child.start_byte + 1 : child.end_byte]
-                paren = raw.find(b"(")
-                if paren >= 0:
-                    raw = raw[:paren]
-                names.append("@" + _WS.sub(b"", raw).decode("utf-8", "replace"))
+                if child.type == "decorator":
+                    raw = text[child.start_byte + 1 : child.end_byte].partition("(")[0]
+                    names.append("@" + _SPACE.sub("", raw))
             result[definition.start_byte] = tuple(names)
         return result
 
     def _bases(self, class_index: int, node) -> None:
-        """``class A(B, m.C, Generic[T], metaclass=M)``: extends B, m.C, Generic."""
+        """``class A(B, m.C, Generic[T], metaclass=M)`` extends B, m.C and Generic."""
         arguments = node.child_by_field_name("superclasses")
         if arguments is None:
             return
-        src = self.src
-        relations = self.relations
         abstract = False
         for base in arguments.named_children:
             kind = base.type
@@ -426,20 +473,20 @@ class _FileExtraction:
             if kind == "keyword_argument":
                 key, value = base.child_by_field_name("name"), base.child_by_field_name("value")
                 if key is not None and value is not None and self._text(key) == "metaclass":
-                    abstract |= _WS.sub(b"", src[value.start_byte : value.end_byte]).decode() in _ABSTRACT_BASES
+                    abstract |= _SPACE.sub("", self._text(value)) in _ABSTRACT_BASES
                 continue
             if kind not in ("identifier", "attribute"):
                 continue  # *bases, with_metaclass(...): not a base as written
-            target = _WS.sub(b"", src[base.start_byte : base.end_byte]).decode("utf-8", "replace")
+            target = _SPACE.sub("", self._text(base))
             abstract |= target in _ABSTRACT_BASES
-            relations.append(Relation("extends", class_index, target, base.start_point[0] + 1))
+            self.relations.append(Relation("extends", class_index, target, base.start_point[0] + 1))
         if abstract:
             symbol = self.symbols[class_index]
             self.symbols[class_index] = symbol._replace(modifiers=symbol.modifiers + ("abstract",))
 
     def _scope_index(self) -> None:
-        """Byte boundaries -> innermost enclosing definition, so that a call site finds its
-        scope with one bisect instead of a climb up the tree."""
+        """Byte boundaries -> innermost enclosing definition, so that any byte finds its scope
+        by bisection (or, for sorted call sites, by walking forward)."""
         bounds, owners = [0], [-1]
         stack: list[tuple[int, int]] = []
         for start, end, index in self.def_spans:
@@ -460,7 +507,8 @@ class _FileExtraction:
     # -- variables --
 
     def _statements(self, block):
-        """The simple statements of a block, through if/try/with/for/match, never into defs."""
+        """The first expression of each simple statement of a block, through if/try/with/for/
+        match, never into a def or class."""
         for statement in block.named_children:
             kind = statement.type
             if kind == "expression_statement":
@@ -494,13 +542,15 @@ class _FileExtraction:
         return all_names, all_line
 
     def _string_list(self, node) -> list[str] | None:
-        """The string literals of ``["a", 'b']``, ``("a",)``, ``[...] + other`` (literal parts)."""
+        """The string literals of ``["a", 'b']``, ``("a",)``, ``[...] + other`` (its literal parts)."""
         if node is None:
             return None
         kind = node.type
         if kind == "string":
             content = node.named_child(1) if node.named_child_count == 3 else None
-            return [self._text(content)] if content is not None and content.type == "string_content" else None
+            if content is None or content.type != "string_content":
+                return None
+            return [self._text(content)]
         if kind == "binary_operator":
             left = self._string_list(node.child_by_field_name("left"))
             right = self._string_list(node.child_by_field_name("right"))
@@ -518,7 +568,7 @@ class _FileExtraction:
                 self._assignment(node, class_index, "field")
 
     def _assignment(self, node, scope: int, kind: str) -> None:
-        """``x = ...``, ``x: T = ...``, ``x: T``, ``a, b = ...``, ``a = b = ...`` in a module/class."""
+        """``x = ...``, ``x: T = ...``, ``x: T``, ``a, b = ...``, ``a = b = ...`` in a module or class."""
         while node is not None:
             left = node.child_by_field_name("left")
             right = node.child_by_field_name("right")
@@ -540,45 +590,37 @@ class _FileExtraction:
                     self._variable(node, target, name, scope, "constant" if _UPPER.fullmatch(name) else kind)
             node = right if right is not None and right.type == "assignment" else None
 
-    def _claim(self, scope: int, name: str) -> bool:
-        """First binding of a name in a scope wins; a rebinding is not a new symbol."""
-        names = self.scope_names.setdefault(scope, set())
-        if name in names:
-            return False
-        names.add(name)
-        return True
-
     def _variable(self, node, target, name: str, scope: int, kind: str) -> None:
         if not self._claim(scope, name):
             return
-        start = node.start_byte
+        start, end = node.start_byte, node.end_byte
+        sig = self._one_line(self.text[start : min(end, start + SIGNATURE_SCAN)], end > start + SIGNATURE_SCAN)
         s_row, s_col = target.start_point
         e_row, e_col = node.end_point
-        sig = signature(self.src, _Span(start, min(node.end_byte, start + SIGNATURE_SCAN)))
-        self._add(Symbol(kind, name, self._qualify(scope, name), s_row + 1, s_col, e_row + 1, e_col, sig, "", scope))
+        qualified = self._qualify(scope, name)
+        self._add(_new(Symbol, (kind, name, qualified, s_row + 1, s_col, e_row + 1, e_col, sig, "", scope, ())))
 
     def _lambda(self, node, target, name: str, function, scope: int) -> None:
+        """``handler = lambda req: ...`` is a function named handler."""
         if not self._claim(scope, name):
             return
         params = function.child_by_field_name("parameters")
         header_end = params.end_byte if params is not None else function.start_byte + len("lambda")
-        sig = signature(self.src, _Span(node.start_byte, header_end))
+        sig = self._one_line(self.text[node.start_byte : header_end])
         s_row, s_col = target.start_point
         e_row, e_col = node.end_point
+        qualified = self._qualify(scope, name)
         self._add(
-            Symbol(
-                "function", name, self._qualify(scope, name), s_row + 1, s_col, e_row + 1, e_col, sig, "", scope,
-                ("lambda",),
-            )
+            _new(Symbol, ("function", name, qualified, s_row + 1, s_col, e_row + 1, e_col, sig, "", scope, ("lambda",)))
         )
 
     def _init_fields(self, class_index: int, init, body) -> None:
         """``self.x = ...`` in ``__init__``: a field of the class, once per name."""
         params = init.child_by_field_name("parameters")
-        first = _FIRST_PARAM.match(self.src, params.start_byte, params.end_byte) if params is not None else None
+        first = _FIRST_PARAM.match(self.text, params.start_byte, params.end_byte) if params is not None else None
         if first is None:
             return
-        self_name = first.group(1).decode()
+        self_name = first.group(1)
         for node in self._statements(body):
             while node.type == "assignment":
                 left = node.child_by_field_name("left")
@@ -602,33 +644,32 @@ class _FileExtraction:
 
     def _imports(self, nodes) -> None:
         """Every import form; targets made absolute against this file's own module path."""
-        src = self.src
         add = self.imports.append
         bound = self.import_sources
-        for node in sorted(nodes, key=_start_byte):
+        for node in sorted(nodes, key=_START_BYTE):
             if node.type == "import_statement":
                 for child in node.children_by_field_name("name"):
                     if child.type == "aliased_import":
                         name_node, alias_node = child.child_by_field_name("name"), child.child_by_field_name("alias")
                         if name_node is None or alias_node is None:
                             continue
-                        written = _WS.sub(b"", src[name_node.start_byte : name_node.end_byte]).decode()
-                        alias, target = self._text(alias_node), written
+                        written = target = _SPACE.sub("", self._text(name_node))
+                        alias = self._text(alias_node)
                     else:  # import a.b binds "a"
-                        written = _WS.sub(b"", src[child.start_byte : child.end_byte]).decode()
+                        written = _SPACE.sub("", self._text(child))
                         alias = target = written.partition(".")[0]
                     bound[alias] = target
-                    add(Import(written, "", alias, child.start_point[0] + 1, "", target))
+                    add(_new(Import, (written, "", alias, child.start_point[0] + 1, "", target)))
                 continue
             module_node = node.child_by_field_name("module_name")
             if module_node is None:
                 continue
-            written = _WS.sub(b"", src[module_node.start_byte : module_node.end_byte]).decode()
+            written = _SPACE.sub("", self._text(module_node))
             base = resolve_relative(self.module, self.is_package, written) if written[:1] == "." else written
             names = node.children_by_field_name("name")
             if not names:
                 if any(c.type == "wildcard_import" for c in node.named_children):
-                    add(Import(written, "*", "", node.start_point[0] + 1, "", base))
+                    add(_new(Import, (written, "*", "", node.start_point[0] + 1, "", base)))
                 continue
             for child in names:
                 if child.type == "aliased_import":
@@ -639,18 +680,19 @@ class _FileExtraction:
                 else:
                     name = alias = self._text(child)
                 bound[alias] = base
-                add(Import(written, name, alias, child.start_point[0] + 1, "", f"{base}.{name}" if base else name))
+                target = f"{base}.{name}" if base else name
+                add(_new(Import, (written, name, alias, child.start_point[0] + 1, "", target)))
 
     # -- receiver types --
 
     def _receiver_types(self, call_assignments, typed_assignments, typed_parameters) -> None:
-        """What syntax says a name holds: ``x = Foo()``, ``x: Foo``, ``def f(x: Foo)``,
-        ``self.repo = Repo()``. Call sites look these up by scope."""
-        src = self.src
+        """What syntax says a name holds — ``x = Foo()``, ``x: Foo``, ``def f(x: Foo)``,
+        ``self.repo = Repo()`` — noted per scope for the call sites to look up."""
+        text = self.text
         note = self._note_type
         for node in call_assignments:
             start = node.start_byte
-            m = _ASSIGN_CALL.match(src, start, min(node.end_byte, start + SIGNATURE_SCAN))
+            m = _ASSIGN_CALL.match(text, start, start + SIGNATURE_SCAN)
             if m is not None:
                 is_self, var, annotation, callee = m.groups()
                 if annotation:
@@ -659,31 +701,30 @@ class _FileExtraction:
                     note(start, is_self, var, callee)
         for node in typed_assignments:
             start = node.start_byte
-            m = _ASSIGN_TYPED.match(src, start, min(node.end_byte, start + SIGNATURE_SCAN))
+            m = _ASSIGN_TYPED.match(text, start, min(node.end_byte, start + SIGNATURE_SCAN))
             if m is not None:
                 note(start, m.group(1), m.group(2), m.group(3))
         for node in typed_parameters:
-            m = _PARAM_TYPE.match(src, node.start_byte, node.end_byte)
+            m = _PARAM_TYPE.match(text, node.start_byte, node.end_byte)
             if m is not None:
                 note(node.start_byte, None, m.group(1), m.group(2))
         self.typed_names = {name for names in self.local_types.values() for name in names}
 
-    def _note_type(self, byte: int, is_self, var: bytes, type_name: bytes) -> None:
+    def _note_type(self, byte: int, is_self, name: str, type_name: str) -> None:
         owner = self._owner(byte)
-        name, type_text = var.decode(), type_name.decode()
         is_class = self.is_class
-        if is_self:
+        if is_self:  # self.x = Foo() in a method: a field type of its class
             cls = self.parents[owner] if owner >= 0 and not is_class[owner] else -1
             if cls >= 0 and is_class[cls]:
-                self.field_types.setdefault(cls, {}).setdefault(name, type_text)
-        elif owner >= 0 and is_class[owner]:
-            self.field_types.setdefault(owner, {}).setdefault(name, type_text)
+                self.field_types.setdefault(cls, {}).setdefault(name, type_name)
+        elif owner >= 0 and is_class[owner]:  # x: Foo in a class body
+            self.field_types.setdefault(owner, {}).setdefault(name, type_name)
         else:
-            self.local_types.setdefault(owner, {}).setdefault(name, []).append((byte, type_text))
+            self.local_types.setdefault(owner, {}).setdefault(name, []).append((byte, type_name))
 
     def _type_of(self, scope: int, var: str, byte: int) -> str:
-        """The type ``var`` was last given, seen from ``byte`` in ``scope`` (Python's LEGB rule
-        without the B: class bodies do not enclose their methods)."""
+        """The type ``var`` was last given before ``byte``, looked up from ``scope`` outwards
+        (class bodies do not enclose their methods, as in Python)."""
         is_class, parents, local_types = self.is_class, self.parents, self.local_types
         while True:
             if scope >= 0 and is_class[scope]:
@@ -708,52 +749,45 @@ class _FileExtraction:
 
     # -- calls --
 
-    def _calls(self, bare, member) -> None:
-        """``f()``: target f. ``a.b().c()``: target c, receiver ``a.b()``. Source = the
-        innermost enclosing def/class, -1 at module level."""
-        src = self.src
+    def _calls(self, nodes: list) -> None:
+        """``f()``: target f. ``a.b().c()``: target c, receiver ``a.b()``. Source: the innermost
+        enclosing def/class, -1 at module level. In source order."""
+        text = self.text
         bounds, owners = self.bounds, self.owners
         add = self.relations.append
-        for node in bare:
-            start = node.start_byte
-            add(
-                _new(
-                    Relation,
-                    (
-                        "calls", owners[bisect_right(bounds, start) - 1],
-                        src[start : node.end_byte].decode("utf-8", "replace"), node.start_point[0] + 1, "", "",
-                    ),
-                )
-            )
         typed_names, field_types = self.typed_names, self.field_types
-        for node in member:
-            start, end = node.start_byte, node.end_byte
-            dot = src.rfind(b".", start, end)
-            raw = src[start:dot]
-            if b"\n" in raw:
-                raw = _LINE_BREAK.sub(b"", raw)
-            receiver = raw.decode("utf-8", "replace").rstrip()
-            owner = owners[bisect_right(bounds, start) - 1]
+        nodes.sort(key=_START_BYTE)
+        last = len(bounds) - 1
+        i, owner, upcoming = 0, owners[0], bounds[1] if last else _END
+        for node in nodes:
+            start = node.start_byte
+            if start >= upcoming:  # walked into another scope
+                i = bisect_right(bounds, start, i) - 1
+                owner = owners[i]
+                upcoming = bounds[i + 1] if i < last else _END
+            receiver, _, name = text[start : node.end_byte].rpartition(".")
+            line = node.start_point[0] + 1
             receiver_type = ""
-            if receiver in typed_names:
-                receiver_type = self._type_of(owner, receiver, start)
-            elif receiver[:6] == "super(":
-                receiver = "super()"
-            elif field_types and receiver[:5] == "self.":
-                cls = self._enclosing_class(owner)
-                if cls >= 0 and cls in field_types:
-                    receiver_type = field_types[cls].get(receiver[5:], "")
-            if len(receiver) > RECEIVER_MAX:
-                receiver = receiver[: RECEIVER_MAX - 1] + "…"
-            add(
-                _new(
-                    Relation,
-                    (
-                        "calls", owner, src[dot + 1 : end].decode("utf-8", "replace").strip(),
-                        node.end_point[0] + 1, receiver, receiver_type,
-                    ),
-                )
-            )
+            if receiver:
+                if "\n" in receiver:
+                    line += receiver.count("\n")
+                    receiver = _LINE_BREAK.sub("", receiver)
+                if receiver[-1] in _BLANK:
+                    receiver = receiver.rstrip(_BLANK)
+                if name[:1] in _BLANK:
+                    name = name.lstrip(_BLANK)
+                if receiver in typed_names:
+                    receiver_type = self._type_of(owner, receiver, start)
+                elif receiver[:6] == "super(":
+                    receiver = "super()"
+                elif field_types and receiver[:5] == "self.":
+                    cls = self._enclosing_class(owner)
+                    if cls in field_types:
+                        receiver_type = field_types[cls].get(receiver[5:], "")
+                if len(receiver) > RECEIVER_MAX:
+                    self.recode = True
+                    receiver = receiver[: RECEIVER_MAX - 1] + _ELLIPSIS
+            add(_new(Relation, ("calls", owner, name, line, receiver, receiver_type)))
 
     # -- exports --
 
@@ -761,13 +795,14 @@ class _FileExtraction:
         """``__all__`` when it is a literal; else the public names this module itself defines."""
         if all_names is not None:
             sources = self.import_sources
-            return [Export(name, all_line, "all", sources.get(name, "")) for name in dict.fromkeys(all_names)]
+            return [_new(Export, (name, all_line, "all", sources.get(name, ""), "")) for name in dict.fromkeys(all_names)]
         exports = []
         seen = set(self.import_sources)  # an imported name is not this module's own export
         for symbol in self.symbols[1:]:
-            if symbol.parent == -1 and symbol.name[:1] != "_" and symbol.name not in seen:
-                seen.add(symbol.name)
-                exports.append(Export(symbol.name, symbol.start_line))
+            name = symbol[1]
+            if symbol[9] == -1 and name[:1] != "_" and name not in seen:
+                seen.add(name)
+                exports.append(_new(Export, (name, symbol[3], "", "", "")))
         return exports
 
 

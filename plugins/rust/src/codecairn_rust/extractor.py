@@ -44,11 +44,10 @@ from bisect import bisect_right
 from operator import attrgetter, itemgetter
 
 import tree_sitter_rust
-from tree_sitter import Language as TSLanguage
-from tree_sitter import Parser, Query, QueryCursor, Range
-
 from codecairn.extractors.common import SIGNATURE_MAX, first_doc_line, has_errors, signature
 from codecairn.model import Export, FileFacts, Import, Relation, Symbol
+from tree_sitter import Language as TSLanguage
+from tree_sitter import Parser, Query, QueryCursor, Range
 
 EXTRACTOR = "rust"
 SEP = "::"
@@ -69,8 +68,8 @@ _QUERY_SOURCE = f"""
 (let_declaration pattern: (identifier)
   value: [(struct_expression) (call_expression function: (scoped_identifier))]) @let.value
 (parameter pattern: (identifier) type: (_)) @param
-(token_tree (identifier) @tt.call . (token_tree))
-[(attribute_item) (inner_attribute_item) (macro_definition)] @opaque
+(macro_invocation (token_tree (identifier) @tt.call . (token_tree)))
+(macro_invocation (token_tree (token_tree (identifier) @tt.call . (token_tree))))
 """
 _compiled: dict[str, object] = {}  # Query / Parser, built lazily per process: neither pickles
 
@@ -296,9 +295,10 @@ def _items_ahead(source: bytes, start: int, end: int) -> bool:
     return False
 
 _CONSTRUCTOR = re.compile(r"^(new|default|from)(_\w*)?$|^with_\w+$")
-_RECEIVER_BEFORE = re.compile(rb"(?<![\w.:)\]>])([A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)*)\s*(?:\.|::)\s*$")
-_SEPARATOR_BEFORE = re.compile(rb"(?:\.|::)\s*$")
-_DEFINITION_BEFORE = re.compile(rb"\b(fn|struct|enum|union|trait|type|mod|macro_rules!)\s*$")
+# What precedes a `name(` in macro tokens, matched on the reversed text (anchored, no scanning):
+# `a.b.` / `a::b::` (the receiver chain) and `fn ` (a definition, not a call).
+_REVERSED_RECEIVER = re.compile(rb"(?:\.|::)\s*((?:\w+(?:\.|::))*\w+)(?![\w.:)\]>])")
+_REVERSED_DEFINITION = re.compile(rb"\s*(?:nf|tcurts|mune|noinu|tiart|epyt|dom)\b")
 
 
 def _merged(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -803,11 +803,13 @@ class _RustFile:
         for root in roots:
             for name, nodes in cursor.captures(root).items():
                 found.setdefault(name, []).extend(nodes)
+        for nodes in found.values():  # captures come grouped by pattern, not in reading order
+            nodes.sort(key=_start_byte)
 
         # Items declared inside function bodies (every other item is declared already), outermost
         # first: their scopes enclose the later ones.
         declared = self.declared
-        for node in sorted(found.get("item", ()), key=lambda n: n.start_byte):
+        for node in found.get("item", ()):
             if node.start_byte in declared:
                 continue
             scope = self.innermost(node.start_byte)
@@ -865,9 +867,10 @@ class _RustFile:
                 "references", scope.source if scope else -1, target, node.start_point.row + 1, receiver
             )))
 
-        # `name(...)` inside a macro's tokens, except in attributes, macro_rules bodies and macro
-        # bodies already parsed again as items.
-        opaque = _merged([(n.start_byte, n.end_byte) for n in found.get("opaque", ())] + self.reparsed)
+        # `name(...)` in a macro's arguments, two token trees deep at most (`assert!(f(g(x)))` gives
+        # f and g), except in macro bodies already parsed again as items. Token trees of attributes
+        # and of macro_rules bodies are not macro invocations, so they never match.
+        opaque = _merged(self.reparsed)
         opaque_starts = [o[0] for o in opaque]
         for node in found.get("tt.call", ()):
             start = node.start_byte
@@ -880,13 +883,13 @@ class _RustFile:
             receiver = ""
             before = source[start - 1 : start]
             if before in b" \t\n.:":  # else `(f(`, `,f(`, `!f(`...: a bare call, cheaply
-                window = source[max(0, start - 120) : start]
-                if _SEPARATOR_BEFORE.search(window):
-                    m = _RECEIVER_BEFORE.search(window)
-                    if m is None:
+                reversed_window = source[max(0, start - 100) : start].rstrip()[::-1]
+                if reversed_window[:1] == b"." or reversed_window[:2] == b"::":
+                    m = _REVERSED_RECEIVER.match(reversed_window)
+                    if m is None or m.group(1)[-1:].isdigit():
                         continue  # `f(x).g(..)` inside a macro: no receiver we can name
-                    receiver = m.group(1).decode("utf-8", "replace")
-                elif _DEFINITION_BEFORE.search(window):
+                    receiver = m.group(1)[::-1].decode("utf-8", "replace")
+                elif _REVERSED_DEFINITION.match(reversed_window):
                     continue
             scope = innermost(start)
             sites.append((node.end_byte, Relation(
@@ -981,6 +984,7 @@ _NAMED_ITEMS = frozenset(
 
 
 _first = itemgetter(0)
+_start_byte = attrgetter("start_byte")
 _line = attrgetter("line")
 
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import tree_sitter_rust
-
 from codecairn.hookspecs import Language, hookimpl
+
 from codecairn_rust.extractor import extract
 
 

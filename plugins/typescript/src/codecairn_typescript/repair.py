@@ -30,7 +30,8 @@ import re
 # "<in out K" / ", out A = unknown" / "<const K extends": the modifier(s) before a type parameter
 # name. The lookahead requires what follows to look like a type parameter.
 _VARIANCE = re.compile(
-    rb"(?<=[<,])((?:\s|/\*(?:[^*]|\*(?!/))*\*/|//[^\n]*)*)"  # blanks and comments after "<" or ","
+    # blanks and comments after "<" or ","; atomic, or "////" banners backtrack exponentially
+    rb"(?<=[<,])((?>(?:\s|/\*(?:[^*]|\*(?!/))*+\*/|//[^\n]*+)*))"
     rb"((?:const|in|out)(?:\s+out)?)(?=\s+[A-Za-z_$][\w$]*\s*(?:[,>=]|extends\b))"
 )
 
@@ -127,7 +128,7 @@ def _blank_tagged_template_type_arguments(buf: bytearray, source: bytes) -> bool
                 depth -= 1
                 if depth == 0:
                     break
-            elif ch in b";`":
+            elif ch == ord("`"):  # the previous template: these were no type arguments
                 pos = limit
                 break
             pos -= 1

@@ -1,0 +1,115 @@
+"""The ``memories`` table: rows in, rows out.
+
+Reads go through the store's reader connection. Writes open their own short-lived connection:
+the store's writer connection belongs to the indexer, whose batch transactions span several
+awaits, and a memory written on it mid-batch would join (and could be rolled back with) the
+indexer's transaction. SQLite serialises the two writers; each memory write is one small
+transaction, shielded from cancellation so it is written whole or not at all.
+"""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+from dataclasses import astuple, dataclass, fields
+from pathlib import Path
+from typing import AsyncIterator, Iterable
+
+import aiosqlite
+import anyio
+
+from codecairn.memory.anchors import Anchor
+
+CURRENT, MOVED, ORPHANED = "current", "moved", "orphaned"
+
+
+@dataclass(slots=True)
+class MemoryRow:
+    id: int
+    reason: str
+    tags: str                # newline-separated, as given
+    created_at: float
+    path: str                # last known place
+    start_line: int
+    end_line: int
+    state: str               # current | moved | orphaned
+    origin_path: str         # where it was remembered
+    origin_start: int
+    origin_end: int
+    symbol: str              # the anchor (see anchors.Anchor)
+    symbol_kind: str
+    symbol_name: str
+    parent_name: str
+    fingerprint: str
+    offset_start: int
+    offset_end: int
+    lines_hash: str
+    first_line_hash: str
+    line_count: int
+    file_hash: str           # the file's content hash when last placed ("" = file gone)
+    generation: int          # index generation when last placed
+    edited: int              # the remembered lines were changed inside a surviving symbol
+
+    @property
+    def anchor(self) -> Anchor:
+        return Anchor(self.symbol, self.symbol_kind, self.symbol_name, self.parent_name, self.fingerprint,
+                      self.offset_start, self.offset_end, self.lines_hash, self.first_line_hash, self.line_count)
+
+    @property
+    def tag_list(self) -> list[str]:
+        return [t for t in self.tags.split("\n") if t]
+
+
+COLUMNS = [f.name for f in fields(MemoryRow)]
+_SELECT = f"SELECT {', '.join(COLUMNS)} FROM memories"
+
+
+async def all_rows(reader: aiosqlite.Connection) -> list[MemoryRow]:
+    return [MemoryRow(*r) for r in await reader.execute_fetchall(_SELECT + " ORDER BY id")]
+
+
+async def count(reader: aiosqlite.Connection) -> int:
+    row = await (await reader.execute("SELECT COUNT(*) FROM memories")).fetchone()
+    return int(row[0]) if row else 0
+
+
+@asynccontextmanager
+async def _writing(db_path: Path) -> AsyncIterator[aiosqlite.Connection]:
+    with anyio.CancelScope(shield=True):
+        db = await aiosqlite.connect(db_path, isolation_level=None)
+        try:
+            await db.execute("PRAGMA busy_timeout=15000")
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+                await db.execute("COMMIT")
+            except BaseException:
+                await db.execute("ROLLBACK")
+                raise
+        finally:
+            await db.close()
+
+
+async def insert(db_path: Path, row: MemoryRow) -> int:
+    cols = COLUMNS[1:]
+    async with _writing(db_path) as db:
+        cursor = await db.execute(
+            f"INSERT INTO memories({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})", astuple(row)[1:])
+        return int(cursor.lastrowid)
+
+
+async def update(db_path: Path, rows: Iterable[MemoryRow]) -> None:
+    rows = list(rows)
+    if not rows:
+        return
+    cols = COLUMNS[1:]
+    sql = f"UPDATE memories SET {', '.join(c + '=?' for c in cols)} WHERE id=?"
+    async with _writing(db_path) as db:
+        await db.executemany(sql, [(*astuple(r)[1:], r.id) for r in rows])
+
+
+async def delete(db_path: Path, ids: list[int]) -> int:
+    if not ids:
+        return 0
+    async with _writing(db_path) as db:
+        cursor = await db.executemany("DELETE FROM memories WHERE id=?", [(i,) for i in ids])
+        return cursor.rowcount if cursor.rowcount is not None and cursor.rowcount >= 0 else len(ids)
