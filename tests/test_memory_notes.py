@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
-
 from realcode import copy_stdlib
 
 pytestmark = pytest.mark.anyio
@@ -111,21 +110,24 @@ async def test_notes_refuse_bad_requests_and_paths_that_leave_the_root(project: 
     outside = tmp_path / "elsewhere"
     outside.mkdir()
     (project / "docs").symlink_to(outside, target_is_directory=True)
-    async with stdio_client(server_params(project, cache_dir)) as (read, write):
-        async with ClientSession(read, write) as session:
+    notes = project / "design/decisions.md"
+    # The notes file can live elsewhere in the repository (CODECAIRN_NOTES_FILE), still inside it.
+    async with stdio_client(server_params(project, cache_dir, CODECAIRN_NOTES_FILE="design/decisions.md")) as (r, w):
+        async with ClientSession(r, w) as session:
             await session.initialize()
-            await call(session, "notes", {"action": "set", "heading": "ADR-1", "text": "kept"})
-            before = (project / ".codecairn/adr.md").read_text()
+            made = await call(session, "notes", {"action": "set", "heading": "Storage", "text": "SQLite."})
+            assert made["path"] == "design/decisions.md"
+            assert notes.read_text() == "# Architecture decisions\n\n## Storage\n\nSQLite.\n"
             refused = [
                 ({"action": "set", "heading": "x", "text": "y", "file": "../outside.md"}, "outside_workspace"),
                 ({"action": "set", "heading": "x", "text": "y", "file": "docs/adr.md"}, "outside_workspace"),
                 ({"action": "set", "heading": "x", "text": "y", "file": str(outside / "adr.md")}, "outside_workspace"),
                 ({"action": "set", "heading": "x", "text": "y", "file": "shlex.py"}, "bad_argument"),
                 ({"action": "set", "heading": "x", "text": "y", "file": ".git/notes.md"}, "bad_argument"),
-                ({"action": "set", "heading": "ADR-1"}, "bad_argument"),
+                ({"action": "set", "heading": "Storage"}, "bad_argument"),
                 ({"action": "set", "text": "y"}, "bad_argument"),
                 ({"action": "set", "heading": "two\nlines", "text": "y"}, "bad_argument"),
-                ({"action": "set", "heading": "ADR-1", "text": "## Sneaky\nsplits the section"}, "bad_argument"),
+                ({"action": "set", "heading": "Storage", "text": "## Sneaky\nsplits the section"}, "bad_argument"),
                 ({"action": "outline", "text": "y"}, "bad_argument"),
                 ({"action": "delete"}, "bad_argument"),
                 ({"action": "delete", "heading": "ADR-9"}, "not_found"),
@@ -136,15 +138,9 @@ async def test_notes_refuse_bad_requests_and_paths_that_leave_the_root(project: 
                 answer = await call(session, "notes", args)
                 assert answer.get("_error") and answer["error"] == code, (args, answer)
             assert list(outside.iterdir()) == [] and not (tmp_path / "outside.md").exists()
-            assert (project / ".codecairn/adr.md").read_text() == before
+            assert notes.read_text() == "# Architecture decisions\n\n## Storage\n\nSQLite.\n"
+            assert not (project / ".codecairn").exists()
 
-    # The notes file can live elsewhere in the repository; it must still stay inside it.
-    async with stdio_client(server_params(project, cache_dir, CODECAIRN_NOTES_FILE="design/decisions.md")) as (r, w):
-        async with ClientSession(r, w) as session:
-            await session.initialize()
-            made = await call(session, "notes", {"action": "set", "heading": "Storage", "text": "SQLite."})
-            assert made["path"] == "design/decisions.md"
-            assert (project / "design/decisions.md").read_text() == "# Architecture decisions\n\n## Storage\n\nSQLite.\n"
     async with stdio_client(server_params(project, cache_dir, CODECAIRN_NOTES_FILE="../escape.md")) as (r, w):
         async with ClientSession(r, w) as session:
             await session.initialize()

@@ -128,21 +128,20 @@ class PluginHost:
                     continue
                 self.languages[lang.name] = lang
                 self.plugins[plugin_name].languages.append(lang.name)
-                for ext in (*lang.extensions, *lang.filenames):
+                for position, ext in enumerate((*lang.extensions, *lang.filenames)):
                     claims.setdefault(ext.lower() if ext.startswith(".") else ext, []).append(
-                        (lang.depth != "rich", lang.name, plugin_name))
+                        (lang.depth != "rich", position != 0, lang.name, plugin_name))
         for ext, claimants in claims.items():
-            # Deterministic choice: the user's override, else a rich plugin over a grammar pack,
-            # else the alphabetically first language name.
+            # Deterministic choice: the user's override; else a rich plugin over a grammar pack;
+            # else the language that lists it first (its own extension); else the first name.
             claimants.sort()
-            chosen = claimants[0][1]
-            if ext in overrides and overrides[ext] in {c[1] for c in claimants}:
-                chosen = overrides[ext]
+            names = [c[2] for c in claimants]
+            chosen = overrides[ext] if overrides.get(ext) in names else names[0]
             self.extension_map[ext] = chosen
             if len(claimants) > 1:
-                self.extension_conflicts[ext] = [c[1] for c in claimants]
+                self.extension_conflicts[ext] = names
                 log.info("extension %s is claimed by %s; using %s (override with %s)",
-                         ext, ", ".join(c[1] for c in claimants), chosen, EXTENSION_OVERRIDE_ENV)
+                         ext, ", ".join(names), chosen, EXTENSION_OVERRIDE_ENV)
 
     def _collect_tools(self) -> None:
         for plugin_name, value in self._call_each("codecairn_tools"):

@@ -77,6 +77,12 @@ def extract():
 
 
 @pytest.fixture(scope="session")
+def corpus_helper():
+    """The shared corpus and ctags-comparison helpers (``typescript_corpus.py``)."""
+    return helper
+
+
+@pytest.fixture(scope="session")
 def corpus_index():
     """corpus_index(name) -> {path: (facts, source, tree)}, built once per corpus per session."""
     built = {}

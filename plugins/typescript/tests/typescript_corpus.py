@@ -277,6 +277,9 @@ class Agreement:
     total: collections.Counter = field(default_factory=collections.Counter)
     excluded: collections.Counter = field(default_factory=collections.Counter)
     misses: list = field(default_factory=list)
+    ctags_tags: int = 0       # every ctags definition in the compared files
+    symbols: int = 0          # every codecairn symbol in them
+    symbols_not_in_ctags: int = 0
 
     @property
     def recall(self) -> float:
@@ -290,6 +293,8 @@ class Agreement:
             rows.append(f"  {kind:12s} {self.matched[kind]:6d}/{self.total[kind]:6d} "
                         f"{100 * self.matched[kind] / self.total[kind]:5.1f}%")
         rows.append("  excluded by design: " + ", ".join(f"{k} {v}" for k, v in self.excluded.most_common()))
+        rows.append(f"  ctags definitions {self.ctags_tags}, codecairn symbols {self.symbols} "
+                    f"({self.symbols_not_in_ctags} at a (path, line, name) ctags has not)")
         return "\n".join(rows)
 
 
@@ -308,10 +313,13 @@ def agreement(root: Path, indexed: dict[str, tuple] | None = None) -> Agreement:
                 spans[(rel, sym.name)].append((sym.start_line, sym.end_line))
     lines_of: dict[str, list[bytes]] = {}
     result = Agreement()
+    ctags_keys = set()
     for tag in ctags_definitions(root):
         rel, line, name = tag["path"], tag["line"], tag["name"]
         if rel not in indexed:
             continue
+        result.ctags_tags += 1
+        ctags_keys.add((rel, line, name.lstrip("#")))
         names = at_line.get((rel, line), ())
         matched = (
             name in names
@@ -331,5 +339,10 @@ def agreement(root: Path, indexed: dict[str, tuple] | None = None) -> Agreement:
             result.misses.append(tag)
         result.total[tag["kind"]] += 1
         result.matched[tag["kind"]] += matched
+    for rel, (facts, _, _) in indexed.items():
+        result.symbols += len(facts.symbols)
+        result.symbols_not_in_ctags += sum(
+            1 for s in facts.symbols if (rel, s.start_line, s.name.lstrip("#")) not in ctags_keys
+        )
     return result
 

@@ -30,6 +30,7 @@ Progress = Callable[[int, int, str], Awaitable[None]]
 CHUNK_FILES = 24          # files per worker task
 BATCH_FILES = 256         # files per write transaction
 INLINE_LIMIT = 12         # fewer changed files than this: parse in-process, skip the pool
+INLINE_BYTES = 3 << 20    # ...or less code than this: a pool's start-up costs more than it saves
 RESOLVE_CHUNK = 20000
 
 
@@ -136,12 +137,16 @@ async def run_index(ws: "Workspace", progress: Progress | None = None) -> IndexS
     job_by_path = {j[0]: j for j in jobs}
     root = str(ws.root)
     try:
-        if total <= INLINE_LIMIT:
-            results = await asyncio.to_thread(ws.pool.parse_inline, root, jobs)
-            consume(results)
-            done = total
-            if progress:
-                await progress(done, total, "parsed")
+        if total <= INLINE_LIMIT or sum(meta[j[0]][0] for j in jobs) <= INLINE_BYTES:
+            # Small slices, so the event loop (queries) gets turns between them.
+            for i in range(0, total, CHUNK_FILES):
+                results = await asyncio.to_thread(ws.pool.parse_inline, root, jobs[i:i + CHUNK_FILES])
+                consume(results)
+                done += len(results)
+                if len(buffer) >= BATCH_FILES:
+                    await flush()
+                if progress:
+                    await progress(done, total, "parsing")
         else:
             chunks = [jobs[i:i + CHUNK_FILES] for i in range(0, total, CHUNK_FILES)]
             # Keep a bounded number of chunks in flight so results stream into batches.

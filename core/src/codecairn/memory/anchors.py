@@ -13,8 +13,9 @@ a ``Placement`` (or None) out. ``memories.py`` does the I/O.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 # Anchoring to these would tie a memory to the whole file; they are located by content instead.
 FILE_LEVEL_KINDS = frozenset({"module", "package", "namespace", "file"})
@@ -70,7 +71,7 @@ class FileView:
     def members(self, index: int) -> list[str]:
         if self._members is None:
             members: dict[int, list[str]] = {}
-            for i, s in enumerate(self.symbols):
+            for s in self.symbols:
                 if s.parent >= 0:
                     members.setdefault(s.parent, []).append(s.name)
             self._members = members

@@ -16,6 +16,7 @@ import asyncio
 import logging
 import os
 import re
+import sqlite3
 import stat
 import threading
 import time
@@ -24,10 +25,20 @@ from typing import TYPE_CHECKING, Any
 from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, ToolError
 from codecairn.index.parse_pool import BINARY_SNIFF, content_hash
 from codecairn.memory import table
+from codecairn.memory.anchors import (
+    FILE_LEVEL_KINDS,
+    FileView,
+    Placement,
+    SymbolView,
+    anchor_for,
+    matches_elsewhere,
+    place_in_file,
+    rebased,
+    trimmed_lines,
+)
 from codecairn.memory.notes import NotesFile
-from codecairn.memory.anchors import (FILE_LEVEL_KINDS, FileView, Placement, SymbolView, anchor_for,
-                                      matches_elsewhere, place_in_file, rebased, trimmed_lines)
 from codecairn.memory.table import CURRENT, MOVED, ORPHANED, MemoryRow
+from codecairn.query.answers import bounded
 
 if TYPE_CHECKING:
     from codecairn.workspace import Workspace
@@ -38,7 +49,7 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_REASON_CHARS = 2000
 MAX_TAGS = 20
 MAX_TAG_CHARS = 64
-MAX_MEMORIES = 100_000
+MAX_MEMORIES = 20_000
 RECALL_LIMIT = 20
 ELSEWHERE_MAX_FILES = 50
 SEMANTIC_MIN_COSINE = 0.3
@@ -60,7 +71,7 @@ GONE, UNREADABLE = _Gone(), _Unreadable()
 
 
 class Memories:
-    def __init__(self, ws: "Workspace") -> None:
+    def __init__(self, ws: Workspace) -> None:
         self.ws = ws
         self._lock = asyncio.Lock()
         self._parsers: dict[str, Any] = {}
@@ -211,9 +222,10 @@ class Memories:
 
     async def recall(self, *, path: str | None = None, symbol: str | None = None, query: str | None = None,
                      tags: list[str] | None = None, limit: int = RECALL_LIMIT) -> dict[str, Any]:
-        await self.refresh()
-        rows = await table.all_rows(self.ws.store.reader)
-        rows = self._select(rows, path=path, symbol=symbol, tags=tags)
+        keep = self._matcher(path=path, symbol=symbol, tags=tags)
+        if query is not None:
+            _check_query(query)
+        rows = [m for m in await self.refresh() if keep(m)]
         answer: dict[str, Any] = {}
         if query is not None:
             ranked, semantic = await self._rank(rows, query)
@@ -225,7 +237,7 @@ class Memories:
         else:
             rows.sort(key=lambda m: (m.path, m.start_line, m.id))
         shown = rows[:limit]
-        answer = {"memories": [self._placed(m, full=True) for m in shown], **_bounded(rows, limit), **answer}
+        answer = {"memories": [self._placed(m, full=True) for m in shown], **bounded(rows, limit), **answer}
         if not answer["complete"]:
             answer["total"] = len(rows)
         if any(m.state == ORPHANED for m in shown):
@@ -237,9 +249,9 @@ class Memories:
                      tags: list[str] | None = None) -> dict[str, Any]:
         if not ids and path is None and symbol is None and not tags:
             raise ToolError(BAD_ARGUMENT, "give ids, path, symbol or tags of the memories to forget")
-        await self.refresh()
+        keep = self._matcher(path=path, symbol=symbol, tags=tags)
+        rows = await self.refresh()   # filters apply to where the memories are now
         async with self._lock:
-            rows = await table.all_rows(self.ws.store.reader)
             answer: dict[str, Any] = {}
             if ids:
                 wanted = set(ids)
@@ -248,8 +260,7 @@ class Memories:
                 if missing:
                     answer["not_found"] = missing
                 rows = [m for m in rows if m.id in wanted]
-            if path is not None or symbol is not None or tags:
-                rows = self._select(rows, path=path, symbol=symbol, tags=tags)
+            rows = [m for m in rows if keep(m)]
             removed = sorted(m.id for m in rows)
             await table.delete(self.ws.store.path, removed)
             for i in removed:
@@ -259,26 +270,29 @@ class Memories:
     async def count(self) -> int:
         return await table.count(self.ws.store.reader)
 
-    def _select(self, rows: list[MemoryRow], *, path: str | None, symbol: str | None,
-                tags: list[str] | None) -> list[MemoryRow]:
-        if path is not None:
-            rel = self.ws.relpath(path)
-            rows = [m for m in rows if not rel or m.path == rel or m.path.startswith(rel.rstrip("/") + "/")]
+    def _matcher(self, *, path: str | None, symbol: str | None, tags: list[str] | None):
+        """Validate the filters first (a bad one changes nothing), then match memories by them."""
+        rel = self.ws.relpath(path) if path is not None else None
+        parts: list[str] | None = None
         if symbol is not None:
             if not isinstance(symbol, str) or not symbol.strip():
                 raise ToolError(BAD_ARGUMENT, "symbol must be a non-empty qualified name")
             parts = [p for p in _SPLIT.split(symbol.strip()) if p]
             if not parts:
                 raise ToolError(BAD_ARGUMENT, f"cannot read a symbol name from {symbol!r}")
-            rows = [m for m in rows if m.symbol and _contains_run([p for p in _SPLIT.split(m.symbol) if p], parts)]
-        if tags:
-            wanted = {t.strip().lower() for t in _clean_tags(tags)}
-            rows = [m for m in rows if wanted <= {t.lower() for t in m.tag_list}]
-        return rows
+        wanted = {t.lower() for t in _clean_tags(tags)} if tags else None
+        prefix = rel.rstrip("/") + "/" if rel else ""
+
+        def keep(m: MemoryRow) -> bool:
+            if rel and not (m.path == rel or m.path.startswith(prefix)):
+                return False
+            if parts is not None and not (m.symbol and _contains_run([p for p in _SPLIT.split(m.symbol) if p], parts)):
+                return False
+            return wanted is None or wanted <= {t.lower() for t in m.tag_list}
+
+        return keep
 
     async def _rank(self, rows: list[MemoryRow], query: Any) -> tuple[list[tuple[float, MemoryRow]], bool]:
-        if not isinstance(query, str) or not query.strip() or "\0" in query or len(query) > MAX_REASON_CHARS:
-            raise ToolError(BAD_ARGUMENT, "query must be non-empty text")
         words = [w for w in _WORD.findall(query.lower())]
         meaningful = [w for w in words if w not in _STOPWORDS] or words
         scores: dict[int, float] = {}
@@ -316,7 +330,7 @@ class Memories:
             batch = [query] + [texts[i] for i in todo]
             vectors = await asyncio.to_thread(embedder.embed, batch)
             q = np.asarray(vectors[0], dtype=np.float32)
-            for i, v in zip(todo, vectors[1:]):
+            for i, v in zip(todo, vectors[1:], strict=True):
                 self._vectors[i] = (texts[i], np.asarray(v, dtype=np.float32))
             return {i: float(np.dot(q, self._vectors[i][1])) for i in texts}
         except Exception as exc:  # the embedder failing costs semantic ranking, not the recall
@@ -381,9 +395,12 @@ class Memories:
         except Exception:
             log.exception("re-anchoring memories after indexing failed; recall will try again")
 
-    async def refresh(self) -> int:
+    async def refresh(self) -> list[MemoryRow]:
         """Re-place every memory whose file changed (or vanished) since it was placed, and retry
-        orphaned ones once per index generation. Returns how many rows were updated."""
+        orphaned ones once per index generation. Returns every memory, placed.
+
+        Saving the new places can wait: if the database is busy (a long bulk write by the
+        indexer), the answer still uses them and the next call saves them."""
         async with self._lock:
             rows = await table.all_rows(self.ws.store.reader)
             by_path: dict[str, list[MemoryRow]] = {}
@@ -405,8 +422,11 @@ class Memories:
                 for m in due:
                     if await self._replace(m, view):
                         updated.append(m)
-            await table.update(self.ws.store.path, updated)
-            return len(updated)
+            try:
+                await table.update(self.ws.store.path, updated)
+            except (sqlite3.OperationalError, ToolError) as exc:
+                log.warning("could not save %d re-anchored memories now (%s); will retry", len(updated), exc)
+            return rows
 
     async def _replace(self, m: MemoryRow, view: FileView | _Gone) -> bool:
         """Place ``m`` again; update it in place. Returns whether anything changed."""
@@ -422,6 +442,7 @@ class Memories:
             found = await self._elsewhere(m, origin_gone=view is GONE)
         if found is None:
             m.state = ORPHANED
+            m.edited = 0
             m.file_hash = view.hash if isinstance(view, FileView) else ""
         else:
             where, placement = found
@@ -481,10 +502,9 @@ def _contains_run(haystack: list[str], needle: list[str]) -> bool:
     return any(haystack[i:i + n] == needle for i in range(len(haystack) - n + 1))
 
 
-def _bounded(items: list, limit: int) -> dict[str, Any]:
-    if len(items) > limit:
-        return {"complete": False, "limit_reached": True, "limit_reason": "limit"}
-    return {"complete": True}
+def _check_query(query: Any) -> None:
+    if not isinstance(query, str) or not query.strip() or "\0" in query or len(query) > MAX_REASON_CHARS:
+        raise ToolError(BAD_ARGUMENT, f"query must be non-empty text of at most {MAX_REASON_CHARS} characters")
 
 
 def _clean_reason(reason: Any) -> str:

@@ -190,7 +190,7 @@ class NotesFile:
                 stop = number - 1
                 break
             out.append(text)
-        answer["text"] = "".join(out).rstrip("\n")
+        answer["text"] = "\n".join(line.rstrip("\r\n") for line in out).rstrip("\n")
         if stop < end:
             answer["truncated"] = True
             answer["next_line"] = stop + 1
@@ -227,7 +227,7 @@ class NotesFile:
                 # Creating "ADR-2" beside "ADR-2: Use SQLite" is almost never what was meant.
                 raise ToolError(BAD_ARGUMENT, f"no heading is exactly {heading!r}; give the full heading to change "
                                               "that section, or another text to create a new one",
-                                did_you_mean=near.heading.text)
+                                did_you_mean=near.heading.text) from None
         if s is not None:
             _check_body(body, s.heading.level)
             body_lines = [line + eol for line in body.split("\n")] if body else []

@@ -9,17 +9,20 @@ transaction, shielded from cancellation so it is written whole or not at all.
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import astuple, dataclass, fields
 from pathlib import Path
-from typing import AsyncIterator, Iterable
 
 import aiosqlite
 import anyio
 
+from codecairn.errors import UNAVAILABLE, ToolError
 from codecairn.memory.anchors import Anchor
 
 CURRENT, MOVED, ORPHANED = "current", "moved", "orphaned"
+BUSY_TIMEOUT_MS = 20_000
 
 
 @dataclass(slots=True)
@@ -77,8 +80,12 @@ async def _writing(db_path: Path) -> AsyncIterator[aiosqlite.Connection]:
     with anyio.CancelScope(shield=True):
         db = await aiosqlite.connect(db_path, isolation_level=None)
         try:
-            await db.execute("PRAGMA busy_timeout=15000")
-            await db.execute("BEGIN IMMEDIATE")
+            await db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            try:
+                await db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                raise ToolError(UNAVAILABLE, "the index database is busy with a long write (indexing); "
+                                             "nothing was changed, try again shortly") from exc
             try:
                 yield db
                 await db.execute("COMMIT")

@@ -47,24 +47,17 @@ def decode_vector(blob: bytes, dimensions: int) -> np.ndarray:
     raise ValueError(f"a {len(blob)}-byte vector BLOB does not hold {dimensions} float16 or float32 values")
 
 
-def _as_matrix(vectors, dimensions: int | None) -> np.ndarray:
-    matrix = np.asarray(vectors)
-    if matrix.ndim != 2:
-        matrix = matrix.reshape(len(matrix), dimensions or -1)
-    return matrix
-
-
 class VectorIndex:
     """``ids`` (ints) and their L2-normalised vectors, searched by cosine similarity."""
 
     def __init__(self, ids, vectors, *, exact_limit: int = EXACT_LIMIT, rerank: int = RERANK) -> None:
         ids = np.asarray(ids, dtype=np.int64).reshape(-1)
-        matrix = _as_matrix(vectors, None) if len(ids) else np.zeros((0, 0), dtype=np.float32)
-        if len(ids) != len(matrix):
-            raise ValueError(f"{len(ids)} ids for {len(matrix)} vectors")
+        matrix = np.asarray(vectors)
+        if matrix.ndim != 2 or len(ids) != len(matrix):
+            raise ValueError(f"{len(ids)} ids for vectors of shape {matrix.shape}")
         order = np.argsort(ids, kind="stable")  # sorted ids: candidate sets map to rows by searchsorted
         self.ids = ids[order]
-        self.dimensions = matrix.shape[1] if matrix.ndim == 2 else 0
+        self.dimensions = matrix.shape[1]
         self.rerank = rerank
         self.exact = len(ids) <= exact_limit
         self._rows = np.ascontiguousarray(matrix[order], dtype=np.float32)

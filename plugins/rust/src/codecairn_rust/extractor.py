@@ -29,8 +29,8 @@ Naming (what the core resolver must agree with):
   ``tokio::``) are left as written.
 * Calls: ``foo()`` target ``foo``; ``a::b::c()`` target ``c`` receiver ``a::b``; ``Self::new()``
   receiver ``Self``; ``x.foo()`` receiver ``x``; generic arguments are dropped from receivers
-  (``Vec::<u8>::new`` -> receiver ``Vec``). Call-like ``name(...)`` tokens inside macro arguments
-  (``assert_eq!(f(x), 1)``) are calls too. Macro invocations themselves are ``references``
+  (``Vec::<u8>::new`` -> receiver ``Vec``). Call-like ``name(...)`` tokens inside macro arguments,
+  up to two token trees deep (``assert_eq!(f(g(x)), 1)`` gives ``f`` and ``g``), are calls too. Macro invocations themselves are ``references``
   relations (target = the macro name without ``!``, receiver = its path, ``tokio`` in
   ``tokio::select!``): ``references`` in Rust facts always means "macro used here".
 * Items inside item-level macro bodies with braces (tokio's ``cfg_rt! { ... }``) are parsed again
@@ -500,13 +500,15 @@ class _RustFile:
         modifiers, exported = self.visibility(node)
         qualified = context.prefix + SEP + name
         sig = _signature(self.source, node, body if body is not None and body.type == "field_declaration_list" else None)
-        index = self.add(kind, name, qualified, node, sig, doc, context.owner, modifiers, exported and context.owner_kind != "fn")
+        exported = exported and context.owner_kind != "fn"
+        index = self.add(kind, name, qualified, node, sig, doc, context.owner, modifiers, exported)
         self.types[qualified] = index
         self.derives(index, attrs, node)
         if body is not None and body.type == "field_declaration_list":
-            self.field_list(body, qualified, index)
+            self.field_list(body, qualified, index, exported)
 
-    def field_list(self, body, qualified: str, parent: int, inherited_public: bool = False) -> None:
+    def field_list(self, body, qualified: str, parent: int, owner_exported: bool, all_public: bool = False) -> None:
+        """Named fields of a struct, union or struct-like variant (whose fields are public with it)."""
         field_types = self.fields.setdefault(qualified, {})
         for field, doc, _ in _annotated(self.source, body.children):
             if field.type != "field_declaration":
@@ -518,7 +520,7 @@ class _RustFile:
             modifiers, exported = self.visibility(field)
             self.add(
                 "field", name, qualified + SEP + name, field, _signature(self.source, field), doc,
-                parent, modifiers, exported or inherited_public,
+                parent, modifiers, owner_exported and (exported or all_public),
             )
             type_name = _type_name(self.source, field.child_by_field_name("type"))
             if type_name:
@@ -553,7 +555,7 @@ class _RustFile:
                 vdoc, index, ("public",) if exported else (), exported,
             )
             if vbody is not None and vbody.type == "field_declaration_list":
-                self.field_list(vbody, vqualified, vindex, exported)
+                self.field_list(vbody, vqualified, vindex, exported, all_public=True)
 
     def derives(self, index: int, attrs: list[bytes], node) -> None:
         if attrs:

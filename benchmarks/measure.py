@@ -1,0 +1,137 @@
+"""Measuring helpers for the benchmarks: corpora by tier, whole-process-tree peak RSS, a timed
+subprocess, and an MCP client living in a background thread so a synchronous pytest-benchmark
+can time single tool calls through the real server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+TIER = os.environ.get("CODECAIRN_BENCH_TIER", "small")
+CORPORA = Path(os.environ.get("CODECAIRN_CORPORA", Path.home() / ".cache" / "codecairn-corpora")) / "c"
+
+
+def corpus(small: str, large: str | None = None) -> Path:
+    """The corpus for this tier; a missing one fails with the command that fetches it."""
+    name = large if TIER == "large" and large else small
+    path = CORPORA / name
+    if not path.is_dir():
+        pytest.fail(f"corpus {name} is missing at {path}: run `scripts/test-prerequisites.sh "
+                    f"{'large' if TIER == 'large' else 'small'}`")
+    return path
+
+
+def _tree_rss_kb(root_pid: int) -> int:
+    """RSS of a process and all its descendants (the parse workers, the forkserver), from /proc."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+            ppid = int(fields[1])
+            with open(f"/proc/{entry}/statm") as fh:
+                pages = int(fh.read().split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        pid = int(entry)
+        children.setdefault(ppid, []).append(pid)
+        rss[pid] = pages * (os.sysconf("SC_PAGE_SIZE") // 1024)
+    total, stack = 0, [root_pid]
+    while stack:
+        pid = stack.pop()
+        total += rss.get(pid, 0)
+        stack.extend(children.get(pid, ()))
+    return total
+
+
+def run_measured(cmd: list[str], env: dict[str, str] | None = None, interval: float = 0.02) -> dict[str, Any]:
+    """Run a command; return wall seconds, peak RSS of its whole process tree (MB), stdout."""
+    started = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **(env or {})})
+    peak = 0
+    while proc.poll() is None:
+        peak = max(peak, _tree_rss_kb(proc.pid))
+        time.sleep(interval)
+    out, err = proc.communicate()
+    seconds = time.perf_counter() - started
+    if proc.returncode != 0:
+        raise RuntimeError(f"{cmd[0]} failed ({proc.returncode}): {err[-2000:]}")
+    return {"seconds": seconds, "peak_rss_mb": peak / 1024, "stdout": out, "stderr": err}
+
+
+def codecairn_cmd(*args: str) -> list[str]:
+    return [sys.executable, "-m", "codecairn.cli", *args]
+
+
+class McpClientThread:
+    """A real MCP client session (stdio, the official SDK) on an event loop in a background thread."""
+
+    def __init__(self, root: Path, cache: Path, *serve_args: str) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self._ready = threading.Event()
+        self._stop: asyncio.Event | None = None
+        self.session = None
+        self._task = asyncio.run_coroutine_threadsafe(self._run(root, cache, serve_args), self.loop)
+        if not self._ready.wait(120):
+            raise RuntimeError("the MCP server did not start")
+
+    async def _run(self, root: Path, cache: Path, serve_args: tuple[str, ...]) -> None:
+        from mcp import ClientSession, StdioServerParameters, stdio_client
+
+        params = StdioServerParameters(command=sys.executable,
+                                       args=["-m", "codecairn.cli", "serve", str(root), *serve_args],
+                                       env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)})
+        self._stop = asyncio.Event()
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                self.session = session
+                self._ready.set()
+                await self._stop.wait()
+
+    def call(self, tool: str, args: dict[str, Any] | None = None, timeout: float = 600) -> dict[str, Any]:
+        async def go() -> dict[str, Any]:
+            result = await self.session.call_tool(tool, args or {})
+            payload = json.loads(result.content[0].text)
+            if result.is_error:
+                raise RuntimeError(payload)
+            return payload
+
+        return asyncio.run_coroutine_threadsafe(go(), self.loop).result(timeout)
+
+    def close(self) -> None:
+        if self._stop is not None:
+            self.loop.call_soon_threadsafe(self._stop.set)
+        try:
+            self._task.result(30)
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(10)
+
+
+def percentile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def report(title: str, figures: dict[str, Any]) -> None:
+    print(f"\n[{title}] " + json.dumps(figures, default=lambda v: round(v, 3) if isinstance(v, float) else str(v)))
+
+
+__all__ = ["TIER", "corpus", "run_measured", "codecairn_cmd", "McpClientThread", "percentile", "report", "statistics"]

@@ -1,0 +1,124 @@
+"""Indexing Python: cold index (symbols + edges + imports + resolution) side by side with
+universal-ctags (tags only: the speed floor), an unchanged re-index, one changed file, and
+find_symbols / get_symbol latency through the real MCP server.
+
+Large tier: the CPython 3.11 standard library (py-cpython-lib, ~1,780 files, ~860k lines).
+Targets there: cold ≤ 6 s and ≤ 250 MB peak RSS (whole process tree); unchanged ≤ 0.5 s; one file
+≤ 100 ms; find_symbols p50 ≤ 2 ms; get_symbol p50 ≤ 5 ms.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from measure import McpClientThread, codecairn_cmd, corpus, percentile, report, run_measured
+
+ROOT = corpus("py-rich", "py-cpython-lib")
+
+
+def test_cold_index_vs_ctags(benchmark, tmp_path: Path) -> None:
+    runs: list[dict] = []
+
+    def cold() -> None:
+        cache = tmp_path / f"cache{len(runs)}"
+        runs.append(run_measured(codecairn_cmd("--cache-dir", str(cache), "index", str(ROOT), "--json")))
+
+    benchmark.pedantic(cold, rounds=3, iterations=1)
+    ctags = [run_measured(["ctags", "-R", "--languages=Python", "-f", str(tmp_path / "tags"), str(ROOT)])
+             for _ in range(3)]
+    summary = json.loads(runs[-1]["stdout"])
+    best = min(r["seconds"] for r in runs)
+    ctags_best = min(r["seconds"] for r in ctags)
+    figures = {"files": summary["files"], "symbols": summary["symbols"], "edges": summary["edges"],
+               "cold_seconds_best": best, "cold_seconds_median": sorted(r["seconds"] for r in runs)[1],
+               "peak_rss_mb": max(r["peak_rss_mb"] for r in runs), "ctags_seconds_best": ctags_best,
+               "ratio_to_ctags": best / ctags_best, "phases": summary["phases"]}
+    benchmark.extra_info.update(figures)
+    report("python cold index", figures)
+    assert summary["files"] > 0 and summary["symbols"] > 0
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory) -> tuple[Path, Path]:
+    """A private copy of the corpus (so one file can be edited) indexed once."""
+    base = tmp_path_factory.mktemp("py")
+    root = base / "root"
+    shutil.copytree(ROOT, root, symlinks=True)
+    cache = base / "cache"
+    run_measured(codecairn_cmd("--cache-dir", str(cache), "index", str(root), "--json"))
+    return root, cache
+
+
+def test_unchanged_reindex(benchmark, indexed) -> None:
+    root, cache = indexed
+    result = benchmark.pedantic(
+        lambda: run_measured(codecairn_cmd("--cache-dir", str(cache), "index", str(root), "--json")),
+        rounds=5, iterations=1)
+    summary = json.loads(result["stdout"])
+    assert summary["parsed"] == 0
+    # In-process figure too: what a running server pays (no interpreter start-up).
+    import asyncio
+    import os
+
+    os.environ["CODECAIRN_CACHE_DIR"] = str(cache)
+    from codecairn.workspace import Workspace
+
+    async def inproc() -> tuple[float, float]:
+        ws = await Workspace.open(root)
+        try:
+            t = time.perf_counter()
+            s = await ws.index_now()
+            unchanged = time.perf_counter() - t
+            target = next(p for p in sorted(root.rglob("*.py")) if p.stat().st_size > 20000)
+            original = target.read_text()
+            target.write_text(original + "\n\ndef _codecairn_bench_added():\n    return None\n")
+            t = time.perf_counter()
+            s = await ws.index_now()
+            one = time.perf_counter() - t
+            assert s.parsed == 1
+            target.write_text(original)
+            await ws.index_now()
+            return unchanged, one
+        finally:
+            await ws.close()
+
+    unchanged, one = asyncio.run(inproc())
+    figures = {"unchanged_reindex_cli_seconds": benchmark.stats.stats.median,
+               "unchanged_reindex_in_server_seconds": unchanged, "one_file_changed_in_server_seconds": one}
+    benchmark.extra_info.update(figures)
+    report("python re-index", figures)
+
+
+def test_query_latency_through_mcp(benchmark, indexed) -> None:
+    root, cache = indexed
+    client = McpClientThread(root, cache)
+    try:
+        client.call("index")
+        names = [r["name"] for r in client.call("find_symbols", {"kinds": ["class"], "limit": 200})["results"]]
+        qualified = [r["qualified_name"] for r in client.call("find_symbols", {"kinds": ["method"], "limit": 200})["results"]]
+        assert names and qualified
+
+        def timed(tool: str, args_list: list[dict]) -> list[float]:
+            out = []
+            for args in args_list:
+                t = time.perf_counter()
+                client.call(tool, args)
+                out.append((time.perf_counter() - t) * 1000)
+            return out
+
+        timed("find_symbols", [{"name": n} for n in names[:20]])  # warm
+        find_ms = timed("find_symbols", [{"name": n[: max(3, len(n) // 2)]} for n in names])
+        get_ms = timed("get_symbol", [{"name": q} for q in qualified])
+        i = iter(range(10**9))
+        benchmark(lambda: client.call("find_symbols", {"name": names[next(i) % len(names)]}))
+        figures = {"find_symbols_p50_ms": percentile(find_ms, 0.5), "find_symbols_p99_ms": percentile(find_ms, 0.99),
+                   "get_symbol_p50_ms": percentile(get_ms, 0.5), "get_symbol_p99_ms": percentile(get_ms, 0.99)}
+        benchmark.extra_info.update(figures)
+        report("python query latency (through MCP, client round trip included)", figures)
+    finally:
+        client.close()

@@ -1,0 +1,140 @@
+"""A third party ships a language and a tool: build a throw-away distribution, pip-install it
+into this environment, and an agent sees both through the real server; uninstall it and both are
+gone. Misbehaving plugins (slow tools, clashing extensions) are bounded and reported."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from mcp import ClientSession, StdioServerParameters, stdio_client
+
+pytestmark = pytest.mark.anyio
+
+DIST = "codecairn-demo-thirdparty"
+
+PLUGIN = '''
+"""A third-party plugin: a language (Python grammar, `.pyw` files, tags extractor) and two tools."""
+import asyncio
+
+from codecairn.extractors.tags import grammar_pack
+from codecairn.hookspecs import Tool, hookimpl
+
+
+@hookimpl
+def codecairn_languages():
+    return [grammar_pack("pywin", (".pyw", ".rb"), module="tree_sitter_python")]
+
+
+async def count_files(ctx, args):
+    ws = ctx.workspace
+    return {"files": len(ws.files_by_path), "prefix": args.get("prefix", "")}
+
+
+async def dawdle(ctx, args):
+    await asyncio.sleep(30)
+    return {}
+
+
+@hookimpl
+def codecairn_tools():
+    return [
+        Tool("demo_count_files", "Count indexed files.",
+             {"type": "object", "properties": {"prefix": {"type": "string"}}}, count_files),
+        Tool("demo_dawdle", "Takes too long.", {"type": "object"}, dawdle),
+    ]
+'''
+
+
+def pip(*args: str) -> None:
+    subprocess.run([sys.executable, "-m", "pip", "--disable-pip-version-check", "-q", *args], check=True, timeout=600)
+
+
+@pytest.fixture
+def third_party(tmp_path: Path):
+    src = tmp_path / "demo"
+    (src / "cc_demo_thirdparty").mkdir(parents=True)
+    (src / "cc_demo_thirdparty" / "__init__.py").write_text(PLUGIN)
+    (src / "pyproject.toml").write_text(textwrap.dedent(f"""
+        [build-system]
+        requires = ["setuptools>=61"]
+        build-backend = "setuptools.build_meta"
+
+        [project]
+        name = "{DIST}"
+        version = "1.2.3"
+        dependencies = ["codecairn", "tree-sitter-python"]
+
+        [project.entry-points.codecairn]
+        demo = "cc_demo_thirdparty"
+        """))
+    pip("install", "--no-deps", str(src))
+    try:
+        yield
+    finally:
+        pip("uninstall", "-y", DIST)
+
+
+def params(root: Path, cache: Path, **env: str) -> StdioServerParameters:
+    return StdioServerParameters(command=sys.executable, args=["-m", "codecairn.cli", "serve", str(root)],
+                                 env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache), **env})
+
+
+async def tool_names(session: ClientSession) -> set[str]:
+    return {t.name for t in (await session.list_tools()).tools}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "gui.pyw").write_text("class Window:\n    def show(self):\n        return draw()\n\n\ndef draw():\n    pass\n")
+    (root / "lib.rb").write_text("class Gem\n  def cut\n  end\nend\n")
+    return root
+
+
+async def test_installing_a_plugin_adds_its_language_and_tools(third_party, project: Path, tmp_path: Path) -> None:
+    listed = json.loads(subprocess.run([sys.executable, "-m", "codecairn.cli", "plugins", "--json"],
+                                       capture_output=True, text=True, timeout=120, check=True).stdout)
+    demo = next(p for p in listed["plugins"] if p["name"] == "demo")
+    assert demo["distribution"] == DIST and demo["version"] == "1.2.3"
+    assert demo["languages"] == ["pywin"] and set(demo["tools"]) == {"demo_count_files", "demo_dawdle"}
+    # Both the ruby pack and the demo claim .rb: reported, and the ruby pack keeps it by the documented rule.
+    assert set(listed["extension_conflicts"][".rb"]) == {"pywin", "ruby"}
+
+    async with stdio_client(params(project, tmp_path / "cache", CODECAIRN_TOOL_TIMEOUT="1")) as (r, w):
+        async with ClientSession(r, w) as s:
+            await s.initialize()
+            assert {"demo_count_files", "demo_dawdle", "find_symbols"} <= await tool_names(s)
+            await s.call_tool("index", {})
+            counted = json.loads((await s.call_tool("demo_count_files", {"prefix": "x"})).content[0].text)
+            assert counted["files"] == 2 and counted["prefix"] == "x"
+            window = json.loads((await s.call_tool("get_symbol", {"name": "Window"})).content[0].text)
+            assert window["path"] == "gui.pyw" and window["language"] == "pywin" and window["extractor"] == "tags"
+            gem = json.loads((await s.call_tool("get_symbol", {"name": "Gem"})).content[0].text)
+            assert gem["language"] == "ruby"
+            slow = await s.call_tool("demo_dawdle", {})
+            assert slow.is_error and json.loads(slow.content[0].text)["error"] == "unavailable"
+            assert json.loads((await s.call_tool("stats", {})).content[0].text)["files"] == 2  # still serving
+
+    async with stdio_client(params(project, tmp_path / "cache2", CODECAIRN_LANGUAGE_FOR=".rb=pywin")) as (r, w):
+        async with ClientSession(r, w) as s:
+            await s.initialize()
+            await s.call_tool("index", {})
+            gem = json.loads((await s.call_tool("get_symbol", {"name": "Gem"})).content[0].text)
+            assert gem.get("error") == "not_found" or gem.get("language") == "pywin"  # the user chose
+
+
+async def test_uninstalling_removes_them(project: Path, tmp_path: Path) -> None:
+    async with stdio_client(params(project, tmp_path / "cache")) as (r, w):
+        async with ClientSession(r, w) as s:
+            await s.initialize()
+            assert not {"demo_count_files", "demo_dawdle"} & await tool_names(s)
+            await s.call_tool("index", {})
+            stats = json.loads((await s.call_tool("stats", {})).content[0].text)
+            assert "pywin" not in stats["languages"]
