@@ -21,8 +21,11 @@ from codecairn.paths import confine, validate_root
 from codecairn.query.answers import Answers
 from codecairn.query.symbol_index import SymbolIndex
 from codecairn.store.store import FileRow, ParsedFile, Store, database_path
+from codecairn.workspaces import Lease
 
 log = logging.getLogger("codecairn.workspace")
+
+FRESH_WAIT_SECONDS = 2.0  # the longest a query waits for a changed file's re-index
 
 
 @dataclass(slots=True)
@@ -57,18 +60,31 @@ class Workspace:
         self.answers = Answers(self)
         # Location memory (codecairn.memory): re-anchored after each index run, see index_now.
         self.memory = Memories(self)
+        # Paths the watcher (codecairn.freshness) is re-indexing now: queries wait for them.
+        self.pending: set[str] = set()
+        self._settled = asyncio.Event()
+        self._settled.set()
+        self.lease: Lease | None = None  # "in use": `codecairn workspaces --gc` leaves it alone
 
     @classmethod
     async def open(cls, root: str | os.PathLike, host: PluginHost | None = None, *,
                    db_path: Path | None = None, cache_dir: Path | None = None) -> "Workspace":
         real = validate_root(root)
         host = host or PluginHost()
-        store = await Store.open(db_path or database_path(real, cache_dir))
+        db = db_path or database_path(real, cache_dir)
+        lease = Lease.acquire(db)
+        try:
+            store = await Store.open(db)
+        except BaseException:
+            lease.release()
+            raise
         ws = cls(real, host, store)
+        ws.lease = lease
         try:
             await ws._load()
         except BaseException:
             await store.close()
+            lease.release()
             raise
         return ws
 
@@ -76,6 +92,7 @@ class Workspace:
         stored_root = await self.store.get_meta("root")
         if stored_root is None:
             await self.store.set_meta({"root": str(self.root), "created_at": time.time()})
+        await self.store.set_meta({"last_used_at": time.time()})
         self.generation = int(await self.store.get_meta("generation", "0") or 0)
         for row in (await self.store.files()).values():
             self._set_file(row)
@@ -92,7 +109,13 @@ class Workspace:
 
     async def close(self) -> None:
         self.pool.close()
+        try:
+            await self.store.set_meta({"last_used_at": time.time()})
+        except Exception:  # a closed or broken store: last use stays at the open time
+            pass
         await self.store.close()
+        if self.lease is not None:
+            self.lease.release()
 
     # ---- indexing -------------------------------------------------------------------------------
 
@@ -160,3 +183,23 @@ class Workspace:
 
     def stale_paths(self, paths: list[str]) -> list[str]:
         return sorted({p for p in paths if self.changed_since_indexed(p)})
+
+    def mark_pending(self, paths: set[str]) -> None:
+        self.pending |= paths
+        self._settled.clear()
+
+    def clear_pending(self, paths: set[str]) -> None:
+        self.pending -= paths
+        if not self.pending:
+            self._settled.set()
+
+    async def wait_fresh(self, timeout: float = FRESH_WAIT_SECONDS) -> bool:
+        """Called before answering: while changed files are being re-indexed, wait for them
+        (at most ``timeout``) rather than answer from the old state. False if still pending."""
+        if not self.pending:
+            return True
+        try:
+            await asyncio.wait_for(self._settled.wait(), timeout)
+        except asyncio.TimeoutError:
+            return False
+        return True

@@ -209,7 +209,7 @@ class Reindexer:
                 before = _shape(ws, old_ids)
                 await store.set_meta({"resolution_pending": 1})
             t = time.perf_counter()
-            rows, file_ids = await store.write_batch(parsed, touched, deleted, known, generation)
+            rows, file_ids, _ = await store.write_batch(parsed, touched, deleted, known, generation)
             ws.apply_batch(parsed, deleted, known, rows, file_ids)
             ws.touch(touched)
             summary.phases["write"] = time.perf_counter() - t

@@ -412,8 +412,7 @@ class Memories:
                 now = self._current_hash(path)
                 if now is UNREADABLE:
                     continue
-                due = [m for m in group if (now is GONE and m.file_hash) or (now is not GONE and now != m.file_hash)
-                       or (m.state == ORPHANED and m.generation != generation)]
+                due = [m for m in group if _due(m, now, generation)]
                 if not due:
                     continue
                 view = await self.view(path)
@@ -443,7 +442,8 @@ class Memories:
         if found is None:
             m.state = ORPHANED
             m.edited = 0
-            m.file_hash = view.hash if isinstance(view, FileView) else ""
+            if isinstance(view, FileView):
+                m.file_hash = view.hash  # else keep the gone file's hash: a renamed twin may turn up
         else:
             where, placement = found
             a = rebased(anchor, where, placement)
@@ -495,6 +495,14 @@ class Memories:
         exact = [f for f in found if not f[1].edited]
         pool = exact or found
         return pool[0] if len(pool) == 1 else None  # two equally good places: no guessing
+
+
+def _due(m: MemoryRow, now: str | _Gone, generation: int) -> bool:
+    """Does ``m`` need placing again? Yes when its file changed or vanished; an orphaned one,
+    also once per index generation (its code may have turned up elsewhere)."""
+    if m.state == ORPHANED:
+        return m.generation != generation or (now is not GONE and now != m.file_hash)
+    return now is GONE or now != m.file_hash
 
 
 def _contains_run(haystack: list[str], needle: list[str]) -> bool:

@@ -435,8 +435,10 @@ class _FileExtraction:
             # another one, so then ask the tree.
             body_start = body.start_byte
             colon = text.rfind(":", start, body_start)
-            if colon >= 0 and "#" not in text[text.rfind("\n", start, colon) + 1 : body_start]:
-                return colon
+            if colon >= 0:
+                line_start = text.rfind("\n", start, colon) + 1 or start
+                if "#" not in text[line_start:body_start]:
+                    return colon
         for field in ("return_type", "parameters", "superclasses", "name"):
             part = node.child_by_field_name(field)
             if part is not None:

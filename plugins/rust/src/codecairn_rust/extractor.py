@@ -71,7 +71,7 @@ _QUERY_SOURCE = f"""
 (macro_invocation (token_tree (identifier) @tt.call . (token_tree)))
 (macro_invocation (token_tree (token_tree (identifier) @tt.call . (token_tree))))
 """
-_compiled: dict[str, object] = {}  # Query / Parser, built lazily per process: neither pickles
+_compiled: dict[str, object] = {}  # Language / Query, built lazily per process: a Query does not pickle
 
 
 def _query() -> Query:
@@ -86,13 +86,6 @@ def _language() -> TSLanguage:
     if lang is None:
         lang = _compiled["language"] = TSLanguage(tree_sitter_rust.language())
     return lang
-
-
-def _parser() -> Parser:
-    p = _compiled.get("parser")
-    if p is None:
-        p = _compiled["parser"] = Parser(_language())
-    return p
 
 
 # ---- paths and names ----------------------------------------------------------------------------
@@ -716,13 +709,8 @@ class _RustFile:
             return  # `impl_int! { u8 u16 }`: arguments, not items; do not pay for a parse
         start, end = body.start_point, body.end_point
         inner_range = Range((start[0], start[1] + 1), (end[0], max(end[1] - 1, 0)), body.start_byte + 1, body.end_byte - 1)
-        parser = _parser()
-        parser.included_ranges = [inner_range]
-        try:
-            tree = parser.parse(self.source)
-        finally:
-            parser.included_ranges = []
-        root = tree.root_node
+        # A parser is cheap (microseconds) and this one is never shared: extraction stays re-entrant.
+        root = Parser(_language(), included_ranges=[inner_range]).parse(self.source).root_node
         if root.has_error or not any(c.type in _HANDLERS or c.type == "use_declaration" for c in root.children):
             return
         self.reparsed.append((body.start_byte, body.end_byte))

@@ -1100,10 +1100,7 @@ class _Extraction:
         if obj is None or prop is None:
             return
         if obj.type == "this":
-            if scope.klass is not None and right.type == "new_expression":
-                value_type = self._value_type(right)
-                if value_type:
-                    scope.klass.fields.setdefault(self.text(prop), value_type)
+            self._this_assignment(node, prop, right, scope)
             return
         obj_text = self.text(obj)
         prop_text = self.text(prop)
@@ -1140,6 +1137,32 @@ class _Extraction:
             else:
                 qual = self.symbols[parent].qualified_name if parent >= 0 else self._qualify(self.module, obj_text)
                 self._define_from_assignment(prop_text, right, node, doc, parent, qual)
+
+    def _this_assignment(self, node, prop, right, scope) -> None:
+        """`this.renderer = new Renderer()` types a field; `this.dispose = function () {}` in a
+        constructor (class or constructor function) defines a method."""
+        name = self.text(prop)
+        if scope.klass is not None and right.type == "new_expression":
+            value_type = self._value_type(right)
+            if value_type:
+                scope.klass.fields.setdefault(name, value_type)
+        if right.type not in _FUNCTION_VALUES and not (right.type == "object" and _has_function_member(right)):
+            return
+        owner = -1
+        if scope.klass is not None:
+            owner = next((s.symbol for s in reversed(self.stack) if s.kind == CLASS and s.klass is scope.klass), -1)
+        elif scope.symbol >= 0 and self.symbols[scope.symbol].kind == "function":
+            owner = scope.symbol  # a constructor function: `function Output() { this.begin = … }`
+        if owner < 0:
+            return
+        qual = self.symbols[owner].qualified_name
+        doc = self._doc(node.parent) if node.parent is not None else ""
+        if right.type in _FUNCTION_VALUES:
+            self._define_from_assignment(name, right, node, doc, owner, qual, kind="method")
+        else:
+            index = self._add("property", name, node, self._signature(node, right).rstrip("= ").rstrip(), doc,
+                              owner, qual)
+            self._object_members(right, index, self.symbols[index].qualified_name)
 
     def _define_from_assignment(self, name, value, node, doc, parent, qual, kind="", static=False) -> None:
         if value.type in _FUNCTION_VALUES:

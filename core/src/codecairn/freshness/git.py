@@ -1,0 +1,93 @@
+"""The only subprocess freshness runs: ``git``, for the polling fallback.
+
+Allowlisted (program and subcommands), never through a shell, with a timeout; killed on timeout
+and on cancellation. ``GIT_OPTIONAL_LOCKS=0``: a poller must never take ``index.lock`` and make
+the user's own ``git commit`` fail with "another git process seems to be running".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+ALLOWED_SUBCOMMANDS = frozenset({"rev-parse", "status"})
+TIMEOUT_SECONDS = 10.0
+
+
+class GitUnavailable(Exception):
+    """git is not installed, timed out, or the root is not in a work tree."""
+
+
+async def run_git(cwd: Path, *args: str, timeout: float = TIMEOUT_SECONDS) -> bytes:
+    """stdout of ``git ARGS`` run in ``cwd``; raises GitUnavailable when it fails."""
+    if not args or args[0] not in ALLOWED_SUBCOMMANDS:
+        raise ValueError(f"git {args[:1]} is not allowed here")
+    exe = shutil.which("git")
+    if exe is None:
+        raise GitUnavailable("git is not installed")
+    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
+    proc = await asyncio.create_subprocess_exec(
+        exe, "--no-optional-locks", *args, cwd=str(cwd), env=env,
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(), timeout)
+    except BaseException as exc:  # timeout or cancellation: the process must not outlive the call
+        if proc.returncode is None:
+            proc.kill()
+            await asyncio.shield(proc.wait())
+        if isinstance(exc, asyncio.TimeoutError):
+            raise GitUnavailable(f"git {args[0]} took longer than {timeout:g}s") from None
+        raise
+    if proc.returncode != 0:
+        raise GitUnavailable(f"git {args[0]} failed: {err.decode(errors='replace').strip()[:200]}")
+    return out
+
+
+@dataclass(frozen=True)
+class GitState:
+    """What git says about the work tree under a root: HEAD, and the dirty paths (root-relative)."""
+
+    head: str
+    dirty: frozenset[str]
+
+
+class GitTree:
+    def __init__(self, root: Path, prefix: str) -> None:
+        self.root = root
+        self.prefix = prefix  # the root's path inside the repository ('' when it is the top)
+
+    @classmethod
+    async def find(cls, root: Path) -> "GitTree | None":
+        """The work tree containing ``root``, or None (not a repository, or no git)."""
+        try:
+            out = await run_git(root, "rev-parse", "--is-inside-work-tree", "--show-prefix")
+        except GitUnavailable:
+            return None
+        lines = out.decode(errors="surrogateescape").splitlines()
+        if not lines or lines[0].strip() != "true":
+            return None
+        prefix = lines[1].strip() if len(lines) > 1 else ""
+        return cls(root, prefix.rstrip("/"))
+
+    async def state(self) -> GitState:
+        try:
+            head = (await run_git(self.root, "rev-parse", "-q", "--verify", "HEAD")).decode().strip()
+        except GitUnavailable:
+            head = ""  # a repository without commits yet
+        out = await run_git(self.root, "status", "--porcelain=v1", "-z", "--untracked-files=all",
+                            "--no-renames", "--ignore-submodules=all", "--", ".")
+        dirty = set()
+        # Porcelain paths are relative to the repository's top, whatever the cwd.
+        for entry in out.split(b"\0"):
+            if len(entry) < 4:
+                continue
+            path = entry[3:].decode(errors="surrogateescape")
+            if self.prefix:
+                if not path.startswith(self.prefix + "/"):
+                    continue
+                path = path[len(self.prefix) + 1:]
+            dirty.add(path.rstrip("/"))
+        return GitState(head, frozenset(dirty))
