@@ -82,8 +82,9 @@ def _parse_and_extract(item: tuple[str, str]):
         _worker = language, Parser(TSLanguage(language.grammar()))
     language, parser = _worker
     path, full = item
+    started = time.process_time()
     data = Path(full).read_bytes()
-    return language.extractor(data, parser.parse(data), path)
+    return language.extractor(data, parser.parse(data), path), time.process_time() - started
 
 
 def test_rust_two_worker_processes_read_parse_extract_and_ship_facts(run):
@@ -91,10 +92,16 @@ def test_rust_two_worker_processes_read_parse_extract_and_ship_facts(run):
     root, sources, _, _, _ = run
     items = [(path, str(root / path)) for path, _ in sources]
     started = time.perf_counter()
+    shipped, cpu = 0, 0.0
     with ProcessPoolExecutor(2) as pool:
-        shipped = sum(len(f.symbols) for f in pool.map(_parse_and_extract, items, chunksize=64))
+        for facts, seconds in pool.map(_parse_and_extract, items, chunksize=64):
+            shipped += len(facts.symbols)
+            cpu += seconds
     wall = time.perf_counter() - started
-    print(f"\n{CORPUS}: 2 worker processes read+parse+extract+pickle in {wall:.2f} s wall ({shipped} symbols)")
+    # Wall time is what a user waits; on a shared machine it mostly measures the neighbours, so
+    # the workers' own CPU time is printed beside it.
+    print(f"\n{CORPUS}: 2 worker processes read+parse+extract+pickle in {wall:.2f} s wall,"
+          f" {cpu:.2f} s CPU in the workers ({shipped} symbols)")
     assert shipped > 0
 
 

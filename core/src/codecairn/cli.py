@@ -5,6 +5,8 @@
     codecairn plugins [--json]                  loaded plugins, their languages and tools
     codecairn query NAME [--root PATH]          find_symbols / get_symbol, for humans
     codecairn export PATH                       the graph as JSON Lines on stdout
+    codecairn snapshot export [ROOT]            write ROOT/.codecairn/index.db.zst to commit and share
+    codecairn workspaces [--gc] [--json]        the index databases in the cache; collect unused ones
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ def _parser() -> argparse.ArgumentParser:
     sv = sub.add_parser("serve", help="serve a root over MCP stdio")
     sv.add_argument("roots", nargs="*", default=["."])
     sv.add_argument("--no-index", action="store_true", help="do not refresh the index on start")
+    sv.add_argument("--no-watch", action="store_true",
+                    help="do not watch files for changes (answers still name stale files; `index` refreshes)")
     pl = sub.add_parser("plugins", help="list loaded plugins")
     pl.add_argument("--json", action="store_true")
     q = sub.add_parser("query", help="look a symbol up")
@@ -43,6 +47,21 @@ def _parser() -> argparse.ArgumentParser:
     q.add_argument("--json", action="store_true")
     ex = sub.add_parser("export", help="write symbols, edges, imports and exports as JSON Lines")
     ex.add_argument("path")
+    sn = sub.add_parser("snapshot", help="a shareable, compressed copy of an index")
+    sn_sub = sn.add_subparsers(dest="snapshot_command", required=True)
+    sne = sn_sub.add_parser("export", help="refresh ROOT's index and write it to ROOT/.codecairn/index.db.zst")
+    sne.add_argument("root", nargs="?", default=".")
+    sne.add_argument("--output", help="write here instead (no .gitattributes is written then)")
+    sne.add_argument("--json", action="store_true")
+    ws = sub.add_parser("workspaces", help="list index databases; --gc deletes unused ones")
+    ws.add_argument("--gc", action="store_true",
+                    help="delete indexes whose root is gone, unused ones, then the oldest above the size cap")
+    ws.add_argument("--max-age-days", type=float, default=None,
+                    help="unused for longer than this is collected (default 90, or $CODECAIRN_GC_MAX_AGE_DAYS)")
+    ws.add_argument("--max-bytes", type=int, default=None,
+                    help="total size cap (default 2 GiB, or $CODECAIRN_GC_MAX_BYTES)")
+    ws.add_argument("--dry-run", action="store_true", help="with --gc: say what would be deleted")
+    ws.add_argument("--json", action="store_true")
     return p
 
 
@@ -64,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
 async def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "plugins":
         return _plugins(args)
+    if args.command == "workspaces":
+        return _workspaces(args)
     from codecairn.workspace import Workspace
 
     if args.command == "index":
@@ -76,10 +97,12 @@ async def _dispatch(args: argparse.Namespace) -> int:
             return 2
         ws = await Workspace.open(args.roots[0])
         try:
-            await serve(ws, index_on_start=not args.no_index)
+            await serve(ws, index_on_start=not args.no_index, watch=not args.no_watch)
         finally:
             await ws.close()
         return 0
+    if args.command == "snapshot":
+        return await _snapshot_export(args)
     root = args.root if args.command == "query" else args.path
     ws = await Workspace.open(root)
     try:
@@ -89,6 +112,57 @@ async def _dispatch(args: argparse.Namespace) -> int:
         return await _export(ws)
     finally:
         await ws.close()
+
+
+async def _snapshot_export(args: argparse.Namespace) -> int:
+    from codecairn.snapshot import export_snapshot
+    from codecairn.workspace import Workspace
+
+    ws = await Workspace.open(args.root)
+    try:
+        summary = await ws.index_now()
+        out = await export_snapshot(ws, Path(args.output).resolve() if args.output else None)
+    finally:
+        await ws.close()
+    if args.json:
+        print(json.dumps({**out.to_dict(), "parsed": summary.parsed}))
+    else:
+        print(f"{out.path}: {out.files} files, {out.symbols} symbols, {out.size_bytes // 1024} KiB "
+              f"(index {out.database_bytes // 1024} KiB) in {out.seconds:.1f}s. Commit it at a release cadence, "
+              "not on every change: each commit adds a whole new blob to the history (docs/freshness.md).")
+    return 0
+
+
+def _workspaces(args: argparse.Namespace) -> int:
+    from codecairn import workspaces
+
+    if args.gc:
+        report = workspaces.collect(max_age_days=args.max_age_days, max_bytes=args.max_bytes, dry_run=args.dry_run)
+        if args.json:
+            print(json.dumps(report.__dict__))
+            return 0
+        verb = "would delete" if args.dry_run else "deleted"
+        for r in report.removed:
+            print(f"{verb} {r['database']} ({r.get('root', '?')}, {r['size_bytes'] // 1024} KiB): {r['reason']}")
+        print(f"{verb} {len(report.removed)} index(es), {report.freed_bytes // 1024} KiB; "
+              f"{len(report.kept)} kept, {report.total_bytes // 1024} KiB")
+        return 0
+    infos = workspaces.list_indexes()
+    if args.json:
+        print(json.dumps([i.to_dict() for i in infos]))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table("root", "state", "size", "last used", "files", "symbols", "database")
+    for i in infos:
+        state = i.error or i.root_state + (", in use" if i.in_use else "")
+        d = i.to_dict()
+        table.add_row(i.root or "?", state, f"{i.size_bytes // 1024} KiB", (d.get("last_used") or "")[:16],
+                      "" if i.files is None else str(i.files), "" if i.symbols is None else str(i.symbols),
+                      Path(i.database).name)
+    Console().print(table)
+    return 0
 
 
 def _plugins(args: argparse.Namespace) -> int:
@@ -121,12 +195,18 @@ async def _index(args: argparse.Namespace) -> int:
     from codecairn.store.store import database_path
     from codecairn.workspace import Workspace
 
+    from codecairn.host import PluginHost
+    from codecairn.snapshot import import_if_new
+
     root = validate_root(args.path)
     if args.rebuild:
         db = database_path(root)
         for suffix in ("", "-wal", "-shm"):
             Path(str(db) + suffix).unlink(missing_ok=True)
-    ws = await Workspace.open(root)
+    host = PluginHost()
+    # A teammate's snapshot (.codecairn/index.db.zst): start from it, re-parse only what differs.
+    imported = import_if_new(root, database_path(root), host)
+    ws = await Workspace.open(root, host)
     try:
         show_bar = not args.json and sys.stderr.isatty()
         with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -146,6 +226,8 @@ async def _index(args: argparse.Namespace) -> int:
                   "skipped_reasons": summary.skipped, "failed": len(summary.failed),
                   "database": stats["database"], "database_size_bytes": stats["database_size_bytes"],
                   "phases": {k: round(v, 3) for k, v in summary.phases.items()}}
+        if imported is not None:
+            result["snapshot"] = imported.to_dict()
         if args.json:
             print(json.dumps(result))
         else:

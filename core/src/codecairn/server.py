@@ -86,6 +86,7 @@ class CodecairnServer:
             if tool.name in LONG_RUNNING:
                 payload = await tool.handler(CallContext(self.workspace, ctx), args)
             else:
+                await self.workspace.wait_fresh()  # a changed file being re-indexed: answer from its new state
                 with anyio.fail_after(TOOL_TIMEOUT_SECONDS):
                     payload = await tool.handler(CallContext(self.workspace, ctx), args)
         except ToolError as exc:
@@ -143,7 +144,7 @@ class CodecairnServer:
                 tg.cancel_scope.cancel()
 
 
-async def serve(workspace: Workspace, *, index_on_start: bool = True) -> None:
+async def serve(workspace: Workspace, *, index_on_start: bool = True, watch: bool = True) -> None:
     server = CodecairnServer(workspace)
     if sys.stdin.isatty():
         print(f"codecairn serve: MCP on stdin/stdout for {workspace.root}. Register this command with your "
@@ -157,5 +158,15 @@ async def serve(workspace: Workspace, *, index_on_start: bool = True) -> None:
                 except Exception:
                     log.exception("background index of %s failed; answers come from the stored index", workspace.root)
             tg.start_soon(background_index)
+        if watch:
+            async def watch_files() -> None:
+                from codecairn.freshness.watcher import Watcher
+
+                try:
+                    await Watcher(workspace).run()
+                except Exception:
+                    log.exception("the watcher of %s stopped; answers still name stale files, and `index` "
+                                  "refreshes", workspace.root)
+            tg.start_soon(watch_files)
         await server.run_stdio()
         tg.cancel_scope.cancel()

@@ -97,9 +97,13 @@ class Workspace:
         for row in (await self.store.files()).values():
             self._set_file(row)
         self.index.add(await self.store.all_symbols())
-        self.index.set_bases(await self.store.fetch_writer(
-            "SELECT source_id, target_id FROM edges WHERE kind IN ('extends','implements') "
-            "AND source_id IS NOT NULL AND target_id IS NOT NULL"))
+        rows = await self.store.fetch_writer(
+            "SELECT source_id, target_id, receiver_type FROM edges WHERE kind IN ('extends','implements') "
+            "AND target_id IS NOT NULL")
+        by_qn = self.index.by_qn
+        self.index.set_bases(
+            (owner, target) for source, target, owner_qn in rows
+            for owner in ([source] if source is not None else by_qn.get(owner_qn, ())))
 
     def _set_file(self, row: FileRow) -> None:
         state = FileState(row.id, row.path, row.language, row.module, row.size, row.mtime_ns, row.hash,

@@ -13,6 +13,7 @@ is under ``max_bytes`` (default 2 GiB). A database that cannot be read is report
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import os
@@ -21,7 +22,7 @@ import stat
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from codecairn.errors import StoreError
 from codecairn.store.store import cache_dir
@@ -83,6 +84,24 @@ class Lease:
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None
+
+
+@contextlib.contextmanager
+def exclusive(db: Path) -> Iterator[bool]:
+    """Hold the database's lock exclusively, never waiting: yields False when some process has
+    the index open (then leave it alone)."""
+    path = lock_path(db)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        yield True
+    finally:
+        os.close(fd)
 
 
 def in_use(db: Path) -> bool:
@@ -196,19 +215,13 @@ def _env_float(name: str, default: float) -> float:
 
 def delete_index(db: Path) -> bool:
     """Delete one database and its side files, unless some process has it open. True if deleted."""
-    path = lock_path(db)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+    with exclusive(db) as alone:
+        if not alone:
             return False
         for suffix in DB_SUFFIXES:
             Path(str(db) + suffix).unlink(missing_ok=True)
-        path.unlink(missing_ok=True)
+        lock_path(db).unlink(missing_ok=True)  # openers waiting on it notice, and take a new one
         return True
-    finally:
-        os.close(fd)
 
 
 def collect(directory: Path | None = None, *, max_age_days: float | None = None, max_bytes: int | None = None,

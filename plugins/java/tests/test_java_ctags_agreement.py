@@ -44,7 +44,7 @@ KINDS = {
 
 def ctags_definitions(root):
     out = subprocess.run(
-        ["ctags", "-R", "--languages=Java", "--kinds-Java=*", "--fields=+nKzS", "--output-format=json",
+        ["ctags", "-R", "--languages=Java", "--kinds-Java=-l", "--fields=+nKzS", "--output-format=json",
          "--sort=no", "-f", "-", "."],
         cwd=root, capture_output=True, text=True, check=True, timeout=300,
     ).stdout

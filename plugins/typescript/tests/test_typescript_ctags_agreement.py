@@ -5,9 +5,10 @@ Compared: every ctags TypeScript and JavaScript kind (class, interface, alias, e
 function, generator, method, getter, setter, property, field, namespace, constant, variable) —
 codecairn produces each of them. Not counted, because the two disagree on purpose (see
 ``typescript_corpus.by_design``, which classifies each such tag from the syntax tree): local
-variables, import bindings, object-literal data, members of anonymous objects, anonymous
-functions, construct signatures, ``module.exports`` values, destructuring keys, and ctags tags that
-are not declarations at all (ctags losing track inside types). Matching allows for two naming
+variables, import bindings, object-literal data, members of anonymous objects and of type
+literals, anonymous functions, construct signatures, ``module.exports`` values, destructuring
+keys, and ctags tags that are not declarations at all (ctags losing track inside types and
+expressions). The excluded counts are printed with the figures. Matching allows for two naming
 differences: ctags drops the ``#`` of private members, and tags each overload signature where
 codecairn has one symbol spanning all of them.
 """

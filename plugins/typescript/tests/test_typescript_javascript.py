@@ -107,3 +107,26 @@ def test_plain_javascript_keywords_of_typescript_are_ordinary_names(extract):
     )
     assert facts.names("constant") == [f"src/names.{n}" for n in ("module", "type", "declare", "namespace", "abstract")]
     assert not facts.facts.partial
+
+
+def test_methods_assigned_to_this_in_constructors(extract):
+    facts = extract(
+        """
+        export function WebGLOutput(renderer) {
+          this.begin = function (target) { renderer.setRenderTarget(target); };
+          this.stats = { get total() { return 0; } };
+        }
+        export class Renderer {
+          constructor() {
+            this.dispose = () => this.clear();
+          }
+        }
+        """,
+        path="src/renderers/WebGLOutput.js",
+    )
+    begin = facts.symbol("src/renderers/WebGLOutput.WebGLOutput.begin")
+    assert (begin.kind, facts.parent_of(begin.qualified_name)) == ("method", "src/renderers/WebGLOutput.WebGLOutput")
+    assert facts.symbol("src/renderers/WebGLOutput.WebGLOutput.stats.total").modifiers == ("get",)
+    assert facts.parent_of("src/renderers/WebGLOutput.Renderer.dispose") == "src/renderers/WebGLOutput.Renderer"
+    assert ("src/renderers/WebGLOutput.Renderer.dispose", "this", "clear") in facts.calls()
+    assert ("src/renderers/WebGLOutput.WebGLOutput.begin", "renderer", "setRenderTarget") in facts.calls()

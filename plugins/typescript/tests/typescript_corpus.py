@@ -165,6 +165,8 @@ def by_design(tag: dict, tree, lines: list[bytes]) -> str | None:
     * ``module.exports = new Map()`` and other computed module values (ctags: "exports");
     * destructuring: ``const { keys: getKeys } = Object`` binds ``getKeys`` (ctags tags ``keys``);
     * interface construct signatures (``new (): Foo``, which ctags names "new");
+    * members of type literals (``declare var X: { readonly A: number }``): codecairn indexes the
+      members of interfaces and classes, not of anonymous types;
     * assignments of an existing function (``A.prototype.f = f``) and immediately-invoked
       functions (``const x = (function () {…})()``): values, not definitions;
     * tags that are not declarations at all (ctags losing track: parameters, members of type
@@ -194,6 +196,8 @@ def by_design(tag: dict, tree, lines: list[bytes]) -> str | None:
     types = [a.type for a in ancestors]
     if "import_statement" in types or "import_specifier" in types or "export_clause" in types:
         return "import binding"
+    if parent.type in ("property_signature", "method_signature") and parent.parent is not None and parent.parent.type == "object_type":
+        return "type-literal member"  # `declare var X: { readonly A: number }`: typing, not a declaration
     if parent.type == "pair_pattern" and parent.child_by_field_name("key") == node:
         return "destructuring key"
     if "type_annotation" in types[: types.index("variable_declarator")] if "variable_declarator" in types else False:
@@ -258,8 +262,6 @@ def by_design(tag: dict, tree, lines: list[bytes]) -> str | None:
         c.type in ("accessibility_modifier", "readonly") for c in parent.children
     ):
         return "not a declaration"  # a parameter (parameter properties are fields, and kept)
-    if parent.type in ("property_signature", "method_signature") and parent.parent is not None and parent.parent.type == "object_type":
-        return "not a declaration"  # a member of a type literal
     if node.type not in _NAME_NODES:
         return "not a declaration"
     if parent.type == "member_expression":

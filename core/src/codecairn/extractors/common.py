@@ -17,7 +17,7 @@ def signature(source: bytes, node, body=None, limit: int = SIGNATURE_MAX) -> str
     """The declaration text up to its body, on one line: ``def f(a, b) -> int``."""
     end = body.start_byte if body is not None else node.end_byte
     raw = source[node.start_byte : end].decode("utf-8", "replace")
-    sig = _SPACES.sub(" ", raw).strip().rstrip("{:").rstrip()
+    sig = " ".join(raw.split()).rstrip("{:").rstrip()  # split/join: faster than a regex, on the hot path
     return sig if len(sig) <= limit else sig[: limit - 1] + "…"
 
 

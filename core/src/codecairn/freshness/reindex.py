@@ -42,10 +42,12 @@ class Plan:
     deleted: dict[str, int] = field(default_factory=dict)                    # path -> file id
     unchanged: int = 0
     full_run: str = ""                                                       # why a full run is needed
+    seconds: float = 0.0
 
 
 def plan(ws: "Workspace", rules: WalkRules, paths: Iterable[str]) -> Plan:
     """Decide, by stat alone, what each named path needs. Runs in a thread."""
+    started = time.perf_counter()
     out = Plan()
     root = str(ws.root)
     limit = max_file_bytes()
@@ -121,6 +123,7 @@ def plan(ws: "Workspace", rules: WalkRules, paths: Iterable[str]) -> Plan:
         out.stats[rel] = (size, mtime)
     if len(out.jobs) + len(out.deleted) > NARROW_LIMIT:
         out.full_run = f"{len(out.jobs) + len(out.deleted)} files changed"
+    out.seconds = time.perf_counter() - started
     return out
 
 
@@ -162,6 +165,8 @@ class Reindexer:
         async with ws.index_lock:
             todo = await anyio.to_thread.run_sync(plan, ws, self.rules, paths)
             summary = None if todo.full_run else await self._apply(todo, started)
+            if summary is not None:
+                summary.phases["plan"] = todo.seconds
         if summary is None:
             log.info("full refresh of %s: %s", ws.root, todo.full_run)
             return await ws.index_now()
@@ -227,7 +232,9 @@ class Reindexer:
                                       "last_indexed_at": time.time()})
                 ws.generation = generation
                 self._generation = generation
+                t = time.perf_counter()
                 await ws.memory.after_index()  # memories follow the code that just changed
+                summary.phases["memory"] = time.perf_counter() - t
         return self._finish(summary, started)
 
     def _finish(self, summary: IndexSummary, started: float) -> IndexSummary:

@@ -130,6 +130,7 @@ class Watcher:
             if why is None:
                 try:
                     await self._run_events()
+                    return  # stopped
                 except WatchUnavailable as exc:
                     why = str(exc)
             log.log(logging.INFO if self.mode == "poll" else logging.WARNING,

@@ -132,11 +132,19 @@ class Resolver:
             if found is not None:
                 tid, how = found
                 out.append((tid, how, eid))
-                if source_id is not None:
-                    self.index.set_bases([(source_id, tid)])
+                for owner in self.owners(source_id, receiver_type):
+                    self.index.set_bases([(owner, tid)])
             else:
                 out.append((None, None, eid))
         return out
+
+    def owners(self, source_id: int | None, receiver_type: str) -> list[int]:
+        """The type an extends/implements edge belongs to: its source symbol, or — for a Rust
+        ``impl Trait for Type`` away from Type's file — the type named (absolutely) in receiver_type."""
+        if source_id is not None:
+            return [source_id]
+        rows = self.index.rows
+        return [t for t in self.index.by_qn.get(receiver_type, ()) if rows[t].kind in CLASSLIKE] if receiver_type else []
 
     def resolve_calls(self, edges: list[tuple]) -> list[tuple]:
         out = []

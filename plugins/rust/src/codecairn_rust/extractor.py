@@ -169,8 +169,8 @@ def _leading(source: bytes, node) -> tuple[str, list[bytes]]:
 
 def _annotated(source: bytes, children):
     """Yield ``(node, doc, attrs)`` for each item among ``children``, with the outer docs and
-    attributes written above it. One pass over the siblings: ``prev_sibling`` walks from the
-    parent each time, which is quadratic in long bodies."""
+    attributes written above it. The siblings are scanned once, in order, rather than walking
+    back from every item: each of the many `///` lines of a documented body is looked at once."""
     docs: list[bytes] = []
     attrs: list[bytes] = []
     for child in children:

@@ -1,0 +1,239 @@
+"""A shareable snapshot of a root's index, committed with the code: ``.codecairn/index.db.zst``.
+
+Export brings the index up to date, copies it consistently (``VACUUM INTO``), keeps only the
+structural tables (files, symbols, edges, imports, exports — no memories, nothing personal),
+drops machine-specific meta (the absolute root, timestamps, modification times) and compresses
+it with zstd. Paths in the tables are root-relative already, and the store never holds source
+text, so the snapshot holds neither absolute paths nor source.
+
+Import happens when ``codecairn index`` finds a snapshot and the root has no index yet. Every
+imported file's modification time is cleared, so the next run reads and hashes every file (a
+clone's mtimes say nothing) and re-parses only those whose content hash differs from the
+snapshot's — plus every file of a language whose plugin version differs from the exporter's,
+since its facts might differ too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import zstandard
+
+from codecairn.errors import StoreError
+from codecairn.store.schema import SCHEMA_VERSION
+from codecairn.workspaces import IMPORT_SUFFIX, exclusive
+
+if TYPE_CHECKING:
+    from codecairn.host import PluginHost
+    from codecairn.workspace import Workspace
+
+SNAPSHOT_DIR = ".codecairn"
+SNAPSHOT_NAME = "index.db.zst"
+# `binary` first: it is a macro for -diff -merge -text, and a later `merge=ours` must win over its
+# -merge (`git check-attr` shows `merge: unset` for "merge=ours binary").
+GITATTRIBUTES_LINE = f"{SNAPSHOT_NAME} binary merge=ours"
+SHARED_TABLES = frozenset({"files", "symbols", "edges", "imports", "exports", "meta"})
+SHARED_META = frozenset({"generation", "resolved_once"})
+LEVEL = 10            # zstd level: ~3x smaller than the database in about a second per 50 MB
+MAX_EXPANSION = 64    # refuse a snapshot that would decompress to more than this many times its size
+
+
+def snapshot_path(root: Path) -> Path:
+    return Path(root) / SNAPSHOT_DIR / SNAPSHOT_NAME
+
+
+def plugin_versions(host: "PluginHost") -> dict[str, str]:
+    """language -> "distribution version" of the plugin that provides it."""
+    out = {}
+    for info in host.plugins.values():
+        for language in info.languages:
+            out[language] = f"{info.distribution} {info.version}".strip()
+    return out
+
+
+# ---- export -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Exported:
+    path: Path
+    size_bytes: int
+    database_bytes: int
+    files: int
+    symbols: int
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": str(self.path), "size_bytes": self.size_bytes, "database_bytes": self.database_bytes,
+                "files": self.files, "symbols": self.symbols, "seconds": round(self.seconds, 3)}
+
+
+async def export_snapshot(ws: "Workspace", output: Path | None = None, level: int = LEVEL) -> Exported:
+    """Write the workspace's index (bring it up to date first) as a zstd snapshot."""
+    import anyio
+
+    started = time.perf_counter()
+    target = Path(output) if output else snapshot_path(ws.root)
+    versions = plugin_versions(ws.host)
+    async with ws.index_lock:  # no write in flight while the copy is taken
+        result = await anyio.to_thread.run_sync(_export, ws.store.path, target, versions, level)
+    if output is None:
+        write_gitattributes(target.parent)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _export(db: Path, target: Path, versions: dict[str, str], level: int) -> Exported:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=".codecairn-export-", dir=target.parent) as tmp:
+        copy = Path(tmp) / "index.db"
+        source = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        try:
+            source.execute("VACUUM INTO ?", (str(copy),))
+        finally:
+            source.close()
+        con = sqlite3.connect(copy, isolation_level=None)
+        try:
+            con.execute("PRAGMA journal_mode=DELETE")
+            con.execute("BEGIN")
+            for name, kind in con.execute(
+                    "SELECT name, type FROM pragma_table_list WHERE schema='main' AND type IN ('table', 'virtual') "
+                    "AND name NOT LIKE 'sqlite_%'").fetchall():
+                if name not in SHARED_TABLES:
+                    con.execute(f'DELETE FROM "{name}"')  # memories and anything else personal
+            con.execute(f"DELETE FROM meta WHERE key NOT IN ({','.join('?' * len(SHARED_META))})", tuple(SHARED_META))
+            con.execute("INSERT INTO meta(key, value) VALUES ('snapshot_plugins', ?)", (json.dumps(versions, sort_keys=True),))
+            con.execute("UPDATE files SET mtime_ns = 0")
+            con.execute("COMMIT")
+            free, total = (con.execute(f"PRAGMA {p}").fetchone()[0] for p in ("freelist_count", "page_count"))
+            if free > total // 50:
+                con.execute("VACUUM")  # what was deleted (memories...) leaves no trace in free pages
+            files = con.execute("SELECT COUNT(*) FROM files").fetchone()[0]
+            symbols = con.execute("SELECT COUNT(*) FROM symbols").fetchone()[0]
+        finally:
+            con.close()
+        database_bytes = copy.stat().st_size
+        packed = Path(tmp) / SNAPSHOT_NAME
+        with open(copy, "rb") as src, open(packed, "wb") as dst:
+            zstandard.ZstdCompressor(level=level, threads=-1).copy_stream(src, dst, size=database_bytes)
+        os.replace(packed, target)
+    return Exported(target, target.stat().st_size, database_bytes, files, symbols, 0.0)
+
+
+def write_gitattributes(folder: Path) -> Path:
+    """``.codecairn/.gitattributes``: the snapshot is binary, and a merge keeps our side."""
+    path = folder / ".gitattributes"
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        lines = []
+    if GITATTRIBUTES_LINE not in lines:
+        lines = [line for line in lines if not line.split()[:1] == [SNAPSHOT_NAME]] + [GITATTRIBUTES_LINE]
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+# ---- import -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Imported:
+    snapshot: Path
+    files: int
+    symbols: int
+    reparse_languages: list[str] = field(default_factory=list)  # plugin versions differ from the exporter's
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"snapshot": str(self.snapshot), "files": self.files, "symbols": self.symbols}
+        if self.reparse_languages:
+            out["reparse_languages"] = self.reparse_languages
+        return out
+
+
+def _has_index(db: Path) -> bool:
+    if not db.exists():
+        return False
+    try:
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        try:
+            return con.execute("SELECT EXISTS (SELECT 1 FROM files)").fetchone()[0] == 1
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return True  # unreadable: not ours to replace (the store reports it)
+
+
+def import_if_new(root: Path, db: Path, host: "PluginHost") -> Imported | None:
+    """Import ``root``'s snapshot into ``db`` when there is one and ``db`` holds no index yet."""
+    snapshot = snapshot_path(root)
+    if not snapshot.is_file() or _has_index(db):
+        return None
+    with exclusive(db) as alone:
+        if not alone or _has_index(db):  # someone has it open, or indexed it meanwhile
+            return None
+        return import_snapshot(snapshot, root, db, host)
+
+
+def import_snapshot(snapshot: Path, root: Path, db: Path, host: "PluginHost") -> Imported:
+    """Decompress ``snapshot`` into ``db`` (replacing it), owned by ``root``. The caller makes sure
+    nothing has ``db`` open."""
+    db.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(f"{db}{IMPORT_SUFFIX}-{os.getpid()}")
+    limit = max(1 << 30, MAX_EXPANSION * snapshot.stat().st_size)
+    try:
+        with open(snapshot, "rb") as src, open(tmp, "wb") as dst:
+            reader = zstandard.ZstdDecompressor().stream_reader(src)
+            written = 0
+            while chunk := reader.read(1 << 20):
+                written += len(chunk)
+                if written > limit:
+                    raise StoreError(f"{snapshot} decompresses to more than {limit} bytes; not importing it")
+                dst.write(chunk)
+        imported = _adopt(tmp, snapshot, root, host)
+        for suffix in ("-wal", "-shm", "-journal"):  # a stale log must never be replayed onto the new file
+            Path(f"{db}{suffix}").unlink(missing_ok=True)
+        os.replace(tmp, db)
+        return imported
+    except zstandard.ZstdError as exc:
+        raise StoreError(f"{snapshot} is not a zstd snapshot ({exc}); remove it or export it again") from None
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _adopt(path: Path, snapshot: Path, root: Path, host: "PluginHost") -> Imported:
+    try:
+        con = sqlite3.connect(path, isolation_level=None)
+        try:
+            version = con.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise StoreError(f"{snapshot} was exported by a newer codecairn (schema {version} > "
+                                 f"{SCHEMA_VERSION}); upgrade codecairn to use it")
+            check = [r[0] for r in con.execute("PRAGMA quick_check").fetchall()]
+            if check != ["ok"]:
+                raise StoreError(f"{snapshot} is damaged ({'; '.join(check[:3])}); export it again")
+            meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+            theirs = json.loads(meta.get("snapshot_plugins") or "{}")
+            ours = plugin_versions(host)
+            reparse = sorted(lang for lang, version in theirs.items() if ours.get(lang) not in (None, version))
+            con.execute("BEGIN")
+            now = time.time()
+            con.executemany("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                            [("root", str(root)), ("created_at", str(now)), ("imported_at", str(now))])
+            con.execute("UPDATE files SET mtime_ns = -1")  # read and hash every file on the next run
+            if reparse:
+                con.execute(f"UPDATE files SET hash = '' WHERE language IN ({','.join('?' * len(reparse))})", reparse)
+            con.execute("COMMIT")
+            files = con.execute("SELECT COUNT(*) FROM files").fetchone()[0]
+            symbols = con.execute("SELECT COUNT(*) FROM symbols").fetchone()[0]
+        finally:
+            con.close()
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"{snapshot} is not a usable snapshot ({exc}); export it again") from None
+    return Imported(snapshot, files, symbols, reparse)
