@@ -24,7 +24,7 @@ import numpy as np
 from stdlib_symbols import STDLIB, AstSymbol, stdlib_symbols
 
 from codecairn.semantic import texts
-from codecairn.semantic.fusion import reciprocal_rank_fusion
+from codecairn.semantic.fusion import QUERY_WORDS_K, QUERY_WORDS_NAME_WEIGHT, reciprocal_rank_fusion
 from codecairn.semantic.vectors import VectorIndex
 
 HERE = Path(__file__).parent
@@ -84,6 +84,16 @@ def _recipe_doc_first(s: AstSymbol) -> str:
     return f"{s.doc} ({base})" if s.doc else base
 
 
+def _recipe_doc_first_qname(s: AstSymbol) -> str:
+    return f"{s.doc} ({s.kind} {s.qualified_name})" if s.doc else f"{s.kind} {s.qualified_name}"
+
+
+def _recipe_qname_words_doc(s: AstSymbol) -> str:
+    words = texts.embedding_text(s.kind, s.name, s.qualified_name, "", "", s.parent_name)
+    text = f"{s.kind} {s.qualified_name}: {words.partition(' ')[2]}"
+    return f"{text}. {s.doc}" if s.doc else text
+
+
 RECIPES: dict[str, Callable[[AstSymbol], str]] = {
     "signature + doc": _recipe_sig_doc,
     "kind + raw qualified name + doc": _recipe_qname_doc,
@@ -92,6 +102,8 @@ RECIPES: dict[str, Callable[[AstSymbol], str]] = {
     "... + parameter words": _recipe_words_params_doc,
     "... + raw signature": _recipe_words_sig_doc,
     "doc first, then kind + words": _recipe_doc_first,
+    "doc first, then kind + raw qualified name": _recipe_doc_first_qname,
+    "kind + raw qualified name + its words + doc": _recipe_qname_words_doc,
 }
 CHOSEN = "kind + name/class/module words + doc [chosen]"
 
@@ -191,7 +203,9 @@ def evaluate(embedder, symbols: list[AstSymbol], recipe: Callable[[AstSymbol], s
     for q, qv in zip(queries, query_vectors):
         lexical = names.rank(q["query"])
         semantic = index.search(qv, CANDIDATES)
-        hybrid = reciprocal_rank_fusion(lexical, semantic, limit=CANDIDATES)
+        hybrid = reciprocal_rank_fusion(
+            lexical, semantic, k=QUERY_WORDS_K, name_weight=QUERY_WORDS_NAME_WEIGHT, limit=CANDIDATES
+        )
         by_name.append(_distinct(lexical, qualified))
         by_meaning.append(_distinct([i for i, _ in semantic], qualified))
         fused.append(_distinct([r.id for r in hybrid], qualified))

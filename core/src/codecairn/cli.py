@@ -34,11 +34,15 @@ def _parser() -> argparse.ArgumentParser:
     ix.add_argument("path")
     ix.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     ix.add_argument("--rebuild", action="store_true", help="delete this root's index database first")
+    ix.add_argument("--embed", action="store_true",
+                    help="also compute semantic-search vectors now, beside indexing (the server does it "
+                         "in the background anyway)")
     sv = sub.add_parser("serve", help="serve a root over MCP stdio")
     sv.add_argument("roots", nargs="*", default=["."])
     sv.add_argument("--no-index", action="store_true", help="do not refresh the index on start")
     sv.add_argument("--no-watch", action="store_true",
                     help="do not watch files for changes (answers still name stale files; `index` refreshes)")
+    sv.add_argument("--no-embed", action="store_true", help="do not compute semantic-search vectors")
     pl = sub.add_parser("plugins", help="list loaded plugins")
     pl.add_argument("--json", action="store_true")
     q = sub.add_parser("query", help="look a symbol up")
@@ -97,7 +101,7 @@ async def _dispatch(args: argparse.Namespace) -> int:
             return 2
         ws = await Workspace.open(args.roots[0])
         try:
-            await serve(ws, index_on_start=not args.no_index, watch=not args.no_watch)
+            await serve(ws, index_on_start=not args.no_index, watch=not args.no_watch, embed=not args.no_embed)
         finally:
             await ws.close()
         return 0
@@ -151,17 +155,14 @@ def _workspaces(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([i.to_dict() for i in infos]))
         return 0
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table("root", "state", "size", "last used", "files", "symbols", "database")
+    if not infos:
+        print(f"no indexes in {workspaces.workspaces_dir()}")
     for i in infos:
         state = i.error or i.root_state + (", in use" if i.in_use else "")
-        d = i.to_dict()
-        table.add_row(i.root or "?", state, f"{i.size_bytes // 1024} KiB", (d.get("last_used") or "")[:16],
-                      "" if i.files is None else str(i.files), "" if i.symbols is None else str(i.symbols),
-                      Path(i.database).name)
-    Console().print(table)
+        used = (i.to_dict().get("last_used") or "")[:16].replace("T", " ")
+        counts = "" if i.files is None else f"{i.files} files, {i.symbols} symbols, "
+        print(f"{i.root or '?'}  [{state}]  {counts}{i.size_bytes / 2**20:.1f} MiB, last used {used or '?'}  "
+              f"({i.database})")
     return 0
 
 
@@ -205,7 +206,11 @@ async def _index(args: argparse.Namespace) -> int:
             Path(str(db) + suffix).unlink(missing_ok=True)
     host = PluginHost()
     # A teammate's snapshot (.codecairn/index.db.zst): start from it, re-parse only what differs.
-    imported = import_if_new(root, database_path(root), host)
+    try:
+        imported = import_if_new(root, database_path(root), host)
+    except StoreError as exc:
+        print(f"codecairn: not using the snapshot: {exc}; indexing from scratch", file=sys.stderr)
+        imported = None
     ws = await Workspace.open(root, host)
     try:
         show_bar = not args.json and sys.stderr.isatty()
@@ -216,7 +221,10 @@ async def _index(args: argparse.Namespace) -> int:
             async def progress(done: int, total: int, message: str) -> None:
                 bar.update(task, completed=done, total=total or None, description=message)
 
-            summary = await ws.index_now(progress)
+            if args.embed:
+                summary = await _index_and_embed(ws, bar, progress)
+            else:
+                summary = await ws.index_now(progress)
         stats = await ws.answers.stats()
         result = {"files": summary.files, "symbols": stats["symbols"], "edges": sum(stats["edges"].values()),
                   "skipped": sum(summary.skipped.values()), "seconds": round(summary.seconds, 3),
@@ -235,6 +243,37 @@ async def _index(args: argparse.Namespace) -> int:
         return 0
     finally:
         await ws.close()
+
+
+async def _index_and_embed(ws, bar, progress):
+    """Structure first and never waiting; vectors for what is stored so far, batch by batch, in a
+    second progress bar, until indexing is done and nothing is pending."""
+    from codecairn.semantic.minilm import unavailable_reason
+
+    reason = unavailable_reason()
+    if reason:
+        print(f"codecairn: not embedding: {reason}", file=sys.stderr)
+        return await ws.index_now(progress)
+    task = bar.add_task("embedding", total=None)
+    indexed = asyncio.Event()
+
+    async def embedding_progress(done: int, total: int, message: str) -> None:
+        bar.update(task, completed=done, total=total or None, description=message)
+
+    async def embed() -> None:
+        while True:
+            await ws.embeddings.run_once(embedding_progress)
+            if indexed.is_set() and ws.embeddings.pending_count() == 0:
+                return
+            await asyncio.sleep(0.2)
+
+    embedder = asyncio.create_task(embed())
+    try:
+        summary = await ws.index_now(progress)
+    finally:
+        indexed.set()
+    await embedder
+    return summary
 
 
 async def _show_summary(ws, result: dict[str, Any]) -> None:

@@ -30,6 +30,7 @@ DEFAULT_PLUGINS = (
     "codecairn.tools.symbols",
     "codecairn.tools.files",
     "codecairn.tools.memory",
+    "codecairn.semantic.plugin",
 )
 # Set to a comma-separated list to choose which language wins an extension claimed twice:
 # CODECAIRN_LANGUAGE_FOR=".h=cpp,.js=javascript"

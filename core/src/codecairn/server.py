@@ -144,7 +144,7 @@ class CodecairnServer:
                 tg.cancel_scope.cancel()
 
 
-async def serve(workspace: Workspace, *, index_on_start: bool = True, watch: bool = True) -> None:
+async def serve(workspace: Workspace, *, index_on_start: bool = True, watch: bool = True, embed: bool = True) -> None:
     server = CodecairnServer(workspace)
     if sys.stdin.isatty():
         print(f"codecairn serve: MCP on stdin/stdout for {workspace.root}. Register this command with your "
@@ -168,5 +168,8 @@ async def serve(workspace: Workspace, *, index_on_start: bool = True, watch: boo
                     log.exception("the watcher of %s stopped; answers still name stale files, and `index` "
                                   "refreshes", workspace.root)
             tg.start_soon(watch_files)
+        if embed:
+            tg.start_soon(workspace.embeddings.run_forever)
+            workspace.embeddings.notify()  # symbols stored by earlier runs may still lack vectors
         await server.run_stdio()
         tg.cancel_scope.cancel()

@@ -102,6 +102,7 @@ def _export(db: Path, target: Path, versions: dict[str, str], level: int) -> Exp
         con = sqlite3.connect(copy, isolation_level=None)
         try:
             con.execute("PRAGMA journal_mode=DELETE")
+            con.execute("PRAGMA secure_delete=ON")  # deleted memories leave no text in free pages
             con.execute("BEGIN")
             for name, kind in con.execute(
                     "SELECT name, type FROM pragma_table_list WHERE schema='main' AND type IN ('table', 'virtual') "

@@ -13,12 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from codecairn.host import PluginHost
+from codecairn.index.embeddings import EmbeddingJob
 from codecairn.index.parse_pool import ParsePool, content_hash
 from codecairn.index.pipeline import IndexSummary, Progress, run_index
 from codecairn.index.resolver import FileInfo
 from codecairn.memory import Memories
 from codecairn.paths import confine, validate_root
 from codecairn.query.answers import Answers
+from codecairn.query.semantic import SemanticSearch
 from codecairn.query.symbol_index import SymbolIndex
 from codecairn.store.store import FileRow, ParsedFile, Store, database_path
 from codecairn.workspaces import Lease
@@ -58,6 +60,8 @@ class Workspace:
         self.started_at = time.time()
         self.last_summary: IndexSummary | None = None
         self.answers = Answers(self)
+        self.embeddings = EmbeddingJob(self)
+        self.semantic = SemanticSearch(self.embeddings)
         # Location memory (codecairn.memory): re-anchored after each index run, see index_now.
         self.memory = Memories(self)
         # Paths the watcher (codecairn.freshness) is re-indexing now: queries wait for them.
@@ -128,6 +132,7 @@ class Workspace:
             summary = await run_index(self, progress)
             self.last_summary = summary
             await self.memory.after_index()  # memories follow the code that just changed
+            self.embeddings.notify()         # the background job embeds what changed
             return summary
 
     def apply_batch(self, parsed: list[ParsedFile], deleted: list[int], known: dict[str, FileRow],

@@ -102,9 +102,14 @@ def test_es_exports(extract):
         Export("x", 12, "re-export", "src/other", "y"), Export("z", 12, "re-export", "src/other"),
         Export("Shape", 13, "re-export", "src/lib/shapes"),
     ]
-    # a re-export is also a dependency of the module (no local binding)
-    re_imports = [(i.module, i.name, i.target) for i in facts.facts.imports if i.kind == "re-export"]
-    assert ("./all", "*", "src/lib/all") in re_imports and ("../other", "x", "src/other.x") in re_imports
+    # a re-export is also an import of kind "re-export": a dependency of the module, and the name
+    # it makes available (what a resolver follows through barrel files)
+    re_imports = [(i.module, i.name, i.alias, i.target) for i in facts.facts.imports if i.kind == "re-export"]
+    assert re_imports == [
+        ("./all", "*", "", "src/lib/all"), ("./utils/index.js", "", "utils", "src/lib/utils"),
+        ("../other", "x", "y", "src/other.x"), ("../other", "z", "z", "src/other.z"),
+        ("./shapes", "Shape", "Shape", "src/lib/shapes.Shape"),
+    ]
 
 
 def test_default_exports_and_export_assignment(extract):

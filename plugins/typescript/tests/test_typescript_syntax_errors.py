@@ -130,3 +130,16 @@ def test_repairs_stay_fast_on_comment_banners():
     fixed = repair(source)
     assert time.perf_counter() - start < 1.0
     assert fixed.endswith(b"interface A<    T> {}\n")
+
+
+def test_pathological_files_do_not_break_extraction(extract):
+    assert extract("").symbols == []
+    assert extract("// just a comment\n/** and a doc */\n").symbols == []
+    chain = "export const built = make()" + "".join(f".with{i}()" for i in range(3000)) + ";\n"
+    facts = extract(chain, path="src/generated.ts")
+    receivers = [r.receiver for r in facts.facts.relations]
+    assert len(receivers) == 3001 and max(len(r) for r in receivers) < 200
+    nested = "export const deep = " + "[" * 400 + "1" + "]" * 400 + ";\n"
+    assert extract(nested).symbol("src/app/main.deep").kind == "constant"
+    junk = extract("\x00\x01 export class \xff\xfe Ok {} }}} ((( \n", path="src/junk.js")
+    assert junk.facts.partial

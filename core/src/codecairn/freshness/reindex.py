@@ -245,6 +245,15 @@ class Reindexer:
 
     # ---- resolution ---------------------------------------------------------------------------
 
+    async def warm(self) -> bool:
+        """Build what the resolver needs now, while nothing is waiting (the watcher calls this when
+        idle), so the next edit costs only its own work. True if there was anything to do."""
+        if self._generation == self.ws.generation or self.ws.index_lock.locked():
+            return False
+        async with self.ws.index_lock:
+            await self._ensure_cache()
+        return True
+
     async def _ensure_cache(self) -> None:
         if self._generation != self.ws.generation:
             rows = await self.ws.store.fetch_writer("SELECT file_id, name, alias, target FROM imports")

@@ -19,6 +19,7 @@ system is known not to deliver them).
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import re
@@ -31,6 +32,7 @@ import anyio
 
 from codecairn.freshness.git import GitTree, GitUnavailable
 from codecairn.freshness.reindex import Reindexer
+from codecairn.index.pipeline import IndexSummary
 from codecairn.index.walker import walk
 
 if TYPE_CHECKING:
@@ -41,14 +43,14 @@ log = logging.getLogger("codecairn.watcher")
 WATCH_ENV = "CODECAIRN_WATCH"
 POLL_ENV = "CODECAIRN_POLL_SECONDS"
 DEBOUNCE_MS = 100          # longest a burst of changes is grouped
-STEP_MS = 30               # quiet time that ends a burst
+STEP_MS = 20               # quiet time that ends a burst (an editor's save is a burst of ~1 ms)
 POLL_BASE_SECONDS = 5.0
 POLL_MAX_SECONDS = 60.0
 POLL_FILES_PER_SECOND = 500
 RETRY_FIRST_SECONDS = 1.0
 RETRY_MAX_SECONDS = 60.0
 RETRY_ATTEMPTS = 5
-RUST_TIMEOUT_MS = 5000
+IDLE_MS = 1000             # how often an idle watcher looks for preparation to do
 
 # File systems whose changes made elsewhere (another machine, the host of a VM or container)
 # produce no local events.
@@ -111,6 +113,8 @@ class Watcher:
         self.refreshes = 0
         self.failures = 0
         self.last_error = ""
+        self.last_summary: IndexSummary | None = None  # of the last successful narrow re-index
+        self.last_started = 0.0                        # perf_counter() when the last refresh began
         self._retry: set[str] = set()      # paths whose re-index failed: tried again after a delay
         self._attempts: dict[str, int] = {}  # path -> extraction failures in a row
         self._retry_full = False
@@ -161,18 +165,28 @@ class Watcher:
                 while True:
                     try:
                         raw = await anyio.to_thread.run_sync(
-                            notify.watch, self.debounce_ms, self.step_ms, RUST_TIMEOUT_MS, stop)
+                            notify.watch, self.debounce_ms, self.step_ms, IDLE_MS, stop)
                     except Exception as exc:  # the notifier broke (watch limit hit on a new directory...)
                         raise WatchUnavailable(f"file events stopped: {type(exc).__name__}: {exc}") from None
                     if raw == "stop":
                         return
-                    if isinstance(raw, str):  # timeout, signal
+                    if raw == "timeout":
+                        await self._idle()
+                        continue
+                    if isinstance(raw, str):  # a signal: the main thread handles it
                         continue
                     paths = self._relevant(path for _, path in raw)
                     if paths:
                         await self.refresh(paths)
         finally:
             notify.close()
+
+    async def _idle(self) -> None:
+        if await self.reindexer.warm():
+            # Everything loaded so far lives as long as the index: move it out of the cyclic
+            # collector's way, or its full passes (300 ms over a large index) land inside re-indexes.
+            gc.collect()
+            gc.freeze()
 
     def _relevant(self, absolute_paths: Iterable[str]) -> set[str]:
         """Root-relative paths among these that the index may care about."""
@@ -195,6 +209,7 @@ class Watcher:
         head = (await git.state()).head if git else ""
         dirty: frozenset[str] = frozenset()
         while True:
+            await self._idle()
             await anyio.sleep(poll_interval(len(self.ws.files_by_path), self.poll_base))
             if git is not None:
                 try:
@@ -254,6 +269,7 @@ class Watcher:
     async def refresh(self, paths: set[str]) -> bool:
         """Re-index these root-relative paths now; queries wait for them meanwhile."""
         ws = self.ws
+        self.last_started = time.perf_counter()
         ws.mark_pending(paths)
         try:
             summary = await self.reindexer.run(paths)
@@ -263,6 +279,7 @@ class Watcher:
         finally:
             ws.clear_pending(paths)
         self.refreshes += 1
+        self.last_summary = summary
         self._retry.difference_update(paths)
         for path in paths:
             if path not in summary.failed:

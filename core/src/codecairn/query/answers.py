@@ -89,12 +89,14 @@ class Answers:
 
     async def find_symbols(self, name: str | None = None, pattern: str | None = None,
                            kinds: list[str] | None = None, path: str | None = None,
-                           language: str | None = None, limit: int = 20) -> dict[str, Any]:
-        if not (name or pattern or kinds or path or language):
-            raise ToolError(BAD_ARGUMENT, "give at least one of name, pattern, kinds, path, language")
+                           language: str | None = None, limit: int = 20,
+                           query: str | None = None) -> dict[str, Any]:
+        if not (name or pattern or kinds or path or language or query):
+            raise ToolError(BAD_ARGUMENT, "give at least one of name, pattern, query, kinds, path, language")
         if language and language not in self.ws.host.languages:
             raise ToolError(BAD_ARGUMENT, f"unknown language {language!r}",
                             languages=sorted(self.ws.host.languages))
+        filtered = bool(kinds or path or language)
         keep = self._filters(kinds, path, language)
         index = self.ws.index
         rows = index.rows
@@ -105,11 +107,14 @@ class Answers:
                     sym = rows[sid]
                     if keep(sym):
                         ranked.append((rank, kind_rank(sym.kind), len(sym.name), sym.qualified_name, sid))
-        else:
+        elif not query:
             for sym in rows.values():
                 if keep(sym):
                     ranked.append((0, kind_rank(sym.kind), len(sym.name), sym.qualified_name, sym.id))
         ranked.sort()
+        if query:
+            return await self._hybrid(query, [r[-1] for r in ranked[:200]], bool(name or pattern),
+                                      {s.id for s in rows.values() if keep(s)} if filtered else None, limit)
         top = ranked[:limit]
         sigs = await self.signatures([r[-1] for r in top])
         results = [self.brief(rows[r[-1]], sigs.get(r[-1])) for r in top]
@@ -117,6 +122,32 @@ class Answers:
         answer: dict[str, Any] = {"results": results, **bounded(ranked, limit)}
         if not answer["complete"]:
             answer["total"] = len(ranked)
+        return answer
+
+    async def _hybrid(self, query: str, lexical: list[int], by_name: bool, candidates: set[int] | None,
+                      limit: int) -> dict[str, Any]:
+        """Natural-language search, fused (reciprocal rank) with the name ranking when both are asked."""
+        from codecairn.semantic.fusion import reciprocal_rank_fusion
+
+        if not isinstance(query, str) or not query.strip():
+            raise ToolError(BAD_ARGUMENT, "query must be a non-empty string")
+        semantic = await self.ws.semantic.search(query, max(limit * 3, 30), candidates)
+        rows = self.ws.index.rows
+        fused = reciprocal_rank_fusion(lexical if by_name else [], [p for p in semantic if p[0] in rows])
+        top = [f for f in fused if f.id in rows][:limit]
+        sigs = await self.signatures([f.id for f in top])
+        results = []
+        for f in top:
+            entry = self.brief(rows[f.id], sigs.get(f.id))
+            entry["matched"] = list(f.matched)
+            if f.semantic_score is not None:
+                entry["semantic_score"] = round(f.semantic_score, 3)
+            results.append(entry)
+        self._count(bool(results))
+        answer: dict[str, Any] = {"results": results, **bounded(fused, limit, "limit")}
+        pending = self.ws.embeddings.pending_count()
+        if pending:
+            answer["embeddings_pending"] = pending
         return answer
 
     def _count(self, hit: bool) -> None:
@@ -251,6 +282,17 @@ class Answers:
                 answer["unresolved_call_sites"] = count[0][0]
         return answer
 
+    def _embedding_stats(self) -> dict[str, Any]:
+        job = self.ws.embeddings
+        if job.model_id is None and not job.hash_of:
+            from codecairn.semantic.minilm import unavailable_reason
+
+            reason = unavailable_reason()
+            if reason:
+                return {"semantic": reason}
+        return {"embeddings": len(job.hash_of), "embeddings_pending": job.pending_count(),
+                **({"embedding_model": job.model_id} if job.model_id else {})}
+
     def _short(self, sym: Sym) -> dict[str, Any]:
         return {"qualified_name": sym.qualified_name, "path": self.path_of(sym), "line": sym.start_line}
 
@@ -382,6 +424,7 @@ class Answers:
             "database": str(ws.store.path),
             "database_size_bytes": await ws.store.size_bytes(),
             "cache": {"hits": ws.hits, "misses": ws.misses},
+            **self._embedding_stats(),
             "memories": await ws.memory.count(),
         }
         if last:

@@ -96,6 +96,15 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX memories_path ON memories(path);
     """,
+    # 3: semantic vectors, keyed by a hash of (model, embedded text): a symbol whose text did not
+    # change keeps its vector across re-indexing, whatever its row id becomes.
+    """
+    CREATE TABLE embeddings (
+        hash TEXT PRIMARY KEY,
+        model TEXT NOT NULL,
+        vector BLOB NOT NULL
+    );
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

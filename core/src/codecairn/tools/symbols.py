@@ -16,7 +16,8 @@ _SELECT = {
 async def find_symbols(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     return await ctx.workspace.answers.find_symbols(
         name=args.get("name"), pattern=args.get("pattern"), kinds=args.get("kinds"),
-        path=args.get("path"), language=args.get("language"), limit=args.get("limit", 20))
+        path=args.get("path"), language=args.get("language"), limit=args.get("limit", 20),
+        query=args.get("query"))
 
 
 async def get_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -32,10 +33,12 @@ async def read_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 def codecairn_tools() -> list[Tool]:
     return [
         Tool("find_symbols",
-             "Find symbols by name (case-insensitive substring; exact > prefix > substring) or glob "
-             "pattern, filtered by kinds, path prefix, language. Call before reading files.",
+             "Find symbols by name (case-insensitive substring; exact > prefix > substring), glob "
+             "pattern, or meaning (query: natural language; fused with name when both), filtered by "
+             "kinds, path prefix, language. Call before reading files.",
              {"type": "object", "properties": {
                  "name": {"type": "string"},
+                 "query": {"type": "string", "description": "what the code does, e.g. 'retry with backoff'"},
                  "pattern": {"type": "string", "description": "glob, e.g. get*Config"},
                  "kinds": {"type": "array", "items": {"type": "string"}},
                  "path": {"type": "string", "description": "path prefix"},

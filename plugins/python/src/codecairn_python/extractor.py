@@ -31,10 +31,9 @@ import re
 from bisect import bisect_right
 from operator import attrgetter, itemgetter
 
-from tree_sitter import QueryCursor
-
 from codecairn.extractors.common import SIGNATURE_MAX, has_errors
 from codecairn.model import Export, FileFacts, Import, Relation, Symbol
+from tree_sitter import QueryCursor
 
 _QUERY_SOURCE = """
 (class_definition) @class
@@ -50,6 +49,14 @@ _QUERY_SOURCE = """
 (assignment left: [(identifier) (attribute object: (identifier))] type: (type)) @assign.typed
 (typed_parameter) @param.typed
 (typed_default_parameter) @param.typed
+(module (expression_statement [(assignment) (augmented_assignment) (call)] @module.statement))
+(module [(if_statement) (try_statement) (with_statement) (for_statement) (while_statement)
+         (match_statement)] @module.statement)
+(class_definition body: (block (expression_statement (assignment) @class.statement)))
+(class_definition body: (block [(if_statement) (try_statement) (with_statement) (for_statement)
+                                (while_statement) (match_statement)] @class.statement))
+(assignment left: (attribute object: (identifier))) @assign.attribute
+(assignment left: (pattern_list . (attribute object: (identifier)))) @assign.attribute
 """
 
 _query = None  # tree_sitter.Query, built on first use in each process (Query objects do not pickle)
@@ -141,6 +148,7 @@ _ASSIGN_CALL = re.compile(
 _ASSIGN_TYPED = re.compile(r"\s*(self\s*\.\s*)?([A-Za-z_]\w*)\s*:\s*([A-Za-z_][\w.]*)\s*(?:=|$)", re.ASCII)
 _PARAM_TYPE = re.compile(r"\s*([A-Za-z_]\w*)\s*:\s*([A-Za-z_][\w.]*)\s*(?:=|$)", re.ASCII)
 _FIRST_PARAM = re.compile(r"\(\s*([A-Za-z_]\w*)", re.ASCII)
+_ATTRIBUTE_TARGET = re.compile(r"([A-Za-z_]\w*)\s*\.\s*([A-Za-z_]\w*)\s*[:=]", re.ASCII)
 
 RECEIVER_MAX = 200
 SIGNATURE_SCAN = 2 * SIGNATURE_MAX  # bytes of a long statement worth reading for its signature
@@ -249,13 +257,11 @@ class _FileExtraction:
         root = self.tree.root_node
         get = QueryCursor(_compiled_query()).captures(root).get
         self._module_symbol(root)
-        classes, inits = self._definitions(get("class", ()), get("function", ()), get("decorated", ()))
+        inits = self._definitions(get("class", ()), get("function", ()), get("decorated", ()))
         self._scope_index()
-        all_names, all_line = self._module_variables(root)
-        for class_index, body in classes:
-            self._class_variables(class_index, body)
-        for class_index, init, body in inits:
-            self._init_fields(class_index, init, body)
+        all_names, all_line = self._module_variables(get("module.statement", []))
+        self._class_variables(get("class.statement", []))
+        self._init_fields(inits, get("assign.attribute", []))
         self._imports(get("import", ()))
         self._receiver_types(get("assign.call", ()), get("assign.typed", ()), get("param.typed", ()))
         self._calls(get("call", []))
@@ -366,7 +372,7 @@ class _FileExtraction:
         items += [(n.start_byte, n.end_byte, False, n) for n in function_nodes]
         items.sort(key=itemgetter(0))
         stack: list[tuple[int, int]] = []  # (end byte, symbol index) of the open definitions
-        classes, inits = [], []
+        inits = []
         for start, end, is_class, node in items:
             while stack and stack[-1][0] <= start:
                 stack.pop()
@@ -395,7 +401,7 @@ class _FileExtraction:
             modifiers = decorators.get(start, ())
             if modifiers:
                 modifiers = _with_decorator_modifiers(modifiers)
-            if not is_class and text.startswith("async", start):
+            if not is_class and text[start] == "a":  # async def
                 modifiers = ("async",) + modifiers
             prefix = symbols[parent][2] if parent >= 0 else module
             s_row, s_col = node.start_point
@@ -419,13 +425,11 @@ class _FileExtraction:
                 names.add(name)
             if is_class:
                 self._bases(index, node)
-                if body is not None:
-                    classes.append((index, body))
-            elif kind == "method" and name == "__init__" and body is not None:
-                inits.append((parent, node, body))
+            elif kind == "method" and name == "__init__":
+                inits.append((index, node))
             stack.append((end, index))
             def_spans.append((start, end, index))
-        return classes, inits
+        return inits
 
     def _header_end(self, node, start: int, body) -> int:
         """Where ``def f(a) -> int`` / ``class A(B)`` ends: at the colon that opens the body."""
@@ -519,28 +523,33 @@ class _FileExtraction:
             elif kind in _COMPOUND:
                 yield from self._statements(statement)
 
-    def _module_variables(self, root):
-        """Module-level variables and constants; ``__all__`` (None when absent or not literal)."""
+    def _module_variables(self, statements: list):
+        """Module-level variables and constants; ``__all__`` (None when absent or not literal).
+
+        ``statements`` are the module's own assignments (and the calls and ``+=`` that may grow
+        ``__all__``) and its compound statements, whose blocks are still module level."""
         all_names: list[str] | None = None
         all_line = 0
-        for node in self._statements(root):
-            kind = node.type
-            if kind == "assignment":
-                left = node.child_by_field_name("left")
-                if left is not None and left.type == "identifier" and self._text(left) == "__all__":
-                    names = self._string_list(node.child_by_field_name("right"))
-                    if names is not None:
-                        all_names, all_line = names, node.start_point[0] + 1
+        statements.sort(key=_START_BYTE)  # the first binding of a name wins
+        for statement in statements:
+            for node in self._statements(statement) if statement.type in _COMPOUND else (statement,):
+                kind = node.type
+                if kind == "assignment":
+                    left = node.child_by_field_name("left")
+                    if left is not None and left.type == "identifier" and self._text(left) == "__all__":
+                        names = self._string_list(node.child_by_field_name("right"))
+                        if names is not None:
+                            all_names, all_line = names, node.start_point[0] + 1
+                        continue
+                    self._assignment(node, -1, "variable")
+                elif all_names is None or not self.text.startswith("__all__", node.start_byte):
                     continue
-                self._assignment(node, -1, "variable")
-            elif kind == "augmented_assignment" and all_names is not None:
-                left = node.child_by_field_name("left")
-                if left is not None and self._text(left) == "__all__":
+                elif kind == "augmented_assignment":
                     all_names += self._string_list(node.child_by_field_name("right")) or []
-            elif kind == "call" and all_names is not None:
-                function = node.child_by_field_name("function")
-                if function is not None and self._text(function) in ("__all__.extend", "__all__.append"):
-                    all_names += self._string_list(node.child_by_field_name("arguments")) or []
+                elif kind == "call":
+                    function = node.child_by_field_name("function")
+                    if function is not None and self._text(function) in ("__all__.extend", "__all__.append"):
+                        all_names += self._string_list(node.child_by_field_name("arguments")) or []
         return all_names, all_line
 
     def _string_list(self, node) -> list[str] | None:
@@ -564,10 +573,18 @@ class _FileExtraction:
             return names
         return None
 
-    def _class_variables(self, class_index: int, body) -> None:
-        for node in self._statements(body):
-            if node.type == "assignment":
-                self._assignment(node, class_index, "field")
+    def _class_variables(self, statements: list) -> None:
+        """Class-level fields and constants: the assignments directly in class bodies, and in
+        their if/try/with blocks."""
+        statements.sort(key=_START_BYTE)
+        is_class = self.is_class
+        for statement in statements:
+            owner = self._owner(statement.start_byte)
+            if owner < 0 or not is_class[owner]:
+                continue
+            for node in self._statements(statement) if statement.type in _COMPOUND else (statement,):
+                if node.type == "assignment":
+                    self._assignment(node, owner, "field")
 
     def _assignment(self, node, scope: int, kind: str) -> None:
         """``x = ...``, ``x: T = ...``, ``x: T``, ``a, b = ...``, ``a = b = ...`` in a module or class."""
@@ -616,31 +633,39 @@ class _FileExtraction:
             _new(Symbol, ("function", name, qualified, s_row + 1, s_col, e_row + 1, e_col, sig, "", scope, ("lambda",)))
         )
 
-    def _init_fields(self, class_index: int, init, body) -> None:
-        """``self.x = ...`` in ``__init__``: a field of the class, once per name."""
-        params = init.child_by_field_name("parameters")
-        first = _FIRST_PARAM.match(self.text, params.start_byte, params.end_byte) if params is not None else None
-        if first is None:
+    def _init_fields(self, inits: list, attribute_assignments: list) -> None:
+        """``self.x = ...`` anywhere in ``__init__``: a field of the class, once per name."""
+        if not inits or not attribute_assignments:
             return
-        self_name = first.group(1)
-        for node in self._statements(body):
-            while node.type == "assignment":
-                left = node.child_by_field_name("left")
-                if left is None:
-                    break
-                for target in left.named_children if left.type in _TARGET_LISTS else (left,):
-                    if target.type != "attribute":
-                        continue
+        text = self.text
+        self_names = {}  # __init__ symbol index -> the name its first parameter gives the instance
+        for index, node in inits:
+            params = node.child_by_field_name("parameters")
+            first = _FIRST_PARAM.match(text, params.start_byte, params.end_byte) if params is not None else None
+            if first is not None:
+                self_names[index] = first.group(1)
+        attribute_assignments.sort(key=_START_BYTE)
+        parents = self.parents
+        for node in attribute_assignments:
+            owner = self._owner(node.start_byte)
+            self_name = self_names.get(owner)
+            if self_name is None:
+                continue
+            m = _ATTRIBUTE_TARGET.match(text, node.start_byte)
+            if m is not None:  # self.x = ..., self.x: T = ...
+                if m.group(1) == self_name:
+                    self._field(node, node, m.group(2), parents[owner])
+                continue
+            left = node.child_by_field_name("left")  # self.a, self.b = ...
+            for target in left.named_children if left is not None else ():
+                if target.type == "attribute":
                     obj = target.child_by_field_name("object")
                     attr = target.child_by_field_name("attribute")
-                    if obj is None or attr is None or self._text(obj) != self_name:
-                        continue
-                    name = self._text(attr)
-                    self._variable(node, target, name, class_index, "constant" if _UPPER.fullmatch(name) else "field")
-                right = node.child_by_field_name("right")
-                if right is None:
-                    break
-                node = right
+                    if obj is not None and attr is not None and self._text(obj) == self_name:
+                        self._field(node, target, self._text(attr), parents[owner])
+
+    def _field(self, node, target, name: str, class_index: int) -> None:
+        self._variable(node, target, name, class_index, "constant" if _UPPER.fullmatch(name) else "field")
 
     # -- imports --
 
@@ -768,11 +793,11 @@ class _FileExtraction:
                 owner = owners[i]
                 upcoming = bounds[i + 1] if i < last else _END
             receiver, _, name = text[start : node.end_byte].rpartition(".")
-            line = node.start_point[0] + 1
             receiver_type = ""
+            call_line = node.start_point[0] + 1
             if receiver:
-                if "\n" in receiver:
-                    line += receiver.count("\n")
+                if "\n" in receiver:  # the line of the name, not of the receiver's start
+                    call_line += receiver.count("\n")
                     receiver = _LINE_BREAK.sub("", receiver)
                 if receiver[-1] in _BLANK:
                     receiver = receiver.rstrip(_BLANK)
@@ -789,7 +814,7 @@ class _FileExtraction:
                 if len(receiver) > RECEIVER_MAX:
                     self.recode = True
                     receiver = receiver[: RECEIVER_MAX - 1] + _ELLIPSIS
-            add(_new(Relation, ("calls", owner, name, line, receiver, receiver_type)))
+            add(_new(Relation, ("calls", owner, name, call_line, receiver, receiver_type)))
 
     # -- exports --
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import tree_sitter_python
-
 from codecairn.hookspecs import Language, hookimpl
+
 from codecairn_python.extractor import extract
 
 

@@ -120,7 +120,8 @@ _KEYWORD_MODIFIERS = {
 }
 _BUILTIN_TYPES = frozenset({"any", "unknown", "never", "void", "object", "string", "number", "boolean", "symbol", "bigint"})
 _SPACES = re.compile(r"\s+")
-RECEIVER_MAX = 120
+RECEIVER_MAX = 120   # characters of an unusual receiver expression kept as written
+RECEIVER_LINKS = 12  # links of a call chain kept in a receiver
 
 
 _order = operator.itemgetter(0)
@@ -273,7 +274,7 @@ class _Extraction:
                 mods.append("override")
             elif t == "decorator":
                 mods.append(self._decorator(child))
-            elif child.is_named and t not in ("decorator",):
+            elif child.is_named:
                 break  # modifiers come first; stop at the name
         return mods
 
@@ -308,12 +309,6 @@ class _Extraction:
             else:
                 return ""
         return ""
-
-    def _class_scope(self) -> _Scope | None:
-        for scope in reversed(self.stack):
-            if scope.kind == CLASS:
-                return scope
-        return None
 
     def _function_types(self) -> dict:
         for scope in reversed(self.stack):
@@ -408,12 +403,14 @@ class _Extraction:
                     alias = self._string(alias_node) if alias_node else ""
                     spec_line = spec.start_point.row + 1
                     self.exports.append(Export(name, spec_line, "re-export", module, alias))
-                    self.imports.append(Import(specifier, name, "", spec_line, "re-export", target(module, name)))
+                    # alias = the name the module makes available: what re-export chains follow
+                    self.imports.append(Import(specifier, name, alias or name, spec_line, "re-export",
+                                               target(module, name)))
             elif namespace_export is not None:
                 alias = namespace_export.named_children[-1] if namespace_export.named_children else None
                 alias_text = self._string(alias) if alias is not None else ""
                 self.exports.append(Export("*", line, "re-export", module, alias_text))
-                self.imports.append(Import(specifier, "", "", line, "re-export", module))
+                self.imports.append(Import(specifier, "", alias_text, line, "re-export", module))
             elif star is not None:
                 self.exports.append(Export("*", line, "re-export", module))
                 self.imports.append(Import(specifier, "*", "", line, "re-export", module))
@@ -503,8 +500,10 @@ class _Extraction:
             klass = self.stack[-1].klass
         self.stack.append(_Scope(node.end_byte, kind, symbol, qual, types, klass, node if kind == FUNCTION else None))
 
-    def _merge_overload(self, node, name: str, body) -> int:
+    def _merge_overload(self, node, name: str) -> int:
         """Index of the earlier overload signature this declaration continues, or -1."""
+        if not self.overloads:
+            return -1
         outer = self._outer(node)
         prev = outer.prev_named_sibling
         while prev is not None and prev.type == "comment":
@@ -527,7 +526,7 @@ class _Extraction:
         name_node = node.child_by_field_name("name")
         name = self.text(name_node) if name_node is not None else "default"
         body = node.child_by_field_name("body")
-        index = self._merge_overload(node, name, body)
+        index = self._merge_overload(node, name)
         if index < 0:
             outer = self._outer(node)
             mods = self._wrapper_modifiers(node) + self._own_modifiers(node)
@@ -569,9 +568,8 @@ class _Extraction:
         parent_type = node.parent.type if node.parent is not None else ""
         body = node.child_by_field_name("body")
         bound = self.bound.get(node.id, -1)
-        if bound >= 0:
-            klass = self.stack[-1].klass if self.symbols[bound].kind == "method" and parent_type == "class_body" else None
-            self._push(node, FUNCTION, bound, self.symbols[bound].qualified_name, {}, klass)
+        if bound >= 0:  # a method of a named object literal: `this` is the object, not a class
+            self._push(node, FUNCTION, bound, self.symbols[bound].qualified_name, {}, None)
             return
         member_of_type = (parent_type == "class_body" and scope.kind == CLASS) or (
             parent_type == "interface_body" and scope.kind == INTERFACE
@@ -581,7 +579,7 @@ class _Extraction:
                 self._push(node, FUNCTION, scope.symbol, scope.qual, {}, scope.klass if parent_type == "class_body" else None)
             return
         name = self._string(node.child_by_field_name("name"))
-        index = self._merge_overload(node, name, body)
+        index = self._merge_overload(node, name)
         if index < 0:
             # decorators of a method are the class body's children just before it
             first, decorators = node, []
@@ -711,7 +709,7 @@ class _Extraction:
 
     def _field(self, node) -> None:
         scope = self.stack[-1]
-        if scope.kind != CLASS:
+        if scope.kind not in (CLASS, ANONYMOUS_CLASS):
             return
         name_node = node.child_by_field_name("name")
         if name_node is None:
@@ -726,7 +724,7 @@ class _Extraction:
                 field_type = self._value_type(value)
             if field_type:
                 klass.fields[name] = field_type
-        if scope.symbol < 0 or self.symbols[scope.symbol].kind != "class":
+        if scope.kind != CLASS:
             return
         is_function = value is not None and value.type in _FUNCTION_VALUES
         mods = self._own_modifiers(node)
@@ -751,7 +749,10 @@ class _Extraction:
     def _value_type(self, value) -> str:
         t = value.type
         if t == "new_expression":
-            return self._type_name(value.child_by_field_name("constructor"))
+            ctor = value.child_by_field_name("constructor")
+            if ctor is None or ctor.type == "member_expression" and ctor.child(0).type == "this":
+                return ""  # `new this.ctor()`: a value holding a class, not a type name
+            return self._type_name(ctor)
         if t in ("as_expression", "satisfies_expression"):
             children = value.named_children
             return self._type_name(children[-1]) if len(children) >= 2 else ""
@@ -769,13 +770,17 @@ class _Extraction:
             return  # an import binding, recorded by _call
         if name_node.type == "identifier":
             self._function_types()[self.text(name_node)] = node  # typed on first use as a receiver
+        value_type = value.type if value is not None else ""
+        if scope.kind not in (MODULE, NAMESPACE) and value_type not in _FUNCTION_VALUES and (
+            value_type not in _CLASS_NODES and value_type != "object"
+        ):
+            return  # a local variable: not a symbol
         declaration = node.parent
         if declaration is None:
             return
         keyword = declaration.children[0].type if declaration.children else "let"
         if keyword not in ("const", "let", "var"):
             keyword = "const"
-        value_type = value.type if value is not None else ""
         at_module_level = scope.kind in (MODULE, NAMESPACE) and (
             declaration.parent is not None
             and (
@@ -822,7 +827,8 @@ class _Extraction:
                 self._object_members(value, index, self.symbols[index].qualified_name)
 
     def _object_members(self, obj, parent: int, qual: str) -> None:
-        """Function-valued members of a module-level object literal become its methods."""
+        """Function-valued members of an object literal bound to a name become its methods (and
+        nested objects holding such functions its properties); data members are not symbols."""
         for member in obj.named_children:
             t = member.type
             if t == "method_definition":
@@ -895,28 +901,41 @@ class _Extraction:
     # ---- calls, imports written as calls, CommonJS ---------------------------------------
 
     def _receiver(self, node) -> str:
-        t = node.type
-        if t in ("identifier", "this", "super", "property_identifier"):
-            return self.text(node)
-        if t == "member_expression":
-            obj = node.child_by_field_name("object")
-            prop = node.child_by_field_name("property")
-            if obj is None or prop is None:
-                return _SPACES.sub("", self.text(node))
-            return f"{self._receiver(obj)}.{self.text(prop)}"
-        if t == "call_expression":
-            fn = node.child_by_field_name("function")
-            return f"{self._receiver(fn)}()" if fn is not None else "()"
-        if t == "new_expression":
-            ctor = node.child_by_field_name("constructor")
-            return f"new {self._receiver(ctor)}()" if ctor is not None else "new ()"
-        if t == "non_null_expression" and node.named_children:
-            return self._receiver(node.named_children[0])
-        if t == "subscript_expression":
-            obj = node.child_by_field_name("object")
-            return f"{self._receiver(obj)}[]" if obj is not None else "[]"
-        text = _SPACES.sub(" ", self.text(node))
-        return text if len(text) <= RECEIVER_MAX else text[: RECEIVER_MAX - 1] + "…"
+        """The receiver as written, calls shortened to ``()``: ``getCart().items``, ``this.repo``.
+
+        Iterative and capped: builder chains in generated code run to thousands of links."""
+        parts = []
+        for _ in range(RECEIVER_LINKS):
+            t = node.type
+            if t in ("identifier", "this", "super", "property_identifier"):
+                parts.append(self.text(node))
+                break
+            if t == "member_expression":
+                parts.append("." + self.text(node.child(node.child_count - 1)))
+                node = node.child(0)
+            elif t == "call_expression":
+                parts.append("()")
+                node = node.child(0)
+            elif t == "subscript_expression":
+                parts.append("[]")
+                node = node.child(0)
+            elif t == "non_null_expression":
+                node = node.child(0)
+            elif t == "new_expression":
+                ctor = node.child_by_field_name("constructor")
+                parts.append(f"new {self._short_text(ctor) if ctor is not None else ''}()")
+                break
+            else:
+                parts.append(self._short_text(node))
+                break
+        else:
+            parts.append("…")
+        return "".join(reversed(parts))
+
+    def _short_text(self, node) -> str:
+        raw = self.source[node.start_byte : min(node.end_byte, node.start_byte + 4 * RECEIVER_MAX)]
+        text = _SPACES.sub(" ", raw.decode("utf-8", "replace"))
+        return text if len(text) <= RECEIVER_MAX and node.end_byte - node.start_byte <= 4 * RECEIVER_MAX else text[: RECEIVER_MAX - 1] + "…"
 
     def _receiver_type(self, obj, relation_index: int) -> str:
         t = obj.type
@@ -1229,13 +1248,15 @@ def _is_require(value, source: bytes) -> bool:
     return fn is not None and fn.type == "identifier" and source[fn.start_byte : fn.end_byte] == b"require"
 
 
-def _has_function_member(obj) -> bool:
+def _has_function_member(obj, depth: int = 0) -> bool:
     for member in obj.named_children:
         if member.type == "method_definition":
             return True
         if member.type == "pair":
             value = member.child_by_field_name("value")
-            if value is not None and (value.type in _FUNCTION_VALUES or value.type == "object" and _has_function_member(value)):
+            if value is not None and (
+                value.type in _FUNCTION_VALUES or value.type == "object" and depth < 8 and _has_function_member(value, depth + 1)
+            ):
                 return True
     return False
 

@@ -1,0 +1,158 @@
+"""An agent finds its way around Go code nobody here wrote: golang.org/x/tools 0.5.0 (the small
+go-xtools corpus, ~1,070 files), indexed whole by `codecairn serve` and questioned over MCP with
+the official client. Types, their methods (declared with receivers, often in other files),
+embedding as inheritance, callers and callees with how each was resolved, a file's imports and
+exports.
+
+The corpus is a GOPATH ``src`` directory, so package names are full import paths:
+``golang.org/x/tools/go/ast/astutil.Apply``, ``golang.org/x/tools/go/ssa.Function.emit``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from mcp import ClientSession, StdioServerParameters, stdio_client
+
+from realcode import CORPORA
+
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]
+
+ASTUTIL = "golang.org/x/tools/go/ast/astutil"
+SSA = "golang.org/x/tools/go/ssa"
+
+
+def small_corpus(name: str) -> Path:
+    path = CORPORA / name
+    if not path.is_dir():
+        pytest.fail(f"corpus {name} is missing at {path}: run `scripts/test-prerequisites.sh small` "
+                    "(or set CODECAIRN_CORPORA)")
+    return path
+
+
+async def call(session: ClientSession, tool: str, args: dict | None = None) -> dict:
+    result = await session.call_tool(tool, args or {})
+    payload = json.loads(result.content[0].text)
+    assert not result.is_error, payload
+    return payload
+
+
+def qualified(entries: list[dict]) -> set[str]:
+    """The qualified names in a list of bases / subclasses / callees (a name when unresolved)."""
+    return {e.get("qualified_name") or e.get("caller") or e.get("name") for e in entries}
+
+
+async def ask_go_questions(root: Path, cache: Path) -> dict[str, dict]:
+    """One agent session: index, then the questions. The answers are checked afterwards."""
+    params = StdioServerParameters(command=sys.executable,
+                                   args=["-m", "codecairn.cli", "serve", str(root), "--no-index"],
+                                   env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)})
+    questions = {
+        "found": ("find_symbols", {"name": "Cursor", "kinds": ["struct"]}),
+        "cursor": ("get_symbol", {"name": f"{ASTUTIL}.Cursor"}),
+        "apply": ("get_symbol", {"name": f"{ASTUTIL}.Apply"}),
+        "emit": ("get_symbol", {"name": "ssa.Function.emit"}),  # a partial name is enough when unique
+        "alloc": ("get_symbol", {"name": f"{SSA}.Alloc"}),
+        "register": ("get_symbol", {"name": f"{SSA}.register"}),
+        "an_instruction": ("get_symbol", {"name": f"{SSA}.anInstruction"}),
+        "call_instruction": ("get_symbol", {"name": f"{SSA}.CallInstruction"}),
+        "set_pos": ("get_symbol", {"name": f"{SSA}.register.setPos"}),
+        "external": ("file_outline", {"path": "golang.org/x/tools/go/packages/external.go"}),
+        "imports_go": ("file_outline", {"path": f"{ASTUTIL}/imports.go"}),
+        "stats": ("stats", {}),
+    }
+    answers: dict[str, dict] = {}
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            answers["index"] = await call(session, "index")
+            for key, (tool, args) in questions.items():
+                answers[key] = await call(session, tool, args)
+    return answers
+
+
+async def test_an_agent_explores_go_x_tools(cache_dir: Path) -> None:
+    a = await ask_go_questions(small_corpus("go-xtools"), cache_dir)
+    assert a["index"]["parsed"] == a["index"]["files"] >= 1000 and "failed" not in a["index"]
+    assert a["stats"]["languages"]["go"] >= 1000
+
+    # A known type, by a name the agent half remembers.
+    top = a["found"]["results"][0]
+    assert top["qualified_name"] == f"{ASTUTIL}.Cursor"
+    assert top["path"] == "golang.org/x/tools/go/ast/astutil/rewrite.go"
+
+    cursor = a["cursor"]
+    assert cursor["kind"] == "struct" and cursor["doc"].startswith("A Cursor describes a node")
+    assert "public" in cursor["modifiers"]
+    methods = {m["name"] for m in cursor["members"] if m["kind"] == "method"}
+    fields = {m["name"] for m in cursor["members"] if m["kind"] == "field"}
+    # Methods are declared apart from the struct (`func (c *Cursor) Replace(...)`), yet listed with it.
+    assert {"Node", "Parent", "Name", "Index", "Replace", "Delete", "InsertAfter", "InsertBefore"} <= methods
+    assert {"parent", "name", "iter", "node"} <= fields
+
+    # Callees and callers of a known function, each labelled with how it was resolved.
+    apply = a["apply"]
+    assert apply["signature"] == "func Apply(root ast.Node, pre, post ApplyFunc) (result ast.Node)"
+    callees = {c.get("qualified_name"): c for c in apply["callees"]}
+    # `a := &application{...}; a.apply(...)`: the local's type is read off the composite literal.
+    assert "resolution" not in callees[f"{ASTUTIL}.application.apply"], "exact: no label"
+    assert "recover" in apply["unresolved_callee_names"]  # a builtin stays unresolved, and is shown
+    callers = {c["caller"]: c for c in apply["callers"]}
+    # Another package calls astutil.Apply through its import.
+    assert callers["golang.org/x/tools/internal/typeparams.doCopy"]["resolution"] == "import"
+    assert callers["golang.org/x/tools/internal/typeparams.doCopy"]["path"].endswith("/copytermlist.go")
+
+    # A pointer-receiver method, called from all over its package (`fn.emit(...)`, fn *Function).
+    emit = a["emit"]
+    assert emit["qualified_name"] == f"{SSA}.Function.emit" and emit["path"].endswith("/go/ssa/func.go")
+    assert emit["signature"] == "func (f *Function) emit(instr Instruction) Value"
+    emit_callers = {c["caller"] for c in emit["callers"]}
+    assert {f"{SSA}.builder.expr0", f"{SSA}.builder.stmt", f"{SSA}.emitLoad"} <= emit_callers
+    assert all("resolution" not in c for c in emit["callers"]), "all exact"
+    assert emit["callers_complete"] is False, "more than a page of callers, and the answer says so"
+
+    # Embedding is inheritance: go/ssa's instructions embed the `register` mix-in, which embeds
+    # `anInstruction`; subclasses are the types that embed it.
+    assert f"{SSA}.register" in qualified(a["alloc"]["bases"])
+    assert "register" in {m["name"] for m in a["alloc"]["members"] if m["kind"] == "field"}
+    assert qualified(a["register"]["bases"]) == {f"{SSA}.anInstruction"}
+    assert {f"{SSA}.Alloc", f"{SSA}.Call", f"{SSA}.Phi", f"{SSA}.BinOp", f"{SSA}.UnOp"} <= \
+        qualified(a["register"]["subclasses"])
+    assert {f"{SSA}.register", f"{SSA}.Jump", f"{SSA}.If", f"{SSA}.Return", f"{SSA}.Store"} <= \
+        qualified(a["an_instruction"]["subclasses"])
+    # Interfaces embed interfaces too.
+    assert qualified(a["call_instruction"]["bases"]) == {f"{SSA}.Instruction"}
+    assert {"Common", "Value"} <= {m["name"] for m in a["call_instruction"]["members"]}
+
+    # A method promoted through embedding: `lookup.setPos(...)` on a *Lookup reaches register.setPos,
+    # and the answer says it went through the embedded type.
+    how = {}
+    for c in a["set_pos"]["callers"]:
+        how.setdefault(c["caller"], set()).add(c.get("resolution"))
+    assert how[f"{SSA}.builder.exprN"] == {"inherited"}
+    assert how[f"{SSA}.emitNew"] == {"inherited"}
+
+    # Imports (an aliased one among them) and exports of known files.
+    external = a["external"]
+    assert external["language"] == "go"
+    imports = {i["module"]: i for i in external["imports"]}
+    assert imports["golang.org/x/sys/execabs"]["alias"] == "exec"
+    assert imports["encoding/json"]["alias"] == "json"
+    assert [s["name"] for s in external["symbols"]] == ["driverRequest", "findExternalDriver"]
+
+    exported = {e["name"] for e in a["imports_go"]["exports"]}
+    assert {"AddImport", "AddNamedImport", "DeleteImport", "DeleteNamedImport", "RewriteImport",
+            "UsesImport", "Imports"} <= exported
+    # Only capitalised identifiers are exported (an exported method of an unexported type is
+    # listed as `type.Method`).
+    assert all(name.rsplit(".", 1)[-1][0].isupper() for name in exported), exported
+    assert not {"isThirdParty", "importPath", "matchLen"} & exported
+    assert {"fmt", "go/ast", "go/token", "strconv", "strings"} <= {i["module"] for i in a["imports_go"]["imports"]}
+
+    resolution = a["stats"]["call_resolution"]
+    assert resolution["exact"] > resolution["import"] > resolution["inherited"] > 0
+    assert a["stats"]["unresolved_calls"] > 0  # calls into the standard library (not indexed) stay unresolved

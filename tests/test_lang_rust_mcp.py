@@ -1,0 +1,156 @@
+"""An agent finds its way around Rust code nobody here wrote: tokio 1.24.2 (the small rust-tokio
+corpus, 420 files), indexed whole by `codecairn serve` and questioned over MCP with the official
+client. Structs and the methods their `impl` blocks attach to them, trait implementations as
+"implements" (a trait's implementors are its subclasses), supertraits, callers and callees with
+how each was resolved, a file's `use` imports and `pub` exports.
+
+Names follow the file layout below `src/`: `src/net/tcp/stream.rs` is the module
+`crate::net::tcp::stream`, so tokio's `TcpStream` is `crate::net::tcp::stream::TcpStream` (the
+path tokio re-exports it under, `tokio::net::TcpStream`, is not a symbol of its own).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from mcp import ClientSession, StdioServerParameters, stdio_client
+
+from realcode import CORPORA
+
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]
+
+STREAM = "crate::net::tcp::stream::TcpStream"
+RUNTIME = "crate::runtime::runtime::Runtime"
+ASYNC_READ = "crate::io::async_read::AsyncRead"
+
+
+def small_corpus(name: str) -> Path:
+    path = CORPORA / name
+    if not path.is_dir():
+        pytest.fail(f"corpus {name} is missing at {path}: run `scripts/test-prerequisites.sh small` "
+                    "(or set CODECAIRN_CORPORA)")
+    return path
+
+
+async def call(session: ClientSession, tool: str, args: dict | None = None) -> dict:
+    result = await session.call_tool(tool, args or {})
+    payload = json.loads(result.content[0].text)
+    assert not result.is_error, payload
+    return payload
+
+
+def qualified(entries: list[dict]) -> set[str]:
+    """The qualified names in a list of bases / subclasses / callees (a name when unresolved)."""
+    return {e.get("qualified_name") or e.get("caller") or e.get("name") for e in entries}
+
+
+async def ask_rust_questions(root: Path, cache: Path) -> dict[str, dict]:
+    """One agent session: index, then the questions. The answers are checked afterwards."""
+    params = StdioServerParameters(command=sys.executable,
+                                   args=["-m", "codecairn.cli", "serve", str(root), "--no-index"],
+                                   env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)})
+    questions = {
+        "found": ("find_symbols", {"name": "TcpStream", "kinds": ["struct"]}),
+        "stream": ("get_symbol", {"name": STREAM}),
+        "async_read": ("get_symbol", {"name": ASYNC_READ}),
+        "buf_read": ("get_symbol", {"name": "AsyncBufRead", "path": "src/io/async_buf_read.rs"}),
+        "connect": ("get_symbol", {"name": f"{STREAM}::connect"}),
+        "stream_new": ("get_symbol", {"name": f"{STREAM}::new"}),
+        "runtime": ("get_symbol", {"name": "runtime::Runtime"}),  # a partial path is enough when unique
+        "block_on": ("get_symbol", {"name": f"{RUNTIME}::block_on"}),
+        "select": ("find_symbols", {"name": "select", "kinds": ["macro"]}),
+        "stream_rs": ("file_outline", {"path": "src/net/tcp/stream.rs"}),
+        "io_mod": ("file_outline", {"path": "src/io/mod.rs"}),
+        "stats": ("stats", {}),
+    }
+    answers: dict[str, dict] = {}
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            answers["index"] = await call(session, "index")
+            for key, (tool, args) in questions.items():
+                answers[key] = await call(session, tool, args)
+    return answers
+
+
+async def test_an_agent_explores_tokio(cache_dir: Path) -> None:
+    a = await ask_rust_questions(small_corpus("rust-tokio"), cache_dir)
+    assert a["index"]["parsed"] == a["index"]["files"] >= 400 and "failed" not in a["index"]
+    assert a["stats"]["languages"] == {"rust": a["index"]["files"]}
+
+    # A known type.
+    top = a["found"]["results"][0]
+    assert top["qualified_name"] == STREAM and top["path"] == "src/net/tcp/stream.rs"
+
+    # Its members: the field, and the methods of its `impl TcpStream { ... }` block.
+    stream = a["stream"]
+    assert stream["kind"] == "struct" and stream["doc"] == "A TCP stream between a local and a remote socket."
+    members = {m["name"]: m["kind"] for m in stream["members"]}
+    assert members["io"] == "field"
+    assert {"connect", "peek", "split", "into_split", "set_nodelay", "try_read"} <= \
+        {name for name, kind in members.items() if kind == "method"}
+    # Its bases: the traits it implements (`impl AsyncRead for TcpStream`), resolved to tokio's own
+    # traits; std's (`fmt::Debug`) are named but unresolved: the standard library is not indexed.
+    bases = {b.get("qualified_name") or b["name"]: b for b in stream["bases"]}
+    assert bases[ASYNC_READ]["kind"] == "implements"
+    assert bases["crate::io::async_write::AsyncWrite"]["kind"] == "implements"
+    assert bases["fmt::Debug"]["resolved"] is False
+
+    # A trait's implementors are its subclasses; a supertrait (`trait AsyncBufRead: AsyncRead`) is a base.
+    async_read = a["async_read"]
+    assert async_read["kind"] == "trait" and [m["name"] for m in async_read["members"]] == ["poll_read"]
+    implementors = {s["qualified_name"]: s for s in async_read["subclasses"]}
+    for implementor in (STREAM, "crate::fs::file::File", "crate::io::util::buf_reader::BufReader",
+                        "crate::net::unix::stream::UnixStream", "crate::process::ChildStdout"):
+        assert implementors[implementor]["kind"] == "implements", implementor
+    assert "kind" not in implementors["crate::io::async_buf_read::AsyncBufRead"], "a supertrait: extends"
+    assert ASYNC_READ in qualified(a["buf_read"]["bases"])
+    assert "crate::io::util::buf_reader::BufReader" in qualified(a["buf_read"]["subclasses"])
+
+    # Callees and callers of known methods, with how each was resolved.
+    connect = a["connect"]
+    assert connect["signature"] == "pub async fn connect<A: ToSocketAddrs>(addr: A) -> io::Result<TcpStream>"
+    assert connect["parent"] == STREAM and "async" in connect["modifiers"]
+    assert f"{STREAM}::connect_addr" in qualified(connect["callees"])  # `TcpStream::connect_addr(addr)`
+    callers = {c["caller"]: c for c in a["stream_new"]["callers"]}
+    # `TcpStream::new(sys)` in its own impl: exact; from listener.rs, through `use crate::net::TcpStream`.
+    assert "resolution" not in callers[f"{STREAM}::connect_mio"]
+    assert callers["crate::net::tcp::listener::TcpListener::accept"]["resolution"] == "import"
+    assert callers["crate::net::tcp::listener::TcpListener::accept"]["path"] == "src/net/tcp/listener.rs"
+    assert a["stream_new"]["unresolved_call_sites"] > 0, "`X::new` calls that could not be pinned down are counted"
+
+    runtime = a["runtime"]
+    assert runtime["qualified_name"] == RUNTIME and runtime["doc"] == "The Tokio runtime."
+    assert {"new", "block_on", "spawn", "enter", "shutdown_timeout"} <= {m["name"] for m in runtime["members"]}
+    block_on = a["block_on"]
+    assert block_on["parent"] == RUNTIME
+    callees = {c.get("qualified_name"): c for c in block_on["callees"]}
+    assert "resolution" not in callees[f"{RUNTIME}::enter"], "`self.enter()`: exact"
+
+    # `#[macro_export] macro_rules! select` lives at the crate root, as in Rust.
+    assert a["select"]["results"][0]["qualified_name"] == "crate::select"
+
+    # Imports and exports of a known file: `use` trees flattened, `pub` items exported (not
+    # `pub(crate)` ones), `pub use` listed as re-exports.
+    stream_rs = a["stream_rs"]
+    uses = {(i["module"], i.get("name")) for i in stream_rs["imports"]}
+    assert {("crate::io", "AsyncRead"), ("crate::io", "PollEvented"), ("crate::future", "poll_fn"),
+            ("std::net", "SocketAddr"), ("bytes", "BufMut")} <= uses
+    assert ("std::os::unix::prelude", "*") in uses  # a glob
+    exported = {e["name"] for e in stream_rs["exports"]}
+    assert {"TcpStream", "TcpStream::connect", "TcpStream::peek", "TcpStream::into_split"} <= exported
+    assert not {"TcpStream::new", "TcpStream::connect_addr", "TcpStream::connect_mio"} & exported
+    assert [s["name"] for s in stream_rs["symbols"]][0] == "TcpStream"
+
+    reexports = {e["name"]: e for e in a["io_mod"]["exports"] if e.get("kind") == "re-export"}
+    assert reexports["AsyncRead"]["source"] == "crate::io::async_read"
+    assert reexports["copy"]["source"] == "crate::io::util"
+    assert reexports["SeekFrom"]["source"] == "std::io"
+
+    resolution = a["stats"]["call_resolution"]
+    assert resolution["exact"] > 0 and resolution["import"] > 0
+    assert a["stats"]["edges"]["implements"] > 1000
