@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What the test suite needs besides Python packages: universal-ctags (an independent extractor the
-# tests compare against) and the small tier of real third-party corpora (a few MB per language,
-# fetched from Debian, PyPI and npm by scripts/get-corpora.sh). Idempotent.
+# tests compare against), Go and its static callgraph (an oracle for Go calls), and the small tier of
+# real third-party corpora (a few MB per language, fetched from Debian, PyPI and npm by
+# scripts/get-corpora.sh). Idempotent.
 #   scripts/test-prerequisites.sh [small|large|all]
 set -euo pipefail
 tier=${1:-small}
@@ -13,5 +14,11 @@ fi
 if ! command -v ctags >/dev/null || ! ctags --version 2>/dev/null | grep -q Universal; then
   $sudo apt-get update -qq >/dev/null
   $sudo apt-get install -y -qq universal-ctags >/dev/null
+fi
+# Go's static call graph (`callgraph -algo=static`), the oracle tests/test_go_callgraph_oracle.py
+# compares Go call edges with; it runs offline in GOPATH mode over the go-xtools corpus.
+if ! command -v callgraph >/dev/null || ! command -v go >/dev/null; then
+  $sudo apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq golang-go golang-golang-x-tools >/dev/null
 fi
 bash "$here/get-corpora.sh" --tier "$tier"

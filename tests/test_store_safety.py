@@ -78,3 +78,26 @@ def test_a_file_that_is_not_a_database_is_reported(stdlib_part: Path, tmp_path: 
     result = _run(codecairn_exe, "index", str(stdlib_part), cache=cache)
     assert result.returncode == 2 and str(db) in result.stderr
     assert db.read_bytes() == b"this is not sqlite\n" * 100
+
+
+def test_a_rebuild_keeps_what_agents_remembered(stdlib_part: Path, tmp_path: Path, codecairn_exe: str) -> None:
+    import asyncio
+    import os
+
+    cache = tmp_path / "cache"
+    assert _run(codecairn_exe, "index", str(stdlib_part), "--json", cache=cache).returncode == 0
+
+    async def remember_then_count(write: bool) -> int:
+        os.environ["CODECAIRN_CACHE_DIR"] = str(cache)
+        ws = await Workspace.open(stdlib_part)
+        try:
+            if write:
+                await ws.memory.remember(reason="where JSON documents are decoded", symbol="json.decoder.JSONDecoder.decode")
+            return await ws.memory.count()
+        finally:
+            await ws.close()
+
+    assert asyncio.run(remember_then_count(True)) == 1
+    rebuilt = _run(codecairn_exe, "index", str(stdlib_part), "--json", "--rebuild", cache=cache)
+    assert rebuilt.returncode == 0 and "kept 1 remembered" in rebuilt.stderr
+    assert asyncio.run(remember_then_count(False)) == 1

@@ -200,8 +200,10 @@ async def _index(args: argparse.Namespace) -> int:
     from codecairn.snapshot import import_if_new
 
     root = validate_root(args.path)
+    kept_memories: list[tuple] = []
     if args.rebuild:
         db = database_path(root)
+        kept_memories = _salvage_memories(db)
         for suffix in ("", "-wal", "-shm"):
             Path(str(db) + suffix).unlink(missing_ok=True)
     host = PluginHost()
@@ -212,6 +214,10 @@ async def _index(args: argparse.Namespace) -> int:
         print(f"codecairn: not using the snapshot: {exc}; indexing from scratch", file=sys.stderr)
         imported = None
     ws = await Workspace.open(root, host)
+    if kept_memories:
+        await ws.store.db.executemany(
+            f"INSERT OR IGNORE INTO memories VALUES ({','.join('?' * len(kept_memories[0]))})", kept_memories)
+        print(f"codecairn: kept {len(kept_memories)} remembered locations across the rebuild", file=sys.stderr)
     try:
         show_bar = not args.json and sys.stderr.isatty()
         with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -243,6 +249,19 @@ async def _index(args: argparse.Namespace) -> int:
         return 0
     finally:
         await ws.close()
+
+
+def _salvage_memories(db: Path) -> list[tuple]:
+    """Memories are what agents wrote, not derived data: a rebuild keeps them when they can be read."""
+    import sqlite3
+
+    if not db.exists():
+        return []
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
+            return con.execute("SELECT * FROM memories").fetchall()
+    except sqlite3.DatabaseError:
+        return []
 
 
 async def _index_and_embed(ws, bar, progress):

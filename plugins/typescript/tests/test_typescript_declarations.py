@@ -38,7 +38,9 @@ def test_a_class_its_members_and_their_modifiers(extract):
     assert cls.doc == "Charges customers."
     assert set(cls.modifiers) == {"export", "abstract"}
 
-    member = lambda name: facts.symbol(f"src/billing/payment.PaymentService.{name}")
+    def member(name):
+        return facts.symbol(f"src/billing/payment.PaymentService.{name}")
+
     assert member("repo").kind == "property" and set(member("repo").modifiers) == {"private", "readonly"}
     assert member("instances").modifiers == ("static",)
     assert member("#secret").kind == "property"

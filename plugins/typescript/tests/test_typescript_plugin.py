@@ -6,7 +6,6 @@ import tomllib
 from pathlib import Path
 
 from codecairn.hookspecs import Language
-
 from codecairn_typescript import plugin
 
 

@@ -15,11 +15,10 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tree_sitter import Language as TSLanguage
-from tree_sitter import Parser
-
 from codecairn_typescript.extractor import repaired_tree
 from codecairn_typescript.plugin import codecairn_languages
+from tree_sitter import Language as TSLanguage
+from tree_sitter import Parser
 
 GET_CORPORA = "bash /work/shared/corpora/get-corpora.sh --tier small"
 

@@ -143,6 +143,21 @@ def _shape(ws: "Workspace", file_ids: Iterable[int]) -> dict[str, Counter]:
     return out
 
 
+def _identities(ws: "Workspace", file_ids: Iterable[int]) -> dict[int, tuple]:
+    """symbol id -> (file id, qualified name, kind, how many alike come before it): what stays the
+    same when an edit elsewhere in the file moves the symbol."""
+    rows = ws.index.rows
+    out: dict[int, tuple] = {}
+    for fid in file_ids:
+        seen: Counter = Counter()
+        for sid in sorted(ws.index.by_file.get(fid, ()), key=lambda i: (rows[i].start_line, i)):
+            s = rows[sid]
+            key = (fid, s.qualified_name, s.kind)
+            out[sid] = (*key, seen[key])
+            seen[key] += 1
+    return out
+
+
 class Reindexer:
     """Re-indexes named paths of one workspace. Keeps the walker's rules and what the resolver
     needs (every file's import bindings, every file's module) between calls: rebuilding those
@@ -206,12 +221,16 @@ class Reindexer:
         generation = ws.generation + 1 if changed else ws.generation
         with anyio.CancelScope(shield=True):  # written whole, or not at all
             await self._ensure_cache()
+            into: list[tuple] = []
             if changed:
                 # Edges elsewhere that point into the old symbols lose their target in the write.
+                marks = ",".join("?" * len(old_ids))
                 into = await store.fetch_writer(
-                    f"SELECT e.id FROM edges e JOIN symbols s ON e.target_id = s.id "
-                    f"WHERE s.file_id IN ({','.join('?' * len(old_ids))})", old_ids) if old_ids else []
+                    f"SELECT e.id, e.target_id, e.resolution, e.kind, e.source_id FROM edges e "
+                    f"JOIN symbols s ON e.target_id = s.id WHERE s.file_id IN ({marks}) "
+                    f"AND e.file_id NOT IN ({marks})", old_ids * 2) if old_ids else []
                 before = _shape(ws, old_ids)
+                old_identity = _identities(ws, old_ids)
                 await store.set_meta({"resolution_pending": 1})
             t = time.perf_counter()
             rows, file_ids, _ = await store.write_batch(parsed, touched, deleted, known, generation)
@@ -226,7 +245,20 @@ class Reindexer:
                 else:
                     after = _shape(ws, file_ids.values())
                     names = {n for n in before.keys() | after.keys() if before.get(n) != after.get(n)}
-                    summary.resolved_edges = await self._resolve(set(file_ids.values()), [r[0] for r in into], names)
+                    # An edge into a symbol that is still there (same qualified name and kind) points
+                    # at its new row; only those whose target went away are resolved again.
+                    new_id = {identity: sid for sid, identity in _identities(ws, file_ids.values()).items()}
+                    kept, lost, bases = [], [], []
+                    for eid, target, how, kind, source in into:
+                        sid = new_id.get(old_identity.get(target))
+                        if sid is None:
+                            lost.append(eid)
+                            continue
+                        kept.append((sid, how, eid))
+                        if kind in ("extends", "implements") and source is not None:
+                            bases.append((source, sid))
+                    ws.index.set_bases(bases)
+                    summary.resolved_edges = await self._resolve(set(file_ids.values()), lost, names, kept)
                 summary.phases["resolve"] = time.perf_counter() - t
                 await store.set_meta({"resolution_pending": 0, "generation": generation,
                                       "last_indexed_at": time.time()})
@@ -271,12 +303,15 @@ class Reindexer:
             self._bindings[fid] = fresh.get(fid, Bindings())
             self._infos[fid] = FileInfo(p.path, p.language, p.facts.module)
 
-    async def _resolve(self, file_ids: set[int], edge_ids: list[int], names: set[str]) -> int:
-        """Resolve the edges an edit can have changed: those of the re-parsed files, those that
-        pointed into their old symbols, and those naming a symbol that appeared, went away or
-        changed kind or qualified name. (A body-only edit changes no names: only the first two.)"""
+    async def _resolve(self, file_ids: set[int], edge_ids: list[int], names: set[str],
+                       known: list[tuple] = ()) -> int:
+        """Resolve the edges an edit can have changed: those of the re-parsed files, ``edge_ids``
+        (they pointed into symbols that went away), and those naming a symbol that appeared, went
+        away or changed kind or qualified name (a body-only edit changes none). ``known`` are
+        resolutions already decided, written with the others."""
         ws, store = self.ws, self.ws.store
         if len(file_ids) + len(edge_ids) + len(names) > 30000:  # SQLite's bound-parameter limit
+            await store.write_resolutions(known)
             return await resolve(ws, set(), set(), full=True)
         conds, params = [], []
         for column, values in (("file_id", file_ids), ("id", edge_ids), ("target", names)):
@@ -284,7 +319,8 @@ class Reindexer:
                 conds.append(f"{column} IN ({','.join('?' * len(values))})")
                 params.extend(values)
         if not conds:
-            return 0
+            await store.write_resolutions(known)
+            return len(known)
         edges = await store.fetch_writer(
             f"SELECT id, file_id, kind, source_id, target, receiver, receiver_type FROM edges WHERE {' OR '.join(conds)}",
             params)
@@ -298,6 +334,8 @@ class Reindexer:
             return out
 
         updates = await anyio.to_thread.run_sync(work)
+        decided = {u[2] for u in updates}  # resolved again (its name's symbols changed): that wins
+        updates.extend(u for u in known if u[2] not in decided)
         await store.write_resolutions(updates)
         return sum(1 for u in updates if u[0] is not None)
 

@@ -96,6 +96,7 @@ _VISIBLE = frozenset({"public", "protected"})
 _RECEIVER_MAX = 120
 _NO_RECEIVER_TYPES = frozenset({"var", "int", "long", "short", "byte", "char", "boolean", "float", "double", "void"})
 _FIELD_SIGNATURE_VALUE_MAX = 80
+_IMPORT = re.compile(rb"import\s+(static\s+)?([\w$]+(?:\s*\.\s*[\w$]+)*)(\s*\.\s*\*)?\s*;")
 _LINE = itemgetter(3)  # Relation.line and Import.line
 _WHITESPACE = re.compile(rb"\s*")
 _MODIFIER_SLOW_PATH = re.compile(rb"[(/]|@\s")
@@ -620,19 +621,23 @@ class _JavaFile:
 
     def _import(self, node) -> None:
         """``import a.b.C;`` binds C; ``import static a.b.C.m;`` binds m; wildcards bind nothing."""
-        path = ""
-        static = False
-        wildcard = False
-        for child in node.children:
-            t = child.type
-            if t == "scoped_identifier" or t == "identifier":
-                path = _type_name(self.src[child.start_byte : child.end_byte])
-            elif t == "static":
-                static = True
-            elif t == "asterisk":
-                wildcard = True
-        if not path:
-            return
+        src = self.src
+        written = _IMPORT.fullmatch(src, node.start_byte, node.end_byte)
+        if written is not None:
+            static, path, wildcard = written.group(1), written.group(2), written.group(3)
+            path = "".join(path.decode("utf-8", "replace").split())
+        else:  # a comment inside the declaration: read the children
+            static = wildcard = path = None
+            for child in node.children:
+                t = child.type
+                if t == "scoped_identifier" or t == "identifier":
+                    path = _type_name(src[child.start_byte : child.end_byte])
+                elif t == "static":
+                    static = True
+                elif t == "asterisk":
+                    wildcard = True
+            if not path:
+                return
         kind = "static" if static else ""
         line = node.start_point[0] + 1
         if wildcard:

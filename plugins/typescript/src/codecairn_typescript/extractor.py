@@ -20,11 +20,11 @@ import re
 from typing import NamedTuple
 
 import tree_sitter_typescript
-from tree_sitter import Parser, Query, QueryCursor
-from tree_sitter import Language as TSLanguage
-
 from codecairn.extractors.common import first_doc_line, signature
 from codecairn.model import Export, FileFacts, Import, Relation, Symbol
+from tree_sitter import Language as TSLanguage
+from tree_sitter import Parser, Query, QueryCursor
+
 from codecairn_typescript.modules import module_path, resolve_specifier, target
 from codecairn_typescript.repair import repair
 

@@ -10,8 +10,8 @@ argument list), at the same speed.
 from __future__ import annotations
 
 import tree_sitter_typescript
-
 from codecairn.hookspecs import Language, hookimpl
+
 from codecairn_typescript.extractor import extract
 
 _SHARED = dict(

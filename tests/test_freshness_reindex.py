@@ -1,0 +1,74 @@
+"""The watcher's narrow re-index (a few named files, no walk) must leave exactly the graph that
+indexing the same tree from scratch gives: symbols, every edge's resolution, imports, exports."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from codecairn.freshness.reindex import Reindexer
+from codecairn.workspace import Workspace
+
+pytestmark = pytest.mark.anyio
+
+
+def graph(exe: str, cache: Path, root: Path) -> list[str]:
+    out = subprocess.run([exe, "export", str(root)], env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)},
+                         capture_output=True, text=True, check=True, timeout=600).stdout
+    return sorted(json.dumps(json.loads(line), sort_keys=True) for line in out.splitlines())
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1))
+
+
+async def test_narrow_reindexes_leave_the_graph_a_full_index_gives(
+        stdlib_part: Path, tmp_path: Path, cache_dir: Path, codecairn_exe: str) -> None:
+    root = stdlib_part
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        reindex = Reindexer(ws)
+
+        # A new function calling into the file and its neighbours.
+        with open(root / "json" / "decoder.py", "a") as fh:
+            fh.write("\n\ndef decode_strict(s):\n    return JSONDecoder(strict=True).raw_decode(scanstring(s, 1)[0])\n")
+        assert (await reindex.run(["json/decoder.py"])).parsed == 1
+        # A method renamed: its callers elsewhere in the file lose their target.
+        edit(root / "json" / "decoder.py", "def raw_decode(self", "def raw_decode_from(self")
+        await reindex.run(["json/decoder.py"])
+        # Lines shift in a file many others call into: their edges follow the moved symbols.
+        edit(root / "logging" / "__init__.py", '"""\nLogging package', '"""\n\n\n\nLogging package')
+        await reindex.run(["logging/__init__.py"])
+        # A second definition of a name that was unique: name-only calls to it are ambiguous now.
+        with open(root / "shlex.py", "a") as fh:
+            fh.write("\n\ndef dedent(text):\n    return text\n")
+        await reindex.run(["shlex.py"])
+        # A new module importing another; a module renamed; one deleted.
+        (root / "json" / "extra.py").write_text(
+            "from json.decoder import JSONDecoder\n\n\ndef parse(text):\n    return JSONDecoder().decode(text)\n")
+        os.rename(root / "textwrap.py", root / "textwrap_renamed.py")
+        (root / "email" / "quoprimime.py").unlink()
+        summary = await reindex.run(["json/extra.py", "textwrap.py", "textwrap_renamed.py", "email/quoprimime.py"])
+        assert (summary.parsed, summary.deleted) == (2, 2)
+        generation = ws.generation
+    finally:
+        await ws.close()
+
+    scratch = tmp_path / "scratch"
+    shutil.copytree(root, scratch)
+    ours = graph(codecairn_exe, cache_dir, root)
+    assert '"kind": "function", "name": "decode_strict"' in "".join(ours)
+    assert graph(codecairn_exe, tmp_path / "scratch-cache", scratch) == ours
+    ws = await Workspace.open(root)
+    try:
+        assert ws.generation == generation, "`export` found nothing left to re-index"
+    finally:
+        await ws.close()
