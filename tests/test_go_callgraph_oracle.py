@@ -111,6 +111,7 @@ def codecairn_export(root: Path, cache: Path) -> list[dict[str, Any]]:
 
 _INSTANTIATION = re.compile(r"\[[^\[\]]*\]")
 _METHOD = re.compile(r"^\(\*?([^()]+)\)\.(.+)$")
+_PACKAGE_INIT = re.compile(r"^(?:.*/)?[^/.]+\.init(?:#\d+)?$")  # `golang.org/x/tools/go/ssa.init`, `init#1`; not `T.init`
 
 
 def codecairn_name(callgraph_name: str) -> str:
@@ -145,7 +146,7 @@ def compare(callgraph_lines: list[str], records: list[dict[str, Any]], files: di
         if path is None or path not in files:
             continue
         target = codecairn_name(callee)
-        if "$" in target or re.search(r"\.init(#\d+)?$", target):
+        if "$" in target or _PACKAGE_INIT.match(target):
             synthetic += 1  # closures, bound-method wrappers, package initialisers: no symbol of their own
             continue
         if target not in symbols:

@@ -94,6 +94,12 @@ def _recipe_qname_words_doc(s: AstSymbol) -> str:
     return f"{text}. {s.doc}" if s.doc else text
 
 
+def _recipe_doc_first_qname_words(s: AstSymbol) -> str:
+    words = texts.embedding_text(s.kind, s.name, s.qualified_name, "", "", s.parent_name).partition(" ")[2]
+    text = f"{s.kind} {s.qualified_name}: {words}"
+    return f"{s.doc} ({text})" if s.doc else text
+
+
 RECIPES: dict[str, Callable[[AstSymbol], str]] = {
     "signature + doc": _recipe_sig_doc,
     "kind + raw qualified name + doc": _recipe_qname_doc,
@@ -104,6 +110,7 @@ RECIPES: dict[str, Callable[[AstSymbol], str]] = {
     "doc first, then kind + words": _recipe_doc_first,
     "doc first, then kind + raw qualified name": _recipe_doc_first_qname,
     "kind + raw qualified name + its words + doc": _recipe_qname_words_doc,
+    "doc first, then kind + raw qualified name + its words": _recipe_doc_first_qname_words,
 }
 CHOSEN = "kind + name/class/module words + doc [chosen]"
 

@@ -68,6 +68,9 @@ class Language:
     filenames: tuple[str, ...] = ()
     # Shown in answers so an agent knows how deep the facts are ("rich" or "tags").
     depth: str = "rich"
+    # Languages of one family import each other's modules (TypeScript, TSX and JavaScript share
+    # module names); empty = the language is its own family.
+    family: str = ""
 
 
 class ToolContext(Protocol):

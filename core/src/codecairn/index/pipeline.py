@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Awaitable, Callable
 import anyio
 
 from codecairn.index.parse_pool import ParsePool
-from codecairn.index.resolver import FileInfo, Resolver, build_bindings
+from codecairn.index.resolver import FileInfo, Resolver, add_default_exports, build_bindings
 from codecairn.index.walker import walk
 from codecairn.store.store import ParsedFile
 
@@ -203,10 +203,16 @@ async def run_index(ws: "Workspace", progress: Progress | None = None) -> IndexS
     return summary
 
 
+async def load_bindings(store):
+    bindings = build_bindings(await store.fetch_writer("SELECT file_id, name, alias, target FROM imports"))
+    add_default_exports(bindings, await store.fetch_writer("SELECT file_id, name FROM exports WHERE kind='default'"))
+    return bindings
+
+
 async def resolve_and_insert(ws: "Workspace", edges: list[tuple]) -> int:
     """First index: every edge is new, so resolve them all in memory and insert them resolved."""
     store = ws.store
-    bindings = build_bindings(await store.fetch_writer("SELECT file_id, name, alias, target FROM imports"))
+    bindings = await load_bindings(store)
     resolver = Resolver(ws.index, ws.file_infos(), ws.host.languages, bindings)
 
     def work() -> list[tuple]:
@@ -249,7 +255,7 @@ async def resolve(ws: "Workspace", new_file_ids: set[int], new_names: set[str], 
     if not inheritance and not calls:
         await store.set_meta({"resolved_once": 1})
         return 0
-    bindings = build_bindings(await store.fetch_writer("SELECT file_id, name, alias, target FROM imports"))
+    bindings = await load_bindings(store)
     resolver = Resolver(ws.index, ws.file_infos(), ws.host.languages, bindings)
 
     def work() -> list[tuple]:

@@ -34,6 +34,7 @@ class Bindings:
 
     names: dict[str, list[str]] = field(default_factory=dict)  # local name -> qualified targets
     wildcards: list[str] = field(default_factory=list)         # qualified prefixes (import a.*)
+    default: str = ""                                          # the name the file exports as default
 
 
 class Resolver:
@@ -84,12 +85,17 @@ class Resolver:
             self._module_files = defaultdict(list)
             self._modules_by_lang = defaultdict(set)
             for fid, info in self.files.items():
-                self._module_files[(info.language, info.module)].append(fid)
-                self._modules_by_lang[info.language].add(info.module)
+                family = self._family(info.language)
+                self._module_files[(family, info.module)].append(fid)
+                self._modules_by_lang[family].add(info.module)
         return self._module_files
 
+    def _family(self, language: str) -> str:
+        lang = self.languages.get(language)
+        return (lang.family or lang.name) if lang is not None else language
+
     def package_top(self, language: str, module: str) -> dict[str, list[int]]:
-        key = (language, module)
+        key = (self._family(language), module)
         top = self._module_top.get(key)
         if top is None:
             top = defaultdict(list)
@@ -102,12 +108,12 @@ class Resolver:
     def module_named(self, language: str, qualified: str) -> str | None:
         """The indexed module an import target names: exactly, or as a path suffix
         (Go's "golang.org/x/tools/go/ast" is the directory "go/ast" when the root is x/tools)."""
-        key = (language, qualified)
+        key = (self._family(language), qualified)
         if key in self._module_cache:
             return self._module_cache[key]
         self._modules()
         assert self._modules_by_lang is not None
-        modules = self._modules_by_lang.get(language, set())
+        modules = self._modules_by_lang.get(key[0], set())
         found = None
         if qualified in modules:
             found = qualified
@@ -369,14 +375,28 @@ class Resolver:
         if not files:
             found = self.module_named(language, module)
             if found is not None:
-                files = self._modules().get((language, found), [])
+                files = self._modules().get((self._family(language), found), [])
         for fid in files:
             binding = self.bindings.get(fid)
-            for nxt in (binding.names.get(name, ()) if binding else ()):
+            if binding is None:
+                continue
+            if name == "default" and binding.default:
+                # `import X from './m'`: whatever m exports as default.
+                ids = self.index.by_qn.get(f"{module}{sep}{binding.default}")
+                if ids:
+                    return ids[0]
+            for nxt in binding.names.get(name, ()):
                 ids = self.index.by_qn.get(nxt)
                 if ids:
                     return ids[0]
                 hit = self._via_reexport(nxt, language, sep, depth + 1)
+                if hit is not None:
+                    return hit
+            for star in binding.wildcards:  # `export * from './x'` in a barrel file
+                ids = self.index.by_qn.get(f"{star}{sep}{name}")
+                if ids:
+                    return ids[0]
+                hit = self._via_reexport(f"{star}{sep}{name}", language, sep, depth + 1)
                 if hit is not None:
                     return hit
         return None
@@ -475,3 +495,10 @@ def build_bindings(rows: list[tuple]) -> dict[int, Bindings]:
         elif alias:
             b.names.setdefault(alias, []).append(target)
     return out
+
+
+def add_default_exports(bindings: dict[int, Bindings], rows: list[tuple]) -> None:
+    """rows: (file_id, name) of exports of kind "default"."""
+    for file_id, name in rows:
+        if name and name != "*":
+            bindings.setdefault(file_id, Bindings()).default = name

@@ -49,12 +49,6 @@ _QUERY_SOURCE = """
 (assignment left: [(identifier) (attribute object: (identifier))] type: (type)) @assign.typed
 (typed_parameter) @param.typed
 (typed_default_parameter) @param.typed
-(module (expression_statement [(assignment) (augmented_assignment) (call)] @module.statement))
-(module [(if_statement) (try_statement) (with_statement) (for_statement) (while_statement)
-         (match_statement)] @module.statement)
-(class_definition body: (block (expression_statement (assignment) @class.statement)))
-(class_definition body: (block [(if_statement) (try_statement) (with_statement) (for_statement)
-                                (while_statement) (match_statement)] @class.statement))
 (assignment left: (attribute object: (identifier))) @assign.attribute
 (assignment left: (pattern_list . (attribute object: (identifier)))) @assign.attribute
 """
@@ -257,10 +251,11 @@ class _FileExtraction:
         root = self.tree.root_node
         get = QueryCursor(_compiled_query()).captures(root).get
         self._module_symbol(root)
-        inits = self._definitions(get("class", ()), get("function", ()), get("decorated", ()))
+        classes, inits = self._definitions(get("class", ()), get("function", ()), get("decorated", ()))
         self._scope_index()
-        all_names, all_line = self._module_variables(get("module.statement", []))
-        self._class_variables(get("class.statement", []))
+        all_names, all_line = self._module_variables(root)
+        for class_index, body in classes:
+            self._class_variables(class_index, body)
         self._init_fields(inits, get("assign.attribute", []))
         self._imports(get("import", ()))
         self._receiver_types(get("assign.call", ()), get("assign.typed", ()), get("param.typed", ()))
@@ -372,7 +367,7 @@ class _FileExtraction:
         items += [(n.start_byte, n.end_byte, False, n) for n in function_nodes]
         items.sort(key=itemgetter(0))
         stack: list[tuple[int, int]] = []  # (end byte, symbol index) of the open definitions
-        inits = []
+        classes, inits = [], []
         for start, end, is_class, node in items:
             while stack and stack[-1][0] <= start:
                 stack.pop()
@@ -425,11 +420,13 @@ class _FileExtraction:
                 names.add(name)
             if is_class:
                 self._bases(index, node)
+                if body is not None:
+                    classes.append((index, body))
             elif kind == "method" and name == "__init__":
                 inits.append((index, node))
             stack.append((end, index))
             def_spans.append((start, end, index))
-        return inits
+        return classes, inits
 
     def _header_end(self, node, start: int, body) -> int:
         """Where ``def f(a) -> int`` / ``class A(B)`` ends: at the colon that opens the body."""
@@ -523,33 +520,28 @@ class _FileExtraction:
             elif kind in _COMPOUND:
                 yield from self._statements(statement)
 
-    def _module_variables(self, statements: list):
-        """Module-level variables and constants; ``__all__`` (None when absent or not literal).
-
-        ``statements`` are the module's own assignments (and the calls and ``+=`` that may grow
-        ``__all__``) and its compound statements, whose blocks are still module level."""
+    def _module_variables(self, root):
+        """Module-level variables and constants; ``__all__`` (None when absent or not literal)."""
         all_names: list[str] | None = None
         all_line = 0
-        statements.sort(key=_START_BYTE)  # the first binding of a name wins
-        for statement in statements:
-            for node in self._statements(statement) if statement.type in _COMPOUND else (statement,):
-                kind = node.type
-                if kind == "assignment":
-                    left = node.child_by_field_name("left")
-                    if left is not None and left.type == "identifier" and self._text(left) == "__all__":
-                        names = self._string_list(node.child_by_field_name("right"))
-                        if names is not None:
-                            all_names, all_line = names, node.start_point[0] + 1
-                        continue
-                    self._assignment(node, -1, "variable")
-                elif all_names is None or not self.text.startswith("__all__", node.start_byte):
+        for node in self._statements(root):
+            kind = node.type
+            if kind == "assignment":
+                left = node.child_by_field_name("left")
+                if left is not None and left.type == "identifier" and self._text(left) == "__all__":
+                    names = self._string_list(node.child_by_field_name("right"))
+                    if names is not None:
+                        all_names, all_line = names, node.start_point[0] + 1
                     continue
-                elif kind == "augmented_assignment":
-                    all_names += self._string_list(node.child_by_field_name("right")) or []
-                elif kind == "call":
-                    function = node.child_by_field_name("function")
-                    if function is not None and self._text(function) in ("__all__.extend", "__all__.append"):
-                        all_names += self._string_list(node.child_by_field_name("arguments")) or []
+                self._assignment(node, -1, "variable")
+            elif all_names is None or not self.text.startswith("__all__", node.start_byte):
+                continue
+            elif kind == "augmented_assignment":  # __all__ += [...]
+                all_names += self._string_list(node.child_by_field_name("right")) or []
+            elif kind == "call":  # __all__.extend([...])
+                function = node.child_by_field_name("function")
+                if function is not None and self._text(function) in ("__all__.extend", "__all__.append"):
+                    all_names += self._string_list(node.child_by_field_name("arguments")) or []
         return all_names, all_line
 
     def _string_list(self, node) -> list[str] | None:
@@ -573,18 +565,10 @@ class _FileExtraction:
             return names
         return None
 
-    def _class_variables(self, statements: list) -> None:
-        """Class-level fields and constants: the assignments directly in class bodies, and in
-        their if/try/with blocks."""
-        statements.sort(key=_START_BYTE)
-        is_class = self.is_class
-        for statement in statements:
-            owner = self._owner(statement.start_byte)
-            if owner < 0 or not is_class[owner]:
-                continue
-            for node in self._statements(statement) if statement.type in _COMPOUND else (statement,):
-                if node.type == "assignment":
-                    self._assignment(node, owner, "field")
+    def _class_variables(self, class_index: int, body) -> None:
+        for node in self._statements(body):
+            if node.type == "assignment":
+                self._assignment(node, class_index, "field")
 
     def _assignment(self, node, scope: int, kind: str) -> None:
         """``x = ...``, ``x: T = ...``, ``x: T``, ``a, b = ...``, ``a = b = ...`` in a module or class."""

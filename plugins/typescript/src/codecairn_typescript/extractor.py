@@ -933,9 +933,12 @@ class _Extraction:
         return "".join(reversed(parts))
 
     def _short_text(self, node) -> str:
-        raw = self.source[node.start_byte : min(node.end_byte, node.start_byte + 4 * RECEIVER_MAX)]
-        text = _SPACES.sub(" ", raw.decode("utf-8", "replace"))
-        return text if len(text) <= RECEIVER_MAX and node.end_byte - node.start_byte <= 4 * RECEIVER_MAX else text[: RECEIVER_MAX - 1] + "…"
+        """The node's text on one line, cut to RECEIVER_MAX characters (reading a bounded slice)."""
+        end = min(node.end_byte, node.start_byte + 4 * RECEIVER_MAX)
+        text = _SPACES.sub(" ", self.source[node.start_byte : end].decode("utf-8", "replace"))
+        if len(text) <= RECEIVER_MAX and end == node.end_byte:
+            return text
+        return text[: RECEIVER_MAX - 1] + "…"
 
     def _receiver_type(self, obj, relation_index: int) -> str:
         t = obj.type

@@ -21,6 +21,7 @@ _SHARED = dict(
     self_names=("this",),
     super_names=("super",),
     directory_scope=False,   # every file is its own module; other files are reached by import
+    family="ecmascript",     # a .ts file imports .tsx and .js modules by the same module names
 )
 
 
