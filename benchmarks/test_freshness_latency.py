@@ -19,7 +19,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from codecairn.errors import ToolError
 from codecairn.freshness.watcher import Watcher
 from codecairn.workspace import Workspace

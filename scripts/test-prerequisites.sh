@@ -22,3 +22,12 @@ if ! command -v callgraph >/dev/null || ! command -v go >/dev/null; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq golang-go golang-golang-x-tools >/dev/null
 fi
 bash "$here/get-corpora.sh" --tier "$tier"
+# Java call ground truth (tests/test_java_javap_oracle.py): `javap` from the JDK, and the junit4 jar
+# Debian builds from the same source as the java-junit4 corpus (its .deb, kept with the corpora's).
+if ! command -v javap >/dev/null; then
+  $sudo apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq openjdk-17-jdk-headless >/dev/null
+fi
+debs="${CODECAIRN_CORPORA:-$HOME/.cache/codecairn-corpora}/debs"
+mkdir -p "$debs"
+if ! ls "$debs"/junit4_*.deb >/dev/null 2>&1; then (cd "$debs" && apt-get download junit4 >/dev/null); fi

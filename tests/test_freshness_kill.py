@@ -14,7 +14,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from codecairn.store.store import database_path
 from realcode import STDLIB, copy_stdlib
 

@@ -10,7 +10,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from codecairn.freshness.reindex import Reindexer
 from codecairn.workspace import Workspace
 

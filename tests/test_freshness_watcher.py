@@ -8,13 +8,12 @@ import os
 import shutil
 import subprocess
 import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import AsyncIterator, Awaitable, Callable
 
 import anyio
 import pytest
-
 from codecairn.errors import ToolError
 from codecairn.freshness.watcher import Watcher, filesystem_type, poll_interval
 from codecairn.workspace import Workspace

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 import zstandard
-
 from codecairn.snapshot import export_snapshot
 from codecairn.workspace import Workspace
 
@@ -117,6 +116,8 @@ def test_branches_that_both_change_the_snapshot_merge_keeping_ours(
     codecairn(codecairn_exe, cache, "snapshot", "export", str(repo))
     git(repo, "add", ".codecairn")
     git(repo, "commit", "-q", "-m", "snapshot")
+    codecairn(codecairn_exe, cache, "snapshot", "export", str(repo))
+    assert git(repo, "status", "--porcelain").stdout == "", "an unchanged index exports to the same bytes"
     assert git(repo, "check-attr", "merge", "binary", "--", ".codecairn/index.db.zst").stdout.splitlines() == [
         ".codecairn/index.db.zst: merge: ours", ".codecairn/index.db.zst: binary: set"]
 

@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from codecairn import workspaces
 from codecairn.store.store import database_path
 from codecairn.workspace import Workspace

@@ -192,12 +192,11 @@ def _plugins(args: argparse.Namespace) -> int:
 async def _index(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from codecairn.host import PluginHost
     from codecairn.paths import validate_root
+    from codecairn.snapshot import import_if_new
     from codecairn.store.store import database_path
     from codecairn.workspace import Workspace
-
-    from codecairn.host import PluginHost
-    from codecairn.snapshot import import_if_new
 
     root = validate_root(args.path)
     kept_memories: list[tuple] = []

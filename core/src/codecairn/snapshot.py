@@ -49,7 +49,7 @@ def snapshot_path(root: Path) -> Path:
     return Path(root) / SNAPSHOT_DIR / SNAPSHOT_NAME
 
 
-def plugin_versions(host: "PluginHost") -> dict[str, str]:
+def plugin_versions(host: PluginHost) -> dict[str, str]:
     """language -> "distribution version" of the plugin that provides it."""
     out = {}
     for info in host.plugins.values():
@@ -75,7 +75,7 @@ class Exported:
                 "files": self.files, "symbols": self.symbols, "seconds": round(self.seconds, 3)}
 
 
-async def export_snapshot(ws: "Workspace", output: Path | None = None, level: int = LEVEL) -> Exported:
+async def export_snapshot(ws: Workspace, output: Path | None = None, level: int = LEVEL) -> Exported:
     """Write the workspace's index (bring it up to date first) as a zstd snapshot."""
     import anyio
 
@@ -104,8 +104,8 @@ def _export(db: Path, target: Path, versions: dict[str, str], level: int) -> Exp
             con.execute("PRAGMA journal_mode=DELETE")
             con.execute("PRAGMA secure_delete=ON")  # deleted memories leave no text in free pages
             con.execute("BEGIN")
-            for name, kind in con.execute(
-                    "SELECT name, type FROM pragma_table_list WHERE schema='main' AND type IN ('table', 'virtual') "
+            for (name,) in con.execute(
+                    "SELECT name FROM pragma_table_list WHERE schema='main' AND type IN ('table', 'virtual') "
                     "AND name NOT LIKE 'sqlite_%'").fetchall():
                 if name not in SHARED_TABLES:
                     con.execute(f'DELETE FROM "{name}"')  # memories and anything else personal
@@ -113,9 +113,9 @@ def _export(db: Path, target: Path, versions: dict[str, str], level: int) -> Exp
             con.execute("INSERT INTO meta(key, value) VALUES ('snapshot_plugins', ?)", (json.dumps(versions, sort_keys=True),))
             con.execute("UPDATE files SET mtime_ns = 0")
             con.execute("COMMIT")
-            free, total = (con.execute(f"PRAGMA {p}").fetchone()[0] for p in ("freelist_count", "page_count"))
-            if free > total // 50:
-                con.execute("VACUUM")  # what was deleted (memories...) leaves no trace in free pages
+            # Rebuilt from content alone: no trace of what was deleted, and the same index always
+            # gives the same bytes (an unchanged index is nothing new to commit).
+            con.execute("VACUUM")
             files = con.execute("SELECT COUNT(*) FROM files").fetchone()[0]
             symbols = con.execute("SELECT COUNT(*) FROM symbols").fetchone()[0]
         finally:
@@ -171,7 +171,7 @@ def _has_index(db: Path) -> bool:
         return True  # unreadable: not ours to replace (the store reports it)
 
 
-def import_if_new(root: Path, db: Path, host: "PluginHost") -> Imported | None:
+def import_if_new(root: Path, db: Path, host: PluginHost) -> Imported | None:
     """Import ``root``'s snapshot into ``db`` when there is one and ``db`` holds no index yet."""
     snapshot = snapshot_path(root)
     if not snapshot.is_file() or _has_index(db):
@@ -182,7 +182,7 @@ def import_if_new(root: Path, db: Path, host: "PluginHost") -> Imported | None:
         return import_snapshot(snapshot, root, db, host)
 
 
-def import_snapshot(snapshot: Path, root: Path, db: Path, host: "PluginHost") -> Imported:
+def import_snapshot(snapshot: Path, root: Path, db: Path, host: PluginHost) -> Imported:
     """Decompress ``snapshot`` into ``db`` (replacing it), owned by ``root``. The caller makes sure
     nothing has ``db`` open."""
     db.parent.mkdir(parents=True, exist_ok=True)
@@ -208,7 +208,7 @@ def import_snapshot(snapshot: Path, root: Path, db: Path, host: "PluginHost") ->
         tmp.unlink(missing_ok=True)
 
 
-def _adopt(path: Path, snapshot: Path, root: Path, host: "PluginHost") -> Imported:
+def _adopt(path: Path, snapshot: Path, root: Path, host: PluginHost) -> Imported:
     try:
         con = sqlite3.connect(path, isolation_level=None)
         try:

@@ -209,6 +209,6 @@ class Workspace:
             return True
         try:
             await asyncio.wait_for(self._settled.wait(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return False
         return True

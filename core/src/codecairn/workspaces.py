@@ -20,9 +20,10 @@ import os
 import sqlite3
 import stat
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from codecairn.errors import StoreError
 from codecairn.store.store import cache_dir
@@ -57,7 +58,7 @@ class Lease:
         self.path = path
 
     @classmethod
-    def acquire(cls, db: Path, wait: float = LEASE_WAIT_SECONDS) -> "Lease":
+    def acquire(cls, db: Path, wait: float = LEASE_WAIT_SECONDS) -> Lease:
         path = lock_path(db)
         path.parent.mkdir(parents=True, exist_ok=True)
         deadline = time.monotonic() + wait
@@ -279,4 +280,4 @@ def _remove_abandoned_imports(folder: Path, now: float) -> None:
 def _iso(ts: float) -> str:
     import datetime as dt
 
-    return dt.datetime.fromtimestamp(ts, dt.timezone.utc).isoformat(timespec="seconds")
+    return dt.datetime.fromtimestamp(ts, dt.UTC).isoformat(timespec="seconds")

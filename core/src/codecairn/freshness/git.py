@@ -29,9 +29,12 @@ async def run_git(cwd: Path, *args: str, timeout: float = TIMEOUT_SECONDS) -> by
     if exe is None:
         raise GitUnavailable("git is not installed")
     env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
-    proc = await asyncio.create_subprocess_exec(
-        exe, "--no-optional-locks", *args, cwd=str(cwd), env=env,
-        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            exe, "--no-optional-locks", *args, cwd=str(cwd), env=env,
+            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    except OSError as exc:  # the root went away, git cannot be run
+        raise GitUnavailable(f"git {args[0]} could not start: {exc.strerror or exc}") from None
     try:
         out, err = await asyncio.wait_for(proc.communicate(), timeout)
     except BaseException as exc:  # timeout or cancellation: the process must not outlive the call
@@ -60,7 +63,7 @@ class GitTree:
         self.prefix = prefix  # the root's path inside the repository ('' when it is the top)
 
     @classmethod
-    async def find(cls, root: Path) -> "GitTree | None":
+    async def find(cls, root: Path) -> GitTree | None:
         """The work tree containing ``root``, or None (not a repository, or no git)."""
         try:
             out = await run_git(root, "rev-parse", "--is-inside-work-tree", "--show-prefix")

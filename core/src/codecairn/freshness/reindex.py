@@ -14,8 +14,9 @@ import os
 import stat
 import time
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
 import anyio
 
@@ -45,7 +46,7 @@ class Plan:
     seconds: float = 0.0
 
 
-def plan(ws: "Workspace", rules: WalkRules, paths: Iterable[str]) -> Plan:
+def plan(ws: Workspace, rules: WalkRules, paths: Iterable[str]) -> Plan:
     """Decide, by stat alone, what each named path needs. Runs in a thread."""
     started = time.perf_counter()
     out = Plan()
@@ -127,12 +128,12 @@ def plan(ws: "Workspace", rules: WalkRules, paths: Iterable[str]) -> Plan:
     return out
 
 
-def _row(state: "FileState") -> FileRow:
+def _row(state: FileState) -> FileRow:
     return FileRow(state.id, state.path, state.language, state.size, state.mtime_ns, state.hash, state.lines,
                    state.module, state.extractor, state.partial, 0)
 
 
-def _shape(ws: "Workspace", file_ids: Iterable[int]) -> dict[str, Counter]:
+def _shape(ws: Workspace, file_ids: Iterable[int]) -> dict[str, Counter]:
     """name -> how many symbols of each (kind, qualified name) these files declare."""
     rows = ws.index.rows
     out: dict[str, Counter] = {}
@@ -143,7 +144,7 @@ def _shape(ws: "Workspace", file_ids: Iterable[int]) -> dict[str, Counter]:
     return out
 
 
-def _identities(ws: "Workspace", file_ids: Iterable[int]) -> dict[int, tuple]:
+def _identities(ws: Workspace, file_ids: Iterable[int]) -> dict[int, tuple]:
     """symbol id -> (file id, qualified name, kind, how many alike come before it): what stays the
     same when an edit elsewhere in the file moves the symbol."""
     rows = ws.index.rows
@@ -164,7 +165,7 @@ class Reindexer:
     costs more than re-indexing one file. They are rebuilt whenever a run it did not do (a full
     index) moved the generation."""
 
-    def __init__(self, ws: "Workspace") -> None:
+    def __init__(self, ws: Workspace) -> None:
         self.ws = ws
         self.rules = WalkRules(ws.root, ws.host.language_for)
         self._generation: int | None = None
@@ -340,6 +341,6 @@ class Reindexer:
         return sum(1 for u in updates if u[0] is not None)
 
 
-async def reindex_paths(ws: "Workspace", paths: Iterable[str]) -> IndexSummary:
+async def reindex_paths(ws: Workspace, paths: Iterable[str]) -> IndexSummary:
     """One-off :meth:`Reindexer.run` (a watcher keeps its Reindexer, and with it its caches)."""
     return await Reindexer(ws).run(paths)

@@ -6,7 +6,7 @@ the tree to decide whether one matters.
 from __future__ import annotations
 
 import os
-from typing import Callable
+from collections.abc import Callable
 
 import pathspec
 

@@ -25,8 +25,9 @@ import os
 import re
 import threading
 import time
+from collections.abc import Iterable
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
 import anyio
 
@@ -98,7 +99,7 @@ def events_unavailable(root: str) -> str | None:
 class Watcher:
     """Keeps one workspace's index as fresh as its files. ``await run()`` until cancelled."""
 
-    def __init__(self, ws: "Workspace", *, mode: str | None = None, debounce_ms: int = DEBOUNCE_MS,
+    def __init__(self, ws: Workspace, *, mode: str | None = None, debounce_ms: int = DEBOUNCE_MS,
                  step_ms: int = STEP_MS, poll_seconds: float | None = None) -> None:
         self.ws = ws
         self.reindexer = Reindexer(ws)
@@ -120,6 +121,10 @@ class Watcher:
         self._retry_full = False
         self._retry_delay = RETRY_FIRST_SECONDS
         self._retry_due = anyio.Event()
+        # Polling state: the work tree, and what git said last time (HEAD None: not asked yet).
+        self._git: GitTree | None = None
+        self._head: str | None = None
+        self._dirty: frozenset[str] = frozenset()
 
     # ---- running --------------------------------------------------------------------------------
 
@@ -134,7 +139,8 @@ class Watcher:
             if why is None:
                 try:
                     await self._run_events()
-                    return  # stopped
+                    tg.cancel_scope.cancel()  # stopped
+                    return
                 except WatchUnavailable as exc:
                     why = str(exc)
             log.log(logging.INFO if self.mode == "poll" else logging.WARNING,
@@ -150,6 +156,7 @@ class Watcher:
         except (OSError, RuntimeError) as exc:  # the inotify watch limit, an unsupported file system
             raise WatchUnavailable(f"file events unavailable: {type(exc).__name__}: {exc}") from None
         stop = threading.Event()
+        broken = ""
         try:
             async with anyio.create_task_group() as tg:
                 async def stop_on_cancel() -> None:
@@ -167,9 +174,10 @@ class Watcher:
                         raw = await anyio.to_thread.run_sync(
                             notify.watch, self.debounce_ms, self.step_ms, IDLE_MS, stop)
                     except Exception as exc:  # the notifier broke (watch limit hit on a new directory...)
-                        raise WatchUnavailable(f"file events stopped: {type(exc).__name__}: {exc}") from None
+                        broken = f"file events stopped: {type(exc).__name__}: {exc}"
+                        break
                     if raw == "stop":
-                        return
+                        break
                     if raw == "timeout":
                         await self._idle()
                         continue
@@ -178,11 +186,19 @@ class Watcher:
                     paths = self._relevant(path for _, path in raw)
                     if paths:
                         await self.refresh(paths)
+                tg.cancel_scope.cancel()
         finally:
             notify.close()
+        if broken:
+            raise WatchUnavailable(broken)
 
     async def _idle(self) -> None:
-        if await self.reindexer.warm():
+        try:
+            warmed = await self.reindexer.warm()
+        except Exception as exc:  # the next re-index builds it anyway
+            log.info("could not prepare for the next re-index of %s: %s", self.ws.root, exc)
+            return
+        if warmed:
             # Everything loaded so far lives as long as the index: move it out of the cyclic
             # collector's way, or its full passes (300 ms over a large index) land inside re-indexes.
             gc.collect()
@@ -203,33 +219,39 @@ class Watcher:
         return out
 
     async def _run_polling(self) -> None:
-        git = await GitTree.find(self.ws.root)
-        self.active = "git" if git else "mtime"
+        self._git = await GitTree.find(self.ws.root)
+        self.active = "git" if self._git else "mtime"
         self.ready.set()
-        head = (await git.state()).head if git else ""
-        dirty: frozenset[str] = frozenset()
         while True:
+            try:
+                await self._poll_once()
+            except Exception as exc:  # one bad poll (a file vanished mid-walk...) must not end watching
+                log.warning("polling %s failed, trying again next time: %s: %s", self.ws.root, type(exc).__name__, exc)
             await self._idle()
             await anyio.sleep(poll_interval(len(self.ws.files_by_path), self.poll_base))
-            if git is not None:
-                try:
-                    state = await git.state()
-                except GitUnavailable as exc:
-                    log.warning("git polling of %s failed (%s); scanning modification times instead", self.ws.root, exc)
-                    git, self.active = None, "mtime"
-                    continue
-                if state.head != head:
-                    head = state.head  # a checkout, pull, commit or reset: anything may differ
-                    await self.refresh_all()
-                    dirty = state.dirty
-                    continue
-                # Dirty now, or dirty before and clean now (reverted): compare with the index.
-                changed = self._differs(state.dirty | dirty)
-                dirty = state.dirty
-            else:
-                changed = await anyio.to_thread.run_sync(self._scan)
-            if changed:
-                await self.refresh(changed)
+
+    async def _poll_once(self) -> None:
+        if self._git is not None:
+            try:
+                state = await self._git.state()
+            except GitUnavailable as exc:
+                log.warning("git polling of %s failed (%s); scanning modification times instead", self.ws.root, exc)
+                self._git, self.active = None, "mtime"
+                return
+            if self._head is None:
+                self._head, self._dirty = state.head, state.dirty
+            if state.head != self._head:
+                self._head, self._dirty = state.head, state.dirty  # a checkout, pull, commit, reset...
+                await self.refresh_all()  # ...anything may differ
+                return
+            # Dirty now, or dirty before and clean now (reverted): compare with the index.
+            changed = self._differs(state.dirty | self._dirty)
+            self._dirty = state.dirty
+        else:
+            known = {p: (s.size, s.mtime_ns, s.language) for p, s in self.ws.files_by_path.items()}
+            changed = await anyio.to_thread.run_sync(self._scan, known)
+        if changed:
+            await self.refresh(changed)
 
     def _differs(self, paths: Iterable[str]) -> set[str]:
         """Those of ``paths`` whose size or mtime differs from what was indexed (or that came or went)."""
@@ -250,16 +272,15 @@ class Watcher:
                 out.add(rel)
         return out
 
-    def _scan(self) -> set[str]:
-        """A stat walk of the whole root, compared with the index."""
+    def _scan(self, known: dict[str, tuple[int, int, str]]) -> set[str]:
+        """A stat walk of the whole root, compared with ``known`` (path -> size, mtime, language:
+        a copy, as the index may change while this runs in its thread)."""
         walked = walk(str(self.ws.root), self.ws.host.language_for)
-        known = self.ws.files_by_path
         seen = set()
         out = set()
         for f in walked.files:
             seen.add(f.path)
-            state = known.get(f.path)
-            if state is None or state.size != f.size or state.mtime_ns != f.mtime_ns or state.language != f.language:
+            if known.get(f.path) != (f.size, f.mtime_ns, f.language):
                 out.add(f.path)
         out.update(p for p in known if p not in seen)
         return out

@@ -18,6 +18,7 @@ from codecairn.query.symbol_index import SymbolIndex
 
 SCOPE_ROOT_KINDS = frozenset({"module", "package"})
 CLASSLIKE = TYPE_KINDS | {"impl"}
+BARE_CALLABLE_KINDS = frozenset({"function", "macro"}) | TYPE_KINDS
 _PATH_RE = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$")
 
 
@@ -177,7 +178,8 @@ class Resolver:
                     return member[0], (typ[1] if member[1] == EXACT else member[1])
         if not receiver or receiver in ("new",):
             found = self.lookup(name, file_id, source_id, lang, callable_only=True)
-            return found or self._name_only(name, CALLABLE_KINDS | TYPE_KINDS)
+            # A bare name cannot mean someone else's method: guess only among free functions and types.
+            return found or self._name_only(name, BARE_CALLABLE_KINDS)
         if receiver in lang.self_names:
             typ = self.enclosing_type(source_id, lang)
             if typ is not None:
@@ -215,7 +217,9 @@ class Resolver:
                     if ids:
                         return ids[0], how
                     return None
-        return self._name_only(name, CALLABLE_KINDS)
+        # `x.append()` on an object whose type the syntax does not show: no guess. A unique method
+        # name elsewhere is far more often a coincidence (list.append vs. some helper) than a call.
+        return None
 
     # ---- scopes -------------------------------------------------------------------------------------
 

@@ -132,17 +132,18 @@ def _type_name(raw: bytes) -> str:
 
 
 def _receiver_type(raw: bytes) -> str | None:
-    """A declared type usable for a call receiver: no generics; None for ``var`` and unions."""
-    if b"|" in raw or b"[" in raw:
-        return None
+    """A declared type usable for a call receiver: no generics; None for ``var``, primitives,
+    arrays and multi-catch unions."""
     name = _type_name(raw)
-    if not name or name in _NO_RECEIVER_TYPES or name[0] == "@":
+    if not name or name in _NO_RECEIVER_TYPES or "[" in name or "|" in name or name[0] == "@":
         return None
     return name
 
 
 def _receiver_text(raw: bytes) -> str:
     """The text before a call's name, as written: ``this.items`` in ``this.items.add(x)``."""
+    # (Tests are on str: `b"x" in some_bytes` first tries the needle as an int and pays for a
+    # TypeError, which showed up in profiles.)
     if not raw:
         return ""
     raw = raw.rstrip()
@@ -150,9 +151,9 @@ def _receiver_text(raw: bytes) -> str:
         raw = raw[: raw.rfind(b"<")].rstrip()
     if raw.endswith(b"."):
         raw = raw[:-1].rstrip()
-    if b"\n" in raw or b"\t" in raw:  # a chain written over several lines
-        return _one_line(raw, _RECEIVER_MAX)
     text = raw.decode("utf-8", "replace")
+    if "\n" in text or "\t" in text:  # a chain written over several lines
+        text = " ".join(text.split())
     return text if len(text) <= _RECEIVER_MAX else text[: _RECEIVER_MAX - 1] + "…"
 
 
@@ -559,12 +560,12 @@ class _JavaFile:
             if right.startswith(b"<"):  # Foo::<T>bar
                 right = right[right.rfind(b">") + 1 :].strip()
             if right == b"new":
-                if b"[" in left:  # int[]::new
+                if left.find(b"[") >= 0:  # int[]::new
                     continue
                 receiver, _, target = _type_name(left).rpartition(".")
             else:
                 target = right.decode("utf-8", "replace")
-                receiver = _type_name(left) if b"<" in left else _receiver_text(left)  # List<String>::size
+                receiver = _type_name(left) if left.find(b"<") >= 0 else _receiver_text(left)  # List<String>::size
             call(target, node.start_point[0] + 1, receiver, node.start_byte)
 
         # `this(...)` calls a constructor of the enclosing class, `super(...)` one of its

@@ -127,6 +127,7 @@ def resolve_relative(module: str, is_package: bool, written: str) -> str:
 # given the ASCII blanks explicitly.
 
 _BLANK = " \t\r\n\f\v"
+_NAME_GAP = _BLANK + "\\"  # what may sit between a dot and the attribute name
 _UPPER = re.compile(r"_*[A-Z][A-Z0-9_]*", re.ASCII)
 _SPACE = re.compile(r"\s+", re.ASCII)
 _LINE_BREAK = re.compile(r"\s*\\?\n\s*", re.ASCII)  # a receiver written over lines is joined back
@@ -134,6 +135,7 @@ _DEF_NAME = re.compile(r"(?:async\s+)?(?:def|class)\s+([^\s(:\[]+)", re.ASCII)
 # A docstring read straight off the text where a body starts; b"" and f"" are not docstrings.
 _STRING_OPEN = re.compile(r"[rRuU]{0,2}(\"\"\"|'''|\"|')")
 _STATEMENT_END = re.compile(r"[ \t]*(?:[\r\n;#]|$)")
+_NEWLINE_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*\\n")
 # ``x = Foo(...)``, ``self.repo: Repo = make()``, ``x: Foo``, ``def f(x: Foo)``.
 _ASSIGN_CALL = re.compile(
     r"\s*(self\s*\.\s*)?([A-Za-z_]\w*)\s*(?::\s*([A-Za-z_][\w.]*)\s*)?(?::[^=]*)?=\s*([A-Za-z_][\w.]*)\s*\(",
@@ -189,9 +191,13 @@ def _is_type_name(dotted: str) -> bool:
     return dotted[dotted.rfind(".") + 1 : dotted.rfind(".") + 2].isupper()
 
 
-def _doc_line(text: str, begin: int, end: int) -> str:
-    """The first non-blank line of a docstring's content."""
-    return text[begin:end].lstrip(_BLANK).split("\n", 1)[0].strip(_BLANK)
+def _doc_line(text: str, begin: int, end: int, raw: bool = False) -> str:
+    """The first non-blank line of a docstring's content, as written (escapes are kept, except
+    that a ``\\n`` escape ends the line as it would in the evaluated string)."""
+    line = text[begin:end].lstrip(_BLANK).split("\n", 1)[0]
+    if not raw and "\\" in line:
+        line = _NEWLINE_ESCAPE.split(line, 1)[0]
+    return line.strip(_BLANK)
 
 
 def _utf8(value: str) -> str:
@@ -332,7 +338,7 @@ class _FileExtraction:
         if m is None:
             return ""
         end = string.end_byte - len(m.group(1))
-        return _doc_line(self.text, m.end(), min(end, m.end() + DOC_SCAN))
+        return _doc_line(self.text, m.end(), min(end, m.end() + DOC_SCAN), "r" in m.group(0).lower())
 
     def _body_doc(self, body) -> str:
         """First line of the docstring opening a def/class body, read off the text when it is
@@ -352,7 +358,7 @@ class _FileExtraction:
                 close = text.find(quote, close + 1)
         if close < 0 or _STATEMENT_END.match(text, close + len(quote)) is None:
             return self._docstring(body)  # "a" "b", "x".join(...): let the tree say
-        return _doc_line(text, begin, min(close, begin + DOC_SCAN))
+        return _doc_line(text, begin, min(close, begin + DOC_SCAN), "r" in m.group(0).lower())
 
     # -- definitions --
 
@@ -785,8 +791,9 @@ class _FileExtraction:
                     receiver = _LINE_BREAK.sub("", receiver)
                 if receiver[-1] in _BLANK:
                     receiver = receiver.rstrip(_BLANK)
-                if name[:1] in _BLANK:
-                    name = name.lstrip(_BLANK)
+                if name[:1] in _NAME_GAP:  # obj.\\n    name(): the name's own line
+                    call_line += name.count("\n")
+                    name = name.lstrip(_NAME_GAP)
                 if receiver in typed_names:
                     receiver_type = self._type_of(owner, receiver, start)
                 elif receiver[:6] == "super(":
