@@ -22,7 +22,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from measure import TIER, codecairn_cmd, corpus, report, run_measured
 
 LANGUAGES = {

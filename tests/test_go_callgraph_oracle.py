@@ -196,8 +196,8 @@ def compare(callgraph_lines: list[str], records: list[dict[str, Any]], files: di
         "name_only_precision": sum(guessed_right.values()) / n_name_only if n_name_only else 0.0,
         "recall_with_name_only": (sum(agreed.values()) + sum(guessed_right.values())) / n_oracle if n_oracle else 0.0,
         "set_aside": dict(aside),
-        "wrong_examples": ["%s:%d %s" % k for k in sorted(mine - oracle)][:12],
-        "missed_examples": ["%s:%d %s" % k for k in sorted(oracle - mine - name_only)][:12],
+        "wrong_examples": [f"{p}:{n} {t}" for p, n, t in sorted(mine - oracle)][:12],
+        "missed_examples": [f"{p}:{n} {t}" for p, n, t in sorted(oracle - mine - name_only)][:12],
     }
     return figures
 

@@ -1,5 +1,6 @@
-"""Fixtures of the semantic benchmarks: the real model, the CPython standard library's symbols,
-the evaluation queries. Needs the large-tier corpus py-cpython-lib."""
+"""Fixtures of the semantic benchmarks: the real model, standard-library symbols (the whole
+py-cpython-lib corpus on the large tier, the interpreter's own standard library on the small
+one), the evaluation queries."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 import evaluation  # noqa: E402
-
 from codecairn.semantic import minilm  # noqa: E402
+from measure import TIER  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -22,7 +23,7 @@ def embedder() -> minilm.MiniLMEmbedder:
 
 @pytest.fixture(scope="session")
 def stdlib():
-    return evaluation.corpus_symbols()
+    return evaluation.corpus_symbols(TIER)
 
 
 @pytest.fixture(scope="session")

@@ -17,19 +17,21 @@ import hashlib
 import json
 import os
 import re
+import sysconfig
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
-from stdlib_symbols import STDLIB, AstSymbol, stdlib_symbols
-
+import pytest
 from codecairn.semantic import texts
 from codecairn.semantic.fusion import QUERY_WORDS_K, QUERY_WORDS_NAME_WEIGHT, reciprocal_rank_fusion
 from codecairn.semantic.vectors import VectorIndex
+from stdlib_symbols import STDLIB, AstSymbol, stdlib_symbols
 
 HERE = Path(__file__).parent
 CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "codecairn-bench" / "semantic"
-DEPTH = 10       # MRR@10, recall@10
+DEPTH = 10  # MRR@10, recall@10
 CANDIDATES = 50  # how many candidates each ranking hands to the fusion
 
 
@@ -37,13 +39,35 @@ def load_queries() -> list[dict]:
     return json.loads((HERE / "queries.json").read_text())["queries"]
 
 
-def corpus_symbols() -> list[AstSymbol]:
-    if not STDLIB.is_dir():
-        raise RuntimeError(f"{STDLIB} is missing: fetch the large tier with get-corpora.sh --tier large")
-    return stdlib_symbols()
+def corpus_symbols(tier: str = "large") -> list[AstSymbol]:
+    """The large tier: the whole py-cpython-lib corpus (the figures in the README). The small tier
+    (CI): the running interpreter's own standard library, only the packages that hold an accepted
+    answer — the same code, fewer distractors, a minute to embed instead of several."""
+    if tier == "large":
+        if not STDLIB.is_dir():
+            pytest.fail(f"{STDLIB} is missing: run `scripts/test-prerequisites.sh large`")
+        return stdlib_symbols()
+    packages = {q.split(".")[0] for item in load_queries() for q in item["accept"]}
+    root = Path(sysconfig.get_paths()["stdlib"])
+    return [s for s in stdlib_symbols(root) if s.qualified_name.split(".")[0] in packages]
 
 
 # ---- text recipes compared (the production one is texts.embedding_text) --------------------------
+
+
+def _words(s: AstSymbol) -> str:
+    """ "method get response of http connection in http client": kind, then the name, the class and
+    the module path split into words."""
+    scope = [p for p in s.qualified_name.split(".") if p]
+    if scope and scope[-1] == s.name:
+        scope.pop()
+    if s.parent_name and scope and scope[-1] == s.parent_name:
+        scope.pop()
+    text = f"{s.kind} {texts.split_identifier(s.name) or s.name}"
+    if s.parent_name:
+        text += f" of {texts.split_identifier(s.parent_name)}"
+    module = " ".join(w for p in scope for w in texts.identifier_words(p))
+    return f"{text} in {module}" if module else text
 
 
 def _recipe_sig_doc(s: AstSymbol) -> str:
@@ -55,16 +79,16 @@ def _recipe_qname_doc(s: AstSymbol) -> str:
 
 
 def _recipe_words_doc(s: AstSymbol) -> str:
-    return texts.embedding_text(s.kind, s.name, s.qualified_name, s.signature, s.doc, s.parent_name)
+    return f"{_words(s)}. {s.doc}" if s.doc else _words(s)
 
 
 def _recipe_words_sig_doc(s: AstSymbol) -> str:
-    base = texts.embedding_text(s.kind, s.name, s.qualified_name, "", "", s.parent_name)
+    base = _words(s)
     return f"{base}. {s.signature}. {s.doc}" if s.doc else f"{base}. {s.signature}"
 
 
 def _recipe_words_params_doc(s: AstSymbol) -> str:
-    base = texts.embedding_text(s.kind, s.name, s.qualified_name, "", "", s.parent_name)
+    base = _words(s)
     params = re.findall(r"[A-Za-z_]\w*", s.signature.partition("(")[2])
     words = [w for p in params if p not in ("self", "cls", "None", "True", "False") for w in texts.identifier_words(p)]
     text = f"{base} taking {' '.join(dict.fromkeys(words))}" if words else base
@@ -80,39 +104,37 @@ def _recipe_name_words_doc(s: AstSymbol) -> str:
 
 
 def _recipe_doc_first(s: AstSymbol) -> str:
-    base = texts.embedding_text(s.kind, s.name, s.qualified_name, "", "", s.parent_name)
+    base = _words(s)
     return f"{s.doc} ({base})" if s.doc else base
 
 
-def _recipe_doc_first_qname(s: AstSymbol) -> str:
-    return f"{s.doc} ({s.kind} {s.qualified_name})" if s.doc else f"{s.kind} {s.qualified_name}"
+def _recipe_chosen(s: AstSymbol) -> str:
+    return texts.embedding_text(s.kind, s.name, s.qualified_name, s.signature, s.doc, s.parent_name)
 
 
 def _recipe_qname_words_doc(s: AstSymbol) -> str:
-    words = texts.embedding_text(s.kind, s.name, s.qualified_name, "", "", s.parent_name)
-    text = f"{s.kind} {s.qualified_name}: {words.partition(' ')[2]}"
+    text = f"{s.kind} {s.qualified_name}: {_words(s).partition(' ')[2]}"
     return f"{text}. {s.doc}" if s.doc else text
 
 
 def _recipe_doc_first_qname_words(s: AstSymbol) -> str:
-    words = texts.embedding_text(s.kind, s.name, s.qualified_name, "", "", s.parent_name).partition(" ")[2]
-    text = f"{s.kind} {s.qualified_name}: {words}"
+    text = f"{s.kind} {s.qualified_name}: {_words(s).partition(' ')[2]}"
     return f"{s.doc} ({text})" if s.doc else text
 
 
 RECIPES: dict[str, Callable[[AstSymbol], str]] = {
     "signature + doc": _recipe_sig_doc,
-    "kind + raw qualified name + doc": _recipe_qname_doc,
-    "kind + name/class words + doc (no module)": _recipe_name_words_doc,
-    "kind + name/class/module words + doc [chosen]": _recipe_words_doc,
-    "... + parameter words": _recipe_words_params_doc,
-    "... + raw signature": _recipe_words_sig_doc,
-    "doc first, then kind + words": _recipe_doc_first,
-    "doc first, then kind + raw qualified name": _recipe_doc_first_qname,
-    "kind + raw qualified name + its words + doc": _recipe_qname_words_doc,
-    "doc first, then kind + raw qualified name + its words": _recipe_doc_first_qname_words,
+    "words: kind + name/class words + doc": _recipe_name_words_doc,
+    "words: kind + name/class/module words + doc": _recipe_words_doc,
+    "words + parameter words": _recipe_words_params_doc,
+    "words + raw signature": _recipe_words_sig_doc,
+    "doc first, then words": _recipe_doc_first,
+    "kind + qualified name + doc": _recipe_qname_doc,
+    "kind + qualified name + its words + doc": _recipe_qname_words_doc,
+    "doc first, then kind + qualified name + its words": _recipe_doc_first_qname_words,
+    "doc first, then kind + qualified name [chosen]": _recipe_chosen,
 }
-CHOSEN = "kind + name/class/module words + doc [chosen]"
+CHOSEN = "doc first, then kind + qualified name [chosen]"
 
 
 def embed_cached(embedder, symbol_texts: list[str]) -> np.ndarray:
@@ -183,7 +205,7 @@ def _distinct(ranked_ids: list[int], qualified: list[str]) -> list[str]:
 
 def score(rankings: list[list[str]], queries: list[dict]) -> Scores:
     mrr = hit = recall = 0.0
-    for ranked, q in zip(rankings, queries):
+    for ranked, q in zip(rankings, queries, strict=True):
         accept = set(q["accept"])
         top = ranked[:DEPTH]
         first = next((pos for pos, name in enumerate(top, 1) if name in accept), None)
@@ -207,7 +229,7 @@ def evaluate(embedder, symbols: list[AstSymbol], recipe: Callable[[AstSymbol], s
     query_vectors = embedder.embed([q["query"] for q in queries])
     names = NameRanker(symbols)
     by_name, by_meaning, fused = [], [], []
-    for q, qv in zip(queries, query_vectors):
+    for q, qv in zip(queries, query_vectors, strict=True):
         lexical = names.rank(q["query"])
         semantic = index.search(qv, CANDIDATES)
         hybrid = reciprocal_rank_fusion(
@@ -216,5 +238,5 @@ def evaluate(embedder, symbols: list[AstSymbol], recipe: Callable[[AstSymbol], s
         by_name.append(_distinct(lexical, qualified))
         by_meaning.append(_distinct([i for i, _ in semantic], qualified))
         fused.append(_distinct([r.id for r in hybrid], qualified))
-    misses = [(q["query"], f[:3]) for q, f in zip(queries, fused) if not set(q["accept"]) & set(f[:DEPTH])]
+    misses = [(q["query"], f[:3]) for q, f in zip(queries, fused, strict=True) if not set(q["accept"]) & set(f[:DEPTH])]
     return Evaluation(score(by_name, queries), score(by_meaning, queries), score(fused, queries), misses)

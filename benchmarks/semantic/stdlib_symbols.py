@@ -91,7 +91,9 @@ def symbols_of_file(root: Path, path: Path) -> list[AstSymbol]:
             else:
                 continue
             qualified = f"{prefix}.{node.name}" if prefix else node.name
-            out.append(AstSymbol(kind, node.name, qualified, _signature(lines, node), _first_doc_line(node), parent_name, rel))
+            out.append(
+                AstSymbol(kind, node.name, qualified, _signature(lines, node), _first_doc_line(node), parent_name, rel)
+            )
             if kind == "class":
                 visit(node.body, qualified, node.name, True)
 

@@ -15,7 +15,6 @@ import time
 import evaluation
 import numpy as np
 import pytest
-
 from codecairn.semantic import minilm
 from codecairn.semantic.vectors import VectorIndex
 
@@ -85,7 +84,9 @@ def test_query_latency_at_100k_symbols(benchmark, embedder, stdlib, queries):
         t = time.perf_counter()
         embedder.embed([text])
         embed_only.append(time.perf_counter() - t)
-    benchmark.extra_info.update(index_build_seconds=round(build, 3), embed_p50_ms=round(statistics.median(embed_only) * 1000, 1))
+    benchmark.extra_info.update(
+        index_build_seconds=round(build, 3), embed_p50_ms=round(statistics.median(embed_only) * 1000, 1)
+    )
     print(
         f"\nquery at {len(index)} symbols: p50 {stats.median * 1000:.1f} ms, max {stats.max * 1000:.1f} ms "
         f"(query embedding alone p50 {statistics.median(embed_only) * 1000:.1f} ms); index built in {build:.2f} s"

@@ -13,7 +13,6 @@ import os
 import evaluation
 import numpy as np
 import pytest
-
 from codecairn.semantic.texts import TEXT_RECIPE
 from codecairn.semantic.vectors import VectorIndex, decode_vector, encode_vector
 
@@ -35,7 +34,7 @@ def test_hybrid_search_answers_developer_questions_about_the_standard_library(em
     for query, top in result.misses:
         print(f"  missed: {query!r} -> {top}")
     if recipe == evaluation.CHOSEN:
-        assert TEXT_RECIPE.startswith("words+doc")
+        assert TEXT_RECIPE.startswith("doc+qualified-name")
         assert result.hybrid.mrr >= 0.6
         assert result.hybrid.mrr > result.name_only.mrr
 
@@ -58,9 +57,9 @@ def test_float16_storage_and_the_sign_bit_prefilter_keep_the_rankings(embedder, 
     prefiltered = _top10(VectorIndex(ids, vectors, exact_limit=0, rerank=rerank), query_vectors)
 
     def overlap(runs: list[list[int]]) -> float:
-        return float(np.mean([len(set(a) & set(b)) / 10 for a, b in zip(exact, runs)]))
+        return float(np.mean([len(set(a) & set(b)) / 10 for a, b in zip(exact, runs, strict=True)]))
 
-    same_first = float(np.mean([a[0] == b[0] for a, b in zip(exact, from_float16)]))
+    same_first = float(np.mean([a[0] == b[0] for a, b in zip(exact, from_float16, strict=True)]))
     print(f"\nfloat16 BLOBs: top-10 overlap {overlap(from_float16):.3f}, same first result {same_first:.3f}")
     print(f"sign-bit prefilter re-scoring {rerank} of {len(ids)} rows: top-10 overlap {overlap(prefiltered):.3f}")
     assert overlap(from_float16) >= 0.98

@@ -9,7 +9,6 @@ import sys
 import numpy as np
 import pluggy
 import pytest
-
 from codecairn.hookspecs import PROJECT, CodecairnSpecs
 from codecairn.semantic import minilm, plugin
 from codecairn.semantic.texts import embedding_text
@@ -54,7 +53,12 @@ def test_a_query_is_closer_to_the_code_that_does_it_than_to_unrelated_code(embed
 def test_search_by_meaning_finds_the_function_among_others(embedder):
     symbols = [
         ("function", "b64decode", "base64.b64decode", "Decode the Base64 encoded bytes-like object or ASCII string s."),
-        ("function", "urljoin", "urllib.parse.urljoin", "Join a base URL and a possibly relative URL to form an absolute"),
+        (
+            "function",
+            "urljoin",
+            "urllib.parse.urljoin",
+            "Join a base URL and a possibly relative URL to form an absolute",
+        ),
         ("function", "isleap", "calendar.isleap", "Return True for leap years, False for non-leap years."),
         ("function", "which", "shutil.which", "Given a command, mode, and a PATH string, return the path which"),
         ("class", "Counter", "collections.Counter", "Dict subclass for counting hashable items."),

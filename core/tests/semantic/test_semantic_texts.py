@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from codecairn.semantic.texts import embedding_text, identifier_words
 
 
@@ -28,7 +27,7 @@ def test_identifiers_are_split_into_lowercase_words(identifier, words):
     assert identifier_words(identifier) == words
 
 
-def test_a_method_is_described_by_its_words_its_class_its_module_and_its_doc_line():
+def test_a_symbol_is_described_by_its_doc_line_then_its_kind_and_qualified_name():
     text = embedding_text(
         "method",
         "getresponse",
@@ -38,13 +37,14 @@ def test_a_method_is_described_by_its_words_its_class_its_module_and_its_doc_lin
         parent_name="HTTPConnection",
     )
 
-    assert text == "method getresponse of http connection in http client. Get the response from the server."
+    assert text == "Get the response from the server. (method http.client.HTTPConnection.getresponse)"
 
 
-def test_a_top_level_function_in_a_rust_module_path_is_described_the_same_way():
-    text = embedding_text("function", "parse_header_line", "crate::http::parse_header_line")
-
-    assert text == "function parse header line in crate http"
+def test_a_symbol_without_doc_is_described_by_its_kind_and_qualified_name():
+    assert embedding_text("function", "parse_header_line", "crate::http::parse_header_line") == (
+        "function crate::http::parse_header_line"
+    )
+    assert embedding_text("class", "Config") == "class Config"
 
 
 def test_a_long_doc_line_is_cut_and_whitespace_is_collapsed():

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from codecairn.semantic.vectors import VectorIndex, decode_vector, encode_vector
 
 

@@ -133,6 +133,37 @@ def test_classes_methods_and_functions_with_signatures_docs_and_parents():
     assert symbol(result, "shop.orders.notify").modifiers == ("async",)
 
 
+def test_a_docstring_is_summarised_by_its_first_line_as_written():
+    result = facts('''\
+        def pdb_help():
+            """q(uit)\\nexit
+
+            Quit from the debugger."""
+
+        def raw():
+            r"""Match \\d+ digits."""
+
+        def blank_first():
+            """
+
+            Summary after blank lines.
+            """
+
+        def not_a_docstring():
+            f"""{name} is not a docstring"""
+
+        def commented():
+            # a comment first
+            "Still the docstring."
+        ''')
+    docs = {s.name: s.doc for s in result.symbols}
+    assert docs["pdb_help"] == "q(uit)"  # an \\n escape ends the line, as in the evaluated string
+    assert docs["raw"] == "Match \\d+ digits."
+    assert docs["blank_first"] == "Summary after blank lines."
+    assert docs["not_a_docstring"] == ""
+    assert docs["commented"] == "Still the docstring."
+
+
 def test_a_multiline_header_becomes_a_one_line_signature():
     result = facts('''\
         def resize(
@@ -374,6 +405,18 @@ def test_calls_name_their_target_receiver_line_and_enclosing_symbol():
 
     # call sites come in the order they start in the file (a chain starts where its receiver does)
     assert [r.target for r in result.relations if r.kind == "calls"][-3:] == ["all", "filter", "query"]
+
+
+def test_a_call_split_over_lines_is_reported_on_the_line_of_its_name():
+    result = facts('''\
+        ok = (set(available).
+              issubset(wanted))
+        text = template \\
+            .format(x=1)
+        ''')
+    assert ("issubset", "set(available)", 2) in calls(result)
+    assert ("format", "template", 4) in calls(result)
+    assert result.partial is False
 
 
 def test_super_with_arguments_is_reported_as_super():

@@ -13,7 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from codecairn.hookspecs import Language
-from codecairn.model import CALLABLE_KINDS, EXACT, IMPORT, INHERITED, NAME_ONLY, TYPE_KINDS
+from codecairn.model import CALLABLE_KINDS, DATA_KINDS, EXACT, IMPORT, INHERITED, NAME_ONLY, TYPE_KINDS
 from codecairn.query.symbol_index import SymbolIndex
 
 SCOPE_ROOT_KINDS = frozenset({"module", "package"})
@@ -51,22 +51,20 @@ class Resolver:
         self._modules_by_lang: dict[str, set[str]] | None = None
         self._module_cache: dict[tuple[str, str], str | None] = {}
         self._name_only_cache: dict[tuple[str, frozenset[str]], tuple[int, str] | None] = {}
-        self._scope_names: dict[int, dict[str, int]] = {}
+        self._scope_names: dict[int, dict[str, list[int]]] = {}
         self._member_cache: dict[tuple[int, str], tuple[int, str] | None] = {}
         self._sep_of_file: dict[int, str] = {}
 
-    def names_in(self, scope_id: int) -> dict[str, int]:
-        """A scope's direct children by name (first declared wins), built once per scope."""
+    def names_in(self, scope_id: int) -> dict[str, list[int]]:
+        """A scope's direct children by name, in declaration order, built once per scope."""
         names = self._scope_names.get(scope_id)
         if names is None:
             names = {}
             rows = self.index.rows
             for cid in self.index.children.get(scope_id, ()):
-                names.setdefault(rows[cid].name, cid)
+                names.setdefault(rows[cid].name, []).append(cid)
             self._scope_names[scope_id] = names
         return names
-
-    # ---- derived maps (built lazily, thrown away with the resolver) ---------------------------
 
     def top_level(self, file_id: int) -> dict[str, list[int]]:
         top = self._top.get(file_id)
@@ -177,7 +175,7 @@ class Resolver:
                 if member is not None:
                     return member[0], (typ[1] if member[1] == EXACT else member[1])
         if not receiver or receiver in ("new",):
-            found = self.lookup(name, file_id, source_id, lang, callable_only=True)
+            found = self.lookup(name, file_id, source_id, lang, callable_only=True, exclude=DATA_KINDS)
             # A bare name cannot mean someone else's method: guess only among free functions and types.
             return found or self._name_only(name, BARE_CALLABLE_KINDS)
         if receiver in lang.self_names:
@@ -216,6 +214,11 @@ class Resolver:
                     ids = self.index.by_qn.get(ref + lang.separator + name)
                     if ids:
                         return ids[0], how
+                    default = self.default_export(info.language, ref, lang.separator)
+                    if default is not None:  # `Foo.make()` where Foo = require('./foo')
+                        member = self.member(default, name)
+                        if member is not None:
+                            return member[0], how
                     return None
         # `x.append()` on an object whose type the syntax does not show: no guess. A unique method
         # name elsewhere is far more often a coincidence (list.append vs. some helper) than a call.
@@ -224,7 +227,7 @@ class Resolver:
     # ---- scopes -------------------------------------------------------------------------------------
 
     def lookup(self, name: str, file_id: int, scope_id: int | None, lang: Language,
-               callable_only: bool = False) -> tuple[int, str] | None:
+               callable_only: bool = False, exclude: frozenset[str] = frozenset()) -> tuple[int, str] | None:
         """A bare name: enclosing scopes, the file, its imports, its package, then wildcards."""
         rows = self.index.rows
         sid = scope_id
@@ -234,16 +237,16 @@ class Resolver:
                 break
             is_type = s.kind in CLASSLIKE
             if s.kind not in SCOPE_ROOT_KINDS and (not is_type or lang.implicit_members or sid == scope_id):
-                cid = self.names_in(sid).get(name)
-                if cid is not None and cid != scope_id:
-                    return cid, EXACT
+                for cid in self.names_in(sid).get(name, ()):
+                    if rows[cid].kind not in exclude:
+                        return cid, EXACT
                 if is_type and lang.implicit_members:
                     for base in self.index.ancestors(sid):
-                        hit = self._own_member(base, name)
+                        hit = self._own_member(base, name, exclude)
                         if hit is not None:
                             return hit, INHERITED
             sid = s.parent_id
-        ids = self.top_level(file_id).get(name)
+        ids = [i for i in self.top_level(file_id).get(name, ()) if rows[i].kind not in exclude]
         if ids:
             return _prefer(rows, ids, callable_only), EXACT
         binding = self.bindings.get(file_id)
@@ -255,6 +258,9 @@ class Resolver:
                     return _prefer(rows, ids, callable_only), IMPORT
                 hit = self._via_reexport(target, info.language, lang.separator)
                 if hit is not None:
+                    return hit, IMPORT
+                hit = self.default_export(info.language, target, lang.separator)
+                if hit is not None:  # `const Foo = require('./a')`: the module's default export
                     return hit, IMPORT
         if lang.directory_scope:
             ids = self.package_top(info.language, info.module).get(name)
@@ -278,7 +284,9 @@ class Resolver:
         head = parts[0]
         info = self.files[file_id]
         current: tuple[str, object, str] | None = None
-        found = self.lookup(head, file_id, scope_id, lang)
+        # A receiver or base names a type, module or value, never a function (Java's constructor
+        # `Runner` must not hide the class `Runner`).
+        found = self.lookup(head, file_id, scope_id, lang, exclude=CALLABLE_KINDS)
         if found is not None:
             current = ("symbol", found[0], found[1])
         else:
@@ -305,7 +313,8 @@ class Resolver:
             if kind == "symbol":
                 sym = self.index.rows[ref]
                 qn = sym.qualified_name + sep + part
-                nxt = self.names_in(ref).get(part)
+                nxt = next((c for c in self.names_in(ref).get(part, ())
+                            if self.index.rows[c].kind not in CALLABLE_KINDS), None)
                 if nxt is None:
                     ids = self.index.by_qn.get(qn)
                     nxt = ids[0] if ids else None
@@ -405,6 +414,19 @@ class Resolver:
                     return hit
         return None
 
+    def default_export(self, language: str, target: str, sep: str) -> int | None:
+        """The symbol a module exports as its default, when ``target`` names a whole module."""
+        module = self.module_named(language, target)
+        if module is None:
+            return None
+        for fid in self._modules().get((self._family(language), module), ()):
+            binding = self.bindings.get(fid)
+            if binding is not None and binding.default:
+                ids = self.index.by_qn.get(f"{module}{sep}{binding.default}")
+                if ids:
+                    return ids[0]
+        return None
+
     def reexported(self, file_id: int, name: str) -> int | None:
         """A name a module makes available by importing it (``from .sessions import Session`` in a
         package's ``__init__``, ``export { x } from`` in an index file)."""
@@ -417,10 +439,11 @@ class Resolver:
                 return ids[0]
         return None
 
-    def _own_member(self, type_id: int, name: str) -> int | None:
-        cid = self.names_in(type_id).get(name)
-        if cid is not None:
-            return cid
+    def _own_member(self, type_id: int, name: str, exclude: frozenset[str] = frozenset()) -> int | None:
+        rows = self.index.rows
+        for cid in self.names_in(type_id).get(name, ()):
+            if rows[cid].kind not in exclude:
+                return cid
         sym = self.index.rows.get(type_id)
         if sym is not None:
             # Members declared away from the type (Go methods in other files, Rust impl blocks).

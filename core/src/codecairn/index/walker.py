@@ -16,7 +16,7 @@ import pathspec
 DEFAULT_EXCLUDED_DIRS = frozenset({
     ".git", ".hg", ".svn", "node_modules", "bower_components", "__pycache__", ".venv", "venv",
     "build", "dist", "target", "vendor", "third_party", ".tox", ".nox", ".mypy_cache",
-    ".pytest_cache", ".ruff_cache", ".idea", ".gradle", ".eggs", ".codecairn",
+    ".pytest_cache", ".ruff_cache", ".idea", ".gradle", ".eggs", ".codecairn", ".pc",  # .pc: quilt patch copies
 })
 MAX_FILE_BYTES_ENV = "CODECAIRN_MAX_FILE_BYTES"
 DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024  # TypeScript's checker.ts is 2.8 MB of real code

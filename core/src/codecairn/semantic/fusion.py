@@ -7,7 +7,8 @@ symbol found both ways rises above one found only one way. Each result says why 
 
 from __future__ import annotations
 
-from typing import Hashable, Iterable, NamedTuple
+from collections.abc import Hashable, Iterable
+from typing import NamedTuple
 
 NAME = "name"
 SEMANTIC = "semantic"
@@ -24,10 +25,10 @@ QUERY_WORDS_NAME_WEIGHT = 0.2
 
 class FusedResult(NamedTuple):
     id: Hashable
-    score: float                      # the fused RRF score (only meaningful for ordering)
-    matched: tuple[str, ...]          # ("name",), ("semantic",) or ("name", "semantic")
-    semantic_score: float | None      # cosine similarity, when the semantic list had it
-    name_rank: int | None = None      # 1-based rank in each input list, None when absent
+    score: float  # the fused RRF score (only meaningful for ordering)
+    matched: tuple[str, ...]  # ("name",), ("semantic",) or ("name", "semantic")
+    semantic_score: float | None  # cosine similarity, when the semantic list had it
+    name_rank: int | None = None  # 1-based rank in each input list, None when absent
     semantic_rank: int | None = None
 
 
@@ -61,8 +62,9 @@ def reciprocal_rank_fusion(
         fused = (name_weight / (k + n_rank) if n_rank else 0.0) + (semantic_weight / (k + s_rank) if s_rank else 0.0)
         matched = tuple(m for m, r in ((NAME, n_rank), (SEMANTIC, s_rank)) if r)
         best = min(r for r in (n_rank, s_rank) if r)
-        results.append((-fused, -len(matched), best, order, FusedResult(item, fused, matched, cosine.get(item), n_rank, s_rank)))
+        results.append(
+            (-fused, -len(matched), best, order, FusedResult(item, fused, matched, cosine.get(item), n_rank, s_rank))
+        )
     results.sort(key=lambda r: r[:4])
     fused_results = [r[-1] for r in results]
     return fused_results[:limit] if limit is not None else fused_results
-

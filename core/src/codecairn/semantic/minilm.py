@@ -189,7 +189,7 @@ class MiniLMEmbedder:
     def token_counts(self, texts: list[str]) -> list[int]:
         return [len(e.ids) for e in self._tokenizer.encode_batch(texts)]
 
-    def embed(self, texts: list[str]) -> "np.ndarray":
+    def embed(self, texts: list[str]) -> np.ndarray:
         """float32 (len(texts), dimensions), each row L2-normalised; order follows ``texts``."""
         import numpy as np
 
@@ -203,7 +203,7 @@ class MiniLMEmbedder:
             out[rows] = self._embed_encoded([encodings[i] for i in rows])
         return out
 
-    def _embed_encoded(self, encodings: list) -> "np.ndarray":
+    def _embed_encoded(self, encodings: list) -> np.ndarray:
         import numpy as np
 
         width = max(len(e.ids) for e in encodings)

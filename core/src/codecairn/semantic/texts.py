@@ -1,19 +1,28 @@
 """What text is embedded for a symbol.
 
-MiniLM was trained on natural-language sentences, and its WordPiece vocabulary cuts identifiers
-into meaningless pieces (``parse_url`` → ``par ##se _ ur ##l``). So a symbol is described to it in
-words: its kind, its name split into words, the words of its enclosing class and module, and its
-first doc line, the best single clue for a natural-language query. The raw signature is left out:
-on the evaluation set (``benchmarks/semantic``) it lowered MRR@10 and it costs tokens, which is what
-embedding time is proportional to. ``TEXT_RECIPE`` names this recipe; it is part of what a stored
-vector depends on, so store it beside the model id.
+The first doc line, then the kind and the qualified name as written:
+``Recursively delete a directory tree. (function shutil.rmtree)``.
+
+Chosen on the evaluation set in ``benchmarks/semantic`` (85 developer questions over the CPython
+standard library; its README has every figure). The doc line is the best clue a natural-language
+query can meet, and putting it first helped every variant (+0.01 to +0.05 MRR@10). The qualified
+name carries the enclosing class and module (``shutil``, ``HTTPConnection``), which a query often
+names. Splitting identifiers into words (``parseHttpHeader`` → "parse http header") was measured
+and did *not* help MiniLM: 0.64 MRR@10 with words against 0.675 with the name as written, and
+0.674 with both — the model's WordPiece pieces of ``shutil.rmtree`` evidently carry the same
+meaning. The signature was left out too: 0.635 with it, and it nearly doubles the tokens, which
+is what embedding time is proportional to. ``identifier_words`` remains for lexical matching of
+query words against names.
+
+``TEXT_RECIPE`` names the recipe; a stored vector depends on it as much as on the model, so store
+it beside the model id (a recipe change means re-embedding, like a model change).
 """
 
 from __future__ import annotations
 
 import re
 
-TEXT_RECIPE = "words+doc/1"
+TEXT_RECIPE = "doc+qualified-name/1"
 
 # One word of an identifier: "IPv4", "HTTP" (before "Server"), "Header", "parse", "md5", "2".
 _PART = re.compile(r"[A-Z]+v\d+(?![a-z])|[A-Z]+(?![a-z])\d*|[A-Z][a-z]+\d*|[a-z]+\d*|\d+")
@@ -30,21 +39,6 @@ def split_identifier(identifier: str) -> str:
     return " ".join(identifier_words(identifier))
 
 
-def _container_words(qualified_name: str, name: str, parent_name: str) -> tuple[str, str]:
-    """(words of the enclosing type, words of the module path) from a qualified name.
-
-    The qualified name's components before the symbol are its scope: the parent symbol (when it
-    has one) and the module/package path before that. Any separator works ("." or "::" or "/").
-    """
-    parts = [p for p in re.split(r"[^A-Za-z0-9_$]+", qualified_name) if p]
-    if parts and parts[-1] == name:
-        parts.pop()
-    if parent_name and parts and parts[-1] == parent_name:
-        parts.pop()
-    module = " ".join(w for p in parts for w in identifier_words(p))
-    return split_identifier(parent_name), module
-
-
 def embedding_text(
     kind: str,
     name: str,
@@ -53,15 +47,12 @@ def embedding_text(
     doc: str = "",
     parent_name: str = "",
 ) -> str:
-    """The sentence embedded for one symbol, e.g. for ``http.client.HTTPConnection.getresponse``:
-    ``method get response of http connection in http client. Get the response from the server.``
+    """The text embedded for one symbol, e.g. for ``http.client.HTTPConnection.getresponse``:
+    ``Get the response from the server. (method http.client.HTTPConnection.getresponse)``.
+
+    ``signature`` and ``parent_name`` are accepted so callers pass every fact they have; the
+    measured recipe uses neither (the qualified name already holds the parent).
     """
-    del signature  # measured: hurts retrieval (see module docstring); kept in the interface
-    parent, module = _container_words(qualified_name or name, name, parent_name)
-    text = f"{kind} {split_identifier(name) or name}"
-    if parent:
-        text += f" of {parent}"
-    if module:
-        text += f" in {module}"
-    doc = " ".join(doc.split())[:_DOC_LIMIT]
-    return f"{text}. {doc}" if doc else text
+    subject = f"{kind} {qualified_name or name}"
+    doc = " ".join(doc.split())[:_DOC_LIMIT].rstrip()
+    return f"{doc} ({subject})" if doc else subject

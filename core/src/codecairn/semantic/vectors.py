@@ -14,7 +14,7 @@ benchmark measures how often that holds.
 
 from __future__ import annotations
 
-from typing import Collection, Iterable
+from collections.abc import Collection, Iterable
 
 import numpy as np
 
@@ -68,7 +68,7 @@ class VectorIndex:
             self._bits = self._sign_bits(self._rows)
 
     @classmethod
-    def from_blobs(cls, rows: Iterable[tuple[int, bytes]], dimensions: int, **options) -> "VectorIndex":
+    def from_blobs(cls, rows: Iterable[tuple[int, bytes]], dimensions: int, **options) -> VectorIndex:
         """Build from (id, BLOB) pairs as read from the store; all BLOBs must share one encoding."""
         ids, blobs = [], []
         for symbol_id, blob in rows:
@@ -128,7 +128,7 @@ class VectorIndex:
             top = np.arange(len(scores))
         top = top[np.lexsort((top, -scores[top]))]  # best first; ties by row (= by id)
         positions = top if rows is None else rows[top]
-        out = [(int(self.ids[p]), float(scores[t])) for p, t in zip(positions, top)]
+        out = [(int(self.ids[p]), float(scores[t])) for p, t in zip(positions, top, strict=True)]
         if threshold is not None:
             out = [pair for pair in out if pair[1] >= threshold]
         return out
@@ -145,6 +145,6 @@ class VectorIndex:
             return np.arange(len(self.ids))
         query_bits = self._sign_bits(query)[:, 0]
         distance = np.zeros(len(self.ids), dtype=np.uint16)
-        for word, query_word in zip(self._bits, query_bits):
+        for word, query_word in zip(self._bits, query_bits, strict=True):
             distance += _popcount(word ^ query_word)
         return np.sort(np.argpartition(distance, count - 1)[:count])

@@ -97,9 +97,13 @@ _RECEIVER_MAX = 120
 _NO_RECEIVER_TYPES = frozenset({"var", "int", "long", "short", "byte", "char", "boolean", "float", "double", "void"})
 _FIELD_SIGNATURE_VALUE_MAX = 80
 _IMPORT = re.compile(rb"import\s+(static\s+)?([\w$]+(?:\s*\.\s*[\w$]+)*)(\s*\.\s*\*)?\s*;")
-_LINE = itemgetter(3)  # Relation.line and Import.line
+_LINE = itemgetter(3)
+_new = tuple.__new__  # Relation.line and Import.line
 _WHITESPACE = re.compile(rb"\s*")
-_MODIFIER_SLOW_PATH = re.compile(rb"[(/]|@\s")
+_STRING_LITERAL = re.compile(rb'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'')
+_ANNOTATION_ARGUMENTS = re.compile(rb"\([^()]*\)")
+_COMMENT = re.compile(rb"//[^\n]*|/\*.*?\*/", re.S)
+_MODIFIER = re.compile(rb"@\s*[\w$]+(?:\s*\.\s*[\w$]+)*|[\w-]+")
 
 _query_cache: list[QueryCursor] = []  # built on first use in each process: Query objects do not pickle
 
@@ -131,9 +135,10 @@ def _type_name(raw: bytes) -> str:
     return "".join(raw.decode("utf-8", "replace").split())
 
 
+@lru_cache(maxsize=8192)
 def _receiver_type(raw: bytes) -> str | None:
     """A declared type usable for a call receiver: no generics; None for ``var``, primitives,
-    arrays and multi-catch unions."""
+    arrays and multi-catch unions. (Cached: the same few hundred types are declared everywhere.)"""
     name = _type_name(raw)
     if not name or name in _NO_RECEIVER_TYPES or "[" in name or "|" in name or name[0] == "@":
         return None
@@ -180,28 +185,25 @@ def _summary(source: bytes, start: int, end: int) -> str:
 
 
 def _modifiers(source: bytes, mods) -> tuple[str, ...]:
-    """``@Override public static`` -> ("@Override", "public", "static")."""
+    """``@Override @SuppressWarnings("x") public static`` -> ("@Override", "@SuppressWarnings", "public", "static")."""
     if mods is None:
         return ()
-    raw = source[mods.start_byte : mods.end_byte]
-    if not _MODIFIER_SLOW_PATH.search(raw):
-        return _split_modifiers(raw)
-    # Annotation arguments or comments: read the children (rarer, slower).
-    out = []
-    for child in mods.children:
-        t = child.type
-        if t == "annotation" or t == "marker_annotation":
-            name = child.child_by_field_name("name")
-            out.append("@" + _type_name(source[name.start_byte : name.end_byte]))
-        elif not child.is_named:
-            out.append(t)
-    return tuple(out)
+    return _split_modifiers(source[mods.start_byte : mods.end_byte])
 
 
 @lru_cache(maxsize=4096)
 def _split_modifiers(raw: bytes) -> tuple[str, ...]:
-    # A few hundred distinct modifier lists cover a whole code base ("public static final").
-    return tuple(raw.decode("utf-8", "replace").split())
+    # Cached: a few thousand distinct modifier lists cover a whole code base.
+    if raw.find(b'"') >= 0 or raw.find(b"'") >= 0:
+        raw = _STRING_LITERAL.sub(b'""', raw)
+    while raw.find(b"(") >= 0:  # annotation arguments, innermost first
+        stripped = _ANNOTATION_ARGUMENTS.sub(b" ", raw)
+        if stripped == raw:
+            break
+        raw = stripped
+    if raw.find(b"/") >= 0:
+        raw = _COMMENT.sub(b" ", raw)
+    return tuple("".join(word.decode("utf-8", "replace").split()) for word in _MODIFIER.findall(raw))
 
 
 def _parts(node):
@@ -334,8 +336,8 @@ class _JavaFile:
             qualified = f"{prefix}.{name}" if prefix else name
         sp = node.start_point
         ep = node.end_point
-        self.symbols.append(Symbol(kind, name, qualified, sp[0] + 1, sp[1],
-                                   ep[0] + 1, ep[1], signature, doc, parent, modifiers))
+        self.symbols.append(_new(Symbol, (kind, name, qualified, sp[0] + 1, sp[1],
+                                   ep[0] + 1, ep[1], signature, doc, parent, modifiers)))
         if kind in _CALL_SOURCE_KINDS:
             self.call_source.append(index)
         else:
@@ -536,9 +538,9 @@ class _JavaFile:
                 rtype = (type_of(receiver, inner, ns) or "") if scopes and inner >= 0 else ""
             else:
                 receiver = rtype = ""
-            relations.append(Relation("calls", call_source[inner] if inner >= 0 else -1,
+            relations.append(_new(Relation, ("calls", call_source[inner] if inner >= 0 else -1,
                                       src[ns : name.end_byte].decode("utf-8", "replace"), name.start_point[0] + 1,
-                                      receiver, rtype))
+                                      receiver, rtype)))
 
         # `new a.b.Foo<>(...)` calls `Foo` with receiver `a.b`; `outer.new Inner()` has receiver `outer`.
         for node in get("new", ()):

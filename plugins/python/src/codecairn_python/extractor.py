@@ -1,12 +1,12 @@
 """The Python extractor: one parsed file in, FileFacts out.
 
 One tree-sitter query finds everything that can sit anywhere in a file — definitions, calls,
-imports, the assignments and annotations that tell a receiver's type — in a single pass over the
-tree. That pass is most of the cost (a query that matches nothing already costs a third of the
-parse), so there is exactly one. Python then does what a query cannot say: nesting and
-qualified names (from byte spans, never by climbing parents), decorators and modifiers,
-module- and class-level variables (a short walk over statements that never enters a function
-body), import resolution and ``__all__``.
+imports, ``self.x = ...`` assignments, the assignments and annotations that tell a receiver's
+type — in a single pass over the tree. That pass is most of the cost (a query that matches
+nothing already costs a third of the parse), so there is exactly one. Python then does what a
+query cannot say: nesting and qualified names (from byte spans, never by climbing parents),
+decorators and modifiers, module- and class-level variables (a short walk over statements that
+never enters a function body), import resolution and ``__all__``.
 
 Naming rules (what the core resolver relies on):
 

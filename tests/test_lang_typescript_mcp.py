@@ -1,0 +1,207 @@
+"""An agent finds its way around TypeScript and JavaScript nobody here wrote, through the MCP server
+with the official client: rxjs 7.8.2's sources (the small ts-rxjs corpus, 251 .ts files) and ESLint's
+`lib/` (js-eslint, ~390 CommonJS .js files), each indexed whole, once for the module.
+
+Names are module-qualified from the file path (without its extension): rxjs's `Observable` is
+`internal/Observable.Observable`; ESLint's `DecorativeCursor` is
+`languages/js/source-code/token-store/decorative-cursor.DecorativeCursor`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp import ClientSession, StdioServerParameters, stdio_client
+
+from realcode import CORPORA
+
+pytestmark = pytest.mark.slow
+
+OBSERVABLE = "internal/Observable.Observable"
+SUBJECT = "internal/Subject.Subject"
+TOKEN_STORE = "languages/js/source-code/token-store"
+DECORATIVE = f"{TOKEN_STORE}/decorative-cursor.DecorativeCursor"
+
+
+def small_corpus(name: str) -> Path:
+    path = CORPORA / name
+    if not path.is_dir():
+        pytest.fail(f"corpus {name} is missing at {path}: run `scripts/test-prerequisites.sh small` "
+                    "(or set CODECAIRN_CORPORA)")
+    return path
+
+
+async def call(session: ClientSession, tool: str, args: dict | None = None) -> dict:
+    result = await session.call_tool(tool, args or {})
+    payload = json.loads(result.content[0].text)
+    assert not result.is_error, payload
+    return payload
+
+
+def qualified(entries: list[dict]) -> set[str]:
+    """The qualified names in a list of bases / subclasses / callees (a name when unresolved)."""
+    return {e.get("qualified_name") or e.get("caller") or e.get("name") for e in entries}
+
+
+async def ask(root: Path, cache: Path, questions: dict[str, tuple[str, dict]]) -> dict[str, dict]:
+    """One agent session: index, then the questions. The answers are checked by the tests below."""
+    params = StdioServerParameters(command=sys.executable,
+                                   args=["-m", "codecairn.cli", "serve", str(root), "--no-index"],
+                                   env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)})
+    answers: dict[str, dict] = {}
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            answers["index"] = await call(session, "index")
+            for key, (tool, args) in questions.items():
+                answers[key] = await call(session, tool, args)
+    return answers
+
+
+RXJS_QUESTIONS = {
+    "found": ("find_symbols", {"name": "Observable", "kinds": ["class"]}),
+    "observable": ("get_symbol", {"name": OBSERVABLE}),
+    "subject": ("get_symbol", {"name": "Subject", "path": "internal/Subject.ts"}),
+    "try_subscribe": ("get_symbol", {"name": "Observable._trySubscribe"}),  # a partial name is enough
+    "subject_next": ("get_symbol", {"name": f"{SUBJECT}.next"}),
+    "lift": ("get_symbol", {"name": f"{OBSERVABLE}.lift"}),
+    "outline": ("file_outline", {"path": "internal/Observable.ts"}),
+    "barrel": ("file_outline", {"path": "index.ts"}),
+    "stats": ("stats", {}),
+}
+
+ESLINT_QUESTIONS = {
+    "decorative": ("get_symbol", {"name": DECORATIVE}),
+    "move_next": ("get_symbol", {"name": f"{DECORATIVE}.moveNext"}),
+    "outline": ("file_outline", {"path": f"{TOKEN_STORE}/decorative-cursor.js"}),
+    "stats": ("stats", {}),
+}
+
+
+@pytest.fixture(scope="module")
+def rx(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+    return anyio.run(ask, small_corpus("ts-rxjs"), tmp_path_factory.mktemp("rxjs-cache"), RXJS_QUESTIONS)
+
+
+@pytest.fixture(scope="module")
+def eslint(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+    return anyio.run(ask, small_corpus("js-eslint"), tmp_path_factory.mktemp("eslint-cache"), ESLINT_QUESTIONS)
+
+
+def test_all_of_rxjs_is_indexed(rx: dict[str, dict]) -> None:
+    assert rx["index"]["parsed"] == rx["index"]["files"] >= 250 and "failed" not in rx["index"]
+    assert rx["stats"]["languages"]["typescript"] >= 250
+    assert "partial_files" not in rx["stats"]
+    resolution = rx["stats"]["call_resolution"]
+    assert resolution["import"] > resolution["exact"] > resolution["inherited"] > 0
+
+
+def test_the_observable_class_its_members_and_its_family(rx: dict[str, dict]) -> None:
+    top = rx["found"]["results"][0]
+    assert (top["qualified_name"], top["path"]) == (OBSERVABLE, "internal/Observable.ts")
+
+    observable = rx["observable"]
+    assert observable["language"] == "typescript" and observable["kind"] == "class"
+    assert observable["signature"] == "class Observable<T> implements Subscribable<T>"
+    assert observable["doc"].startswith("A representation of any set of values over any amount of time.")
+    assert "export" in observable["modifiers"]
+    members = {(m["name"], m["kind"]) for m in observable["members"]}
+    assert {("constructor", "constructor"), ("lift", "method"), ("subscribe", "method"), ("pipe", "method"),
+            ("forEach", "method"), ("toPromise", "method"), ("_trySubscribe", "method"),
+            ("source", "property"), ("operator", "property")} <= members
+    # `implements Subscribable<T>`: an interface imported from ./types, without its type argument.
+    (base,) = observable["bases"]
+    assert (base["qualified_name"], base["kind"], base["resolution"]) == \
+        ("internal/types.Subscribable", "implements", "import")
+    # Subclasses all over the tree, each extending the imported Observable; an interface extends it too.
+    assert {SUBJECT, "internal/observable/ConnectableObservable.ConnectableObservable",
+            "internal/operators/groupBy.GroupedObservable", "internal/testing/ColdObservable.ColdObservable",
+            "internal/types.Connectable"} <= qualified(observable["subclasses"])
+
+    # Subject extends Observable (the subclass's side of the same edge) and implements SubscriptionLike.
+    subject = rx["subject"]
+    assert subject["qualified_name"] == SUBJECT
+    bases = {b["qualified_name"]: b for b in subject["bases"]}
+    assert bases[OBSERVABLE]["resolution"] == "import" and "kind" not in bases[OBSERVABLE]  # extends
+    assert bases["internal/types.SubscriptionLike"]["kind"] == "implements"
+    assert {"internal/BehaviorSubject.BehaviorSubject", "internal/ReplaySubject.ReplaySubject",
+            "internal/AsyncSubject.AsyncSubject", "internal/Subject.AnonymousSubject"} <= \
+        qualified(subject["subclasses"])
+    assert {"next", "error", "complete", "asObservable", "observers"} <= {m["name"] for m in subject["members"]}
+
+
+def test_callers_and_callees_of_known_methods(rx: dict[str, dict]) -> None:
+    try_subscribe = rx["try_subscribe"]
+    assert try_subscribe["qualified_name"] == f"{OBSERVABLE}._trySubscribe"
+    assert try_subscribe["signature"] == "protected _trySubscribe(sink: Subscriber<T>): TeardownLogic"
+    callees = {c["qualified_name"]: c for c in try_subscribe["callees"]}
+    assert "resolution" not in callees[f"{OBSERVABLE}._subscribe"]  # this._subscribe(sink): exact
+    # sink.error(err), `sink: Subscriber<T>` a parameter of an imported type.
+    assert callees["internal/Subscriber.Subscriber.error"]["resolution"] == "import"
+    callers = {c["caller"]: c for c in try_subscribe["callers"]}
+    assert "resolution" not in callers[f"{OBSERVABLE}.subscribe"]
+    # Subject overrides it and calls `super._trySubscribe(subscriber)`.
+    assert callers[f"{SUBJECT}._trySubscribe"]["resolution"] == "inherited"
+    assert callers[f"{SUBJECT}._trySubscribe"]["path"] == "internal/Subject.ts"
+
+    how = {c["caller"]: c.get("resolution") for c in rx["subject_next"]["callers"]}
+    assert how["internal/BehaviorSubject.BehaviorSubject.next"] == "inherited"  # super.next(...)
+    assert how["internal/ReplaySubject.ReplaySubject.next"] == "inherited"
+
+    lift = rx["lift"]
+    assert {c["qualified_name"] for c in lift["callees"]} == {OBSERVABLE}  # new Observable<R>()
+    # `source.lift(...)` in another module, source typed by an imported interface or class.
+    assert {(c["caller"], c.get("resolution")) for c in lift["callers"]} >= {("internal/util/lift.operate", "import")}
+
+
+def test_imports_and_exports_of_observable_ts_and_of_the_barrel(rx: dict[str, dict]) -> None:
+    outline = rx["outline"]
+    assert outline["language"] == "typescript" and not outline.get("partial")
+    imports = {(i["module"], i["name"]): i for i in outline["imports"]}
+    assert {("./Subscriber", "SafeSubscriber"), ("./Subscriber", "Subscriber"), ("./types", "Observer"),
+            ("./util/pipe", "pipeFromArray"), ("./config", "config")} <= set(imports)
+    assert imports[("./symbol/observable", "observable")]["alias"] == "Symbol_observable"  # `as` renames
+    assert [e["name"] for e in outline["exports"]] == ["Observable"]
+    assert [s["name"] for s in outline["symbols"]] == ["Observable", "getPromiseCtor", "isObserver", "isSubscriber"]
+
+    # The package's index.ts only re-exports: each name with the module it comes from.
+    barrel = rx["barrel"]
+    assert barrel["symbols"] == []
+    reexports = {e["name"]: e for e in barrel["exports"]}
+    assert reexports["Observable"]["kind"] == "re-export"
+    assert reexports["Observable"]["source"] == "internal/Observable"
+    assert reexports["Subject"]["source"] == "internal/Subject"
+    assert {"of", "from", "map", "firstValueFrom", "BehaviorSubject"} <= set(reexports)
+
+
+def test_a_javascript_class_from_eslint(eslint: dict[str, dict]) -> None:
+    assert eslint["index"]["parsed"] == eslint["index"]["files"] >= 380
+    assert eslint["stats"]["languages"]["javascript"] >= 380
+
+    # `module.exports = class DecorativeCursor extends Cursor { ... }` with `const Cursor = require("./cursor")`.
+    decorative = eslint["decorative"]
+    assert decorative["language"] == "javascript" and decorative["kind"] == "class"
+    assert decorative["path"] == f"{TOKEN_STORE}/decorative-cursor.js"
+    assert decorative["doc"] == "The abstract class about cursors which manipulate another cursor."
+    assert [(m["name"], m["kind"]) for m in decorative["members"]] == [("constructor", "constructor"),
+                                                                       ("moveNext", "method")]
+    assert qualified(decorative["bases"]) == {f"{TOKEN_STORE}/cursor.Cursor"}
+    assert {f"{TOKEN_STORE}/filter-cursor.FilterCursor", f"{TOKEN_STORE}/limit-cursor.LimitCursor",
+            f"{TOKEN_STORE}/skip-cursor.SkipCursor"} <= qualified(decorative["subclasses"])
+
+    # Subclasses call `super.moveNext()`.
+    how = {c["caller"]: c.get("resolution") for c in eslint["move_next"]["callers"]}
+    assert how[f"{TOKEN_STORE}/filter-cursor.FilterCursor.moveNext"] == "inherited"
+
+    outline = eslint["outline"]
+    assert outline["language"] == "javascript"
+    (required,) = outline["imports"]
+    assert (required["module"], required["alias"], required["kind"], required["line"]) == \
+        ("./cursor", "Cursor", "require", 11)
+    (exported,) = outline["exports"]
+    assert (exported["name"], exported["kind"]) == ("DecorativeCursor", "default")  # module.exports = class ...
