@@ -24,10 +24,9 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
+from codecairn_java.plugin import codecairn_languages
 from tree_sitter import Language as TSLanguage
 from tree_sitter import Parser
-
-from codecairn_java.plugin import codecairn_languages
 
 TIER = os.environ.get("CODECAIRN_BENCH_TIER", "large")
 CORPORA = ("java-jdk17", "java-guava") if TIER == "large" else ("java-junit4",)

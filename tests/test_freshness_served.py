@@ -43,6 +43,13 @@ async def until(session: ClientSession, tool: str, args: dict, accept, what: str
         await anyio.sleep(0.05)
 
 
+def settled(answer: dict) -> bool:
+    """A found symbol, answered after its re-index finished. (A query waits for a re-index at most
+    2 s; one that takes longer — resolving a whole root again after a failure — is answered from
+    what is stored so far, marked `indexing`.)"""
+    return not answer.get("_error") and not answer.get("indexing")
+
+
 def append(path: Path, text: str) -> None:
     with open(path, "a") as fh:
         fh.write(text)
@@ -58,7 +65,7 @@ async def test_an_agent_sees_an_edit_without_calling_index(stdlib_part: Path, ca
                    "\n\ndef decode_all(texts):\n    return [JSONDecoder().raw_decode(t) for t in texts]\n")
 
             answer = await until(session, "get_symbol", {"name": "json.decoder.decode_all"},
-                                 lambda a: not a.get("_error"), "the new function is served")
+                                 settled, "the new function is served")
             assert answer["generation"] > before["generation"] >= first.get("generation", 0)
             assert "stale" not in answer
             assert "json.decoder.JSONDecoder" in {c.get("qualified_name") for c in answer["callees"]}
@@ -140,6 +147,6 @@ async def test_a_reindex_that_fails_keeps_the_old_state_and_is_retried(
 
                 # Room again: the retry brings the edit in without anyone asking.
                 answer = await until(session, "get_symbol", {"name": "json.decoder.many_3999"},
-                                     lambda a: not a.get("_error"), "the retried re-index landed")
+                                     settled, "the retried re-index landed")
                 assert answer["callees"][0]["qualified_name"] == "json.decoder.many_3998"
                 assert "stale" not in await call(session, "get_symbol", {"name": "json.decoder.JSONDecoder"})

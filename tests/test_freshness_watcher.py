@@ -167,6 +167,23 @@ async def test_a_query_arriving_during_a_reindex_waits_for_it(stdlib_part: Path,
         assert answer["callees"][0]["qualified_name"] == "steps.step_2998"
 
 
+async def test_a_remembered_place_moves_with_the_edit_the_watcher_picked_up(stdlib_part: Path, cache_dir: Path) -> None:
+    async with watched(stdlib_part) as (ws, _):
+        memo = await ws.memory.remember(reason="where decoding starts", symbol="json.decoder.JSONDecoder.raw_decode")
+        before = ws.generation
+        decoder = stdlib_part / "json" / "decoder.py"
+        decoder.write_text("# one\n# two\n# three\n" + decoder.read_text())
+
+        async def reindexed() -> bool:
+            await ws.wait_fresh()
+            return ws.generation > before
+
+        await eventually(reindexed, "the edit is re-indexed")
+        # Stored as moved by the watcher's run itself, before anyone recalls it.
+        rows = await ws.store.fetch("SELECT start_line, end_line, state FROM memories WHERE id=?", (memo["id"],))
+        assert rows == [(memo["start_line"] + 3, memo["end_line"] + 3, "moved")]
+
+
 def git(root: Path, *args: str) -> str:
     env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}

@@ -79,7 +79,8 @@ def _recipe_qname_doc(s: AstSymbol) -> str:
 
 
 def _recipe_words_doc(s: AstSymbol) -> str:
-    return f"{_words(s)}. {s.doc}" if s.doc else _words(s)
+    doc = " ".join(s.doc.split())[:200]
+    return f"{_words(s)}. {doc}" if doc else _words(s)
 
 
 def _recipe_words_sig_doc(s: AstSymbol) -> str:

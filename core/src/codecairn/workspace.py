@@ -131,9 +131,13 @@ class Workspace:
         async with self.index_lock:
             summary = await run_index(self, progress)
             self.last_summary = summary
-            await self.memory.after_index()  # memories follow the code that just changed
-            self.embeddings.notify()         # the background job embeds what changed
+            await self.after_change()
             return summary
+
+    async def after_change(self) -> None:
+        """After every index run — this full one, or the watcher's narrow re-index of a few files."""
+        await self.memory.after_index()  # memories follow the code that just changed
+        self.embeddings.notify()         # the background job embeds what changed
 
     def apply_batch(self, parsed: list[ParsedFile], deleted: list[int], known: dict[str, FileRow],
                     rows: list[tuple], file_ids: dict[str, int]) -> set[str]:

@@ -7,10 +7,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from codecairn_java.plugin import codecairn_languages
 from tree_sitter import Language as TSLanguage
 from tree_sitter import Parser
-
-from codecairn_java.plugin import codecairn_languages
 
 GET_CORPORA = "bash /work/shared/corpora/get-corpora.sh --tier small"
 

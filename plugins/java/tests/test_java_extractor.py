@@ -473,6 +473,22 @@ def test_imports_bind_names_to_qualified_targets(extract_java):
     ]
 
 
+def test_imports_written_oddly_still_bind(extract_java):
+    facts = extract_java(
+        """
+        import java.util . Set;
+        import static java.util.Collections /* all of them */ .*;
+        import
+            java.util.concurrent.TimeUnit;
+        """
+    )
+    assert [(i.alias, i.kind, i.target) for i in facts.imports] == [
+        ("Set", "", "java.util.Set"),
+        ("", "static", "java.util.Collections"),
+        ("TimeUnit", "", "java.util.concurrent.TimeUnit"),
+    ]
+
+
 def test_exports_are_the_public_api_of_public_top_level_types(extract_java):
     facts = extract_java(ORDER_SERVICE)
     assert [e.name for e in facts.exports] == [

@@ -555,6 +555,38 @@ def _query_error(pack: str, parts: list[tuple[str, str]], language: TSLanguage, 
     return GrammarPackError(f"grammar pack {pack!r}: its queries do not compile together: {error}")
 
 
+def _marker(name: str, source: str):
+    """Compiling a pack's queries costs up to 0.6 s; every CLI start would pay it. A query text that
+    compiled once with this tree-sitter is remembered in the cache directory and not checked again."""
+    import hashlib
+    import os
+    from pathlib import Path
+
+    import tree_sitter
+
+    base = os.environ.get("CODECAIRN_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "codecairn")
+    version = getattr(tree_sitter, "__version__", "") or str(tree_sitter.LANGUAGE_VERSION)
+    digest = hashlib.blake2b(f"{version}\0{name}\0{source}".encode(), digest_size=12).hexdigest()
+    return Path(base) / "checked-queries" / f"{name}-{digest}"
+
+
+def _known_good(name: str, source: str) -> bool:
+    try:
+        return _marker(name, source).exists()
+    except OSError:
+        return False
+
+
+def _remember_good(name: str, source: str) -> None:
+    try:
+        marker = _marker(name, source)
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+    except OSError:
+        pass  # a read-only cache only costs the check next time
+
+
 def grammar_pack(
     name: str,
     extensions: Iterable[str],
@@ -600,10 +632,12 @@ def grammar_pack(
     if not parts:
         raise GrammarPackError(f"grammar pack {name!r}: {module} ships no tags.scm and the pack adds no query")
     source = "\n".join(text for _, text in parts)
-    try:
-        compile_query(language, source)
-    except QueryError as error:
-        raise _query_error(name, parts, language, error) from error
+    if not _known_good(name, source):
+        try:
+            compile_query(language, source)
+        except QueryError as error:
+            raise _query_error(name, parts, language, error) from error
+        _remember_good(name, source)
     return Language(
         name=name,
         extensions=tuple(extensions),

@@ -9,6 +9,7 @@ that changed — is left to a full run, which ``reindex_paths`` starts itself.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import stat
@@ -234,7 +235,14 @@ class Reindexer:
                 old_identity = _identities(ws, old_ids)
                 await store.set_meta({"resolution_pending": 1})
             t = time.perf_counter()
-            rows, file_ids, _ = await store.write_batch(parsed, touched, deleted, known, generation)
+            try:
+                rows, file_ids, _ = await store.write_batch(parsed, touched, deleted, known, generation)
+            except BaseException:
+                if changed and not pending_resolution:
+                    # Nothing was written: the retry can stay narrow (if this fails too, it will not).
+                    with contextlib.suppress(Exception):
+                        await store.set_meta({"resolution_pending": 0})
+                raise
             ws.apply_batch(parsed, deleted, known, rows, file_ids)
             ws.touch(touched)
             summary.phases["write"] = time.perf_counter() - t
@@ -266,7 +274,7 @@ class Reindexer:
                 ws.generation = generation
                 self._generation = generation
                 t = time.perf_counter()
-                await ws.memory.after_index()  # memories follow the code that just changed
+                await ws.after_change()  # memories follow the code; new symbols get embedded
                 summary.phases["memory"] = time.perf_counter() - t
         return self._finish(summary, started)
 

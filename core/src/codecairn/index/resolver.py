@@ -19,6 +19,7 @@ from codecairn.query.symbol_index import SymbolIndex
 SCOPE_ROOT_KINDS = frozenset({"module", "package"})
 CLASSLIKE = TYPE_KINDS | {"impl"}
 BARE_CALLABLE_KINDS = frozenset({"function", "macro"}) | TYPE_KINDS
+REFERENCE_EXCLUDED = (CALLABLE_KINDS - {"macro"}) | DATA_KINDS
 _PATH_RE = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$")
 
 
@@ -154,9 +155,21 @@ class Resolver:
     def resolve_calls(self, edges: list[tuple]) -> list[tuple]:
         out = []
         for eid, file_id, kind, source_id, target, receiver, receiver_type in edges:
-            found = self.resolve_call(file_id, source_id, target, receiver, receiver_type)
+            if kind == "references":
+                found = self.resolve_reference(file_id, source_id, target)
+            else:
+                found = self.resolve_call(file_id, source_id, target, receiver, receiver_type)
             out.append((found[0], found[1], eid) if found else (None, None, eid))
         return out
+
+    def resolve_reference(self, file_id: int, source_id: int | None, name: str) -> tuple[int, str] | None:
+        """A use that is not a call (a Rust macro invocation, a type mention): scope and imports
+        only, never a function, never a guess."""
+        info = self.files.get(file_id)
+        lang = self.languages.get(info.language) if info else None
+        if lang is None:
+            return None
+        return self.lookup(name, file_id, source_id, lang, exclude=REFERENCE_EXCLUDED)
 
     # ---- calls ------------------------------------------------------------------------------------
 
@@ -177,14 +190,16 @@ class Resolver:
         if not receiver or receiver in ("new",):
             found = self.lookup(name, file_id, source_id, lang, callable_only=True, exclude=DATA_KINDS)
             # A bare name cannot mean someone else's method: guess only among free functions and types.
-            return found or self._name_only(name, BARE_CALLABLE_KINDS)
+            if found or lang.directory_scope:  # Go/Java: a bare name cannot reach another package
+                return found
+            return self._name_only(name, BARE_CALLABLE_KINDS)
         if receiver in lang.self_names:
             typ = self.enclosing_type(source_id, lang)
             if typ is not None:
                 found = self.member(typ, name)
                 if found is not None:
                     return found
-            return self._name_only(name, CALLABLE_KINDS)
+            return None
         if receiver in lang.super_names:
             typ = self.enclosing_type(source_id, lang)
             if typ is not None:
@@ -352,9 +367,11 @@ class Resolver:
         found = self._resolve_path(path, file_id, scope, lang)
         if found is not None and found[0] == "symbol":
             return found[1], found[2]  # type: ignore[return-value]
-        name = re.split(r"\.|::", path)[-1]
-        hit = self._name_only(name, TYPE_KINDS)
-        return hit
+        if re.search(r"\.|::", path):
+            # `io.Reader`, `std::fs::DirBuilder`: a qualified name into code that is not indexed.
+            # Guessing by its last part would pick an unrelated local type of the same name.
+            return None
+        return self._name_only(path, TYPE_KINDS)
 
     def enclosing_type(self, source_id: int | None, lang: Language) -> int | None:
         rows = self.index.rows
@@ -465,12 +482,12 @@ class Resolver:
         if key in self._member_cache:
             return self._member_cache[key]
         found = None
-        hit = self._own_member(type_id, name)
+        hit = self._own_member(type_id, name, DATA_KINDS)  # a call never means a field
         if hit is not None:
             found = (hit, EXACT)
         else:
             for base in self.index.ancestors(type_id):
-                hit = self._own_member(base, name)
+                hit = self._own_member(base, name, DATA_KINDS)
                 if hit is not None:
                     found = (hit, INHERITED)
                     break

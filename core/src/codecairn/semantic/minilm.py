@@ -177,11 +177,9 @@ class MiniLMEmbedder:
         dims = outputs[0].shape[-1] if outputs else None
         self.dimensions = dims if isinstance(dims, int) else DIMENSIONS
 
-        if expected_sha256 == DEFAULT_SHA256:
-            self.model_id = f"{DEFAULT_NAME}@{model_sha[:16]}"
-        else:
-            tokenizer_sha = sha256_of(tokenizer_path)
-            self.model_id = f"{model_path.name}@{model_sha[:16]}+{tokenizer_sha[:12]}"
+        # Both files decide the vectors, so both hashes are in the id.
+        name = DEFAULT_NAME if model_sha == DEFAULT_SHA256 else model_path.name
+        self.model_id = f"{name}@{model_sha[:16]}+{sha256_of(tokenizer_path)[:12]}"
         self.max_tokens = max_tokens
         self.batch_size = batch_size
         self.model_path = model_path

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import tree_sitter_java
-
 from codecairn.hookspecs import Language, hookimpl
 
 from codecairn_java.extractor import extract_java

@@ -81,7 +81,8 @@ def module_path(path: str) -> str:
     ``pkg/sub/mod.py`` -> ``pkg.sub.mod``; ``pkg/__init__.py`` -> ``pkg``. Stripped in front, in
     this order: everything up to a ``site-packages``/``dist-packages`` directory; every directory
     up to the last one whose name is not an identifier (``my-project/pkg/m.py`` -> ``pkg.m``:
-    such a directory can only be a sys.path root); then one leading ``src``, ``lib`` or ``Lib``.
+    such a directory can only be a sys.path root); then everything up to the last ``src`` directory
+    (``core/src/pkg/m.py`` -> ``pkg.m``), or else one leading ``src``, ``lib`` or ``Lib``.
     """
     parts = [p for p in path.replace("\\", "/").split("/") if p and p != "."]
     if not parts:
@@ -93,7 +94,10 @@ def module_path(path: str) -> str:
         if not parts[i].isidentifier():
             parts = parts[i + 1 :]
             break
-    if len(parts) > 1 and parts[0] in SOURCE_ROOTS:
+    if "src" in parts[1:-1]:
+        # A monorepo's `core/src/pkg/m.py`, `plugins/x/src/pkg/m.py`: the src layout one level down.
+        parts = parts[len(parts) - 1 - parts[-2::-1].index("src"):]
+    elif len(parts) > 1 and parts[0] in SOURCE_ROOTS:
         parts = parts[1:]
     stem = parts[-1]
     for suffix in _SUFFIXES:
