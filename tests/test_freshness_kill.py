@@ -31,8 +31,9 @@ def whole_stdlib(root: Path) -> Path:
 
 
 def index(exe: str, root: Path, cache: Path) -> subprocess.Popen:
+    # A session of its own, so what the killed indexer leaves behind can be cleaned up after.
     return subprocess.Popen([exe, "index", str(root), "--json"], env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)},
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
 
 
 def query(db: Path, sql: str) -> int:
@@ -55,8 +56,15 @@ def kill_when(proc: subprocess.Popen, db: Path, sql: str) -> None:
         except sqlite3.OperationalError:  # no such table yet, or busy
             pass
         time.sleep(0.02)
-    proc.send_signal(signal.SIGKILL)
+    proc.send_signal(signal.SIGKILL)  # the indexer itself, as `kill -9 PID` would
     assert proc.wait() == -signal.SIGKILL
+    proc.communicate()
+    # Its parse workers and their fork server outlive it (they hold each other's pipes open):
+    # not this test's subject, but they must not outlive the test either.
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
 
 
 def assert_consistent(db: Path) -> None:

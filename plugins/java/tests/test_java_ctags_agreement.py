@@ -19,7 +19,8 @@ Known, by-design differences (the misses printed below):
 * In the larger corpora (benchmarks/test_java_ctags_agreement.py): ctags 5.9 predates records and
   tags ``record Point(int x, int y)`` as a method ``Point``; it tags an enum constant with a body
   (``UPWARDS() {``) as a method, the argument in ``ADLER32(Hashing.adler32())`` as an enum
-  constant, and ``sealed interface I permits Impl`` as an interface ``Impl``.
+  constant, an annotation on an enum constant (``@SuppressWarnings``) as an enum constant, and
+  ``sealed interface I permits Impl`` as an interface ``Impl``.
 * What we report and ctags does not (not counted): anonymous classes, record components,
   annotation elements, modules.
 """

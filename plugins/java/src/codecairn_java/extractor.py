@@ -3,8 +3,9 @@
 One tree-sitter query (``_QUERY``) finds every declaration, call site, doc comment and typed
 variable; Python only looks at the nodes it returns. A stack of open declarations gives each symbol
 its parent, and a bisect over the places where the innermost declaration changes gives each call
-its enclosing symbol, so the tree is never walked from Python: the JDK's 15,000 files must extract
-in less time than tree-sitter takes to parse them.
+its enclosing symbol, so the tree is never walked from Python: extracting the JDK's 15,000 files
+must cost no more than parsing them (measured: 0.75-0.95 of the parse time, of which the query's
+walk over the tree alone is a third of a parse).
 
 Naming (``Symbol.qualified_name``, joined with "."):
 
@@ -169,7 +170,7 @@ def _summary(source: bytes, start: int, end: int) -> str:
     """First sentence of the javadoc comment at source[start:end] (a tag like ``@param`` ends it).
 
     Same rules as ``first_doc_line``, specialised to ``/** ... */``: it reads only the lines it
-    needs, which matters when half the JDK's 500,000 declarations have a javadoc.
+    needs, and nearly half of the JDK's 340,000 symbols have a javadoc.
     """
     pos = start + 3
     while pos < end:
@@ -277,8 +278,8 @@ class _JavaFile:
                     shared = shared or self._field_common(node)
                     decls.append((child.start_byte, -child.end_byte, len(decls), "field", child, shared))
         for node in get("new", ()):
-            body = node.children[-1]
-            if body.type == "class_body":
+            body = node.children[-1] if node.child_count else None
+            if body is not None and body.type == "class_body":
                 decls.append((body.start_byte, -body.end_byte, len(decls), "anonymous", node, body))
         decls.sort()
 
@@ -370,8 +371,8 @@ class _JavaFile:
     def _field_common(self, node):
         """What the declarators of one field declaration share: modifiers, doc, type."""
         src = self.src
-        children = node.children
-        mods = children[0] if children[0].type == "modifiers" else None
+        first = node.child(0)
+        mods = first if first is not None and first.type == "modifiers" else None
         type_node = node.child_by_field_name("type")
         type_raw = src[type_node.start_byte : type_node.end_byte] if type_node is not None else b""
         return node, _modifiers(src, mods), self._doc(node), type_raw
