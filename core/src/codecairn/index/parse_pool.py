@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import sys
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
@@ -22,8 +23,22 @@ _parsers: dict[str, Any] = {}
 
 def _init(languages: dict[str, Language]) -> None:
     global _languages
+    _die_with_parent()
     _languages = languages
     _parsers.clear()
+
+
+def _die_with_parent() -> None:
+    """A worker must not outlive the process that started it (a killed server or CLI would
+    otherwise leave workers holding its pipes). Linux only; elsewhere the pool's own shutdown does it."""
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 def _parser(name: str):
@@ -69,6 +84,12 @@ def parse_one(root: str, path: str, language: str, old_hash: str | None) -> tupl
 
 def parse_chunk(root: str, jobs: list[tuple[str, str, str | None]]) -> list[tuple]:
     return [parse_one(root, path, language, old_hash) for path, language, old_hash in jobs]
+
+
+# This module is preloaded into the forkserver: there too, die with the process that started it,
+# so a killed CLI or server leaves no forkserver (and no workers) behind holding its pipes.
+if sys.argv and sys.argv[0] == "-c" and "multiprocessing.forkserver" in sys.modules:
+    _die_with_parent()
 
 
 class ParsePool:

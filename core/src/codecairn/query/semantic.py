@@ -11,7 +11,7 @@ from codecairn.errors import UNAVAILABLE, ToolError
 if TYPE_CHECKING:
     from codecairn.index.embeddings import EmbeddingJob
 
-SCORE_THRESHOLD = 0.25
+SCORE_THRESHOLD = 0.3  # accepted answers scored ≥ 0.36, nonsense 0.24–0.34 (benchmarks/semantic)
 
 
 class SemanticSearch:

@@ -19,7 +19,7 @@ from collections.abc import Collection, Iterable
 import numpy as np
 
 BLOB_DTYPE = np.dtype("<f2")
-EXACT_LIMIT = 40_000
+EXACT_LIMIT = 20_000
 RERANK = 2_000
 
 
@@ -118,10 +118,9 @@ class VectorIndex:
             rows = None
         else:
             rows = self._prefilter(query, max(self.rerank, k))
-        if rows is None:
-            scores = self._rows @ query
-        else:
-            scores = self._rows[rows] @ query
+        # einsum, not the BLAS "@": OpenBLAS wakes its thread pool for each product, and on cores
+        # busy with indexing that wake-up cost more than the product (16 ms against 5 ms at 100 k).
+        scores = np.einsum("ij,j->i", self._rows if rows is None else self._rows[rows], query)
         if len(scores) > k:
             top = np.argpartition(-scores, k - 1)[:k]
         else:
