@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from measure import McpClientThread, codecairn_cmd, corpus, percentile, report, run_measured
 
 ROOT = corpus("py-rich", "py-cpython-lib")

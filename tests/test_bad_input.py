@@ -8,8 +8,6 @@ import os
 import subprocess
 from pathlib import Path
 
-import pytest
-
 
 def run(exe: str, *args: str, cache: Path, env: dict | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([exe, "--cache-dir", str(cache), *args], capture_output=True, text=True, timeout=300,

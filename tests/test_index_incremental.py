@@ -7,7 +7,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from codecairn.workspace import Workspace
 
 pytestmark = pytest.mark.anyio

@@ -17,7 +17,6 @@ from pathlib import Path
 import anyio
 import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
-
 from realcode import CORPORA
 
 pytestmark = pytest.mark.slow

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sqlite3
 import sys
 from pathlib import Path
@@ -13,7 +12,6 @@ from pathlib import Path
 import anyio
 import pytest
 from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
-
 from realcode import STDLIB, copy_stdlib
 
 pytestmark = pytest.mark.anyio
@@ -141,13 +139,22 @@ async def test_cancelling_an_index_stops_it_and_the_next_run_completes(tmp_path:
             with anyio.move_on_after(1.5) as scope:
                 await session.call_tool("index", {}, progress_callback=on_progress)
             assert scope.cancelled_caught, "indexing this much code takes longer than 1.5 s"
-            partial = await call(session, "stats")  # the server is alive and answers
+            # The server is alive and answers; the batch being written when the cancel arrived is
+            # finished (shielded), so let the count settle.
+            partial = await call(session, "stats")
+            for _ in range(50):
+                await anyio.sleep(0.2)
+                again = await call(session, "stats")
+                if again["files"] == partial["files"] and not again.get("indexing"):
+                    break
+                partial = again
             total = sum(1 for _ in root.rglob("*.py"))
             assert partial["files"] < total
 
             done = await call(session, "index")
             assert done["files"] == total
             assert done["unchanged"] == partial["files"], "work stored before the cancel was kept"
+            assert done["parsed"] == total - partial["files"]
 
     db = next(cache_dir.rglob("*.db"))
     with sqlite3.connect(db) as con:

@@ -12,9 +12,8 @@ from pathlib import Path
 
 import anyio
 import pytest
-from mcp import ClientSession, StdioServerParameters, stdio_client
-
 from codecairn.workspace import Workspace
+from mcp import ClientSession, StdioServerParameters, stdio_client
 
 pytestmark = pytest.mark.anyio
 

@@ -9,7 +9,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from codecairn.store.store import database_path
 from codecairn.workspace import Workspace
 

@@ -22,8 +22,9 @@ What plugins hand back is plain data, defined here too:
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pluggy
 
@@ -54,7 +55,7 @@ class Language:
     name: str
     extensions: tuple[str, ...]
     grammar: Callable[[], Any]
-    extractor: Callable[[bytes, Any, str], "FileFacts"]
+    extractor: Callable[[bytes, Any, str], FileFacts]
     # How qualified names are joined in this language ("." for Java/Python/TS/Go, "::" for Rust).
     separator: str = "."
     # Are members of the enclosing type callable without a receiver (Java/TS/Rust impl: yes)?
@@ -96,7 +97,7 @@ class Embedder(Protocol):
     model_id: str    # changes when the vectors would change: a new model means re-embedding
     dimensions: int
 
-    def embed(self, texts: list[str]) -> "np.ndarray": ...  # float32 (len(texts), dimensions), L2-normalised
+    def embed(self, texts: list[str]) -> np.ndarray: ...  # float32 (len(texts), dimensions), L2-normalised
 
 
 # ---- the hooks ----------------------------------------------------------------------------------

@@ -10,7 +10,6 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from codecairn.host import PluginHost
 from codecairn.index.embeddings import EmbeddingJob
@@ -72,7 +71,7 @@ class Workspace:
 
     @classmethod
     async def open(cls, root: str | os.PathLike, host: PluginHost | None = None, *,
-                   db_path: Path | None = None, cache_dir: Path | None = None) -> "Workspace":
+                   db_path: Path | None = None, cache_dir: Path | None = None) -> Workspace:
         real = validate_root(root)
         host = host or PluginHost()
         db = db_path or database_path(real, cache_dir)

@@ -16,7 +16,8 @@ import asyncio
 import hashlib
 import logging
 import time
-from typing import TYPE_CHECKING, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 import aiosqlite
 import anyio
@@ -37,7 +38,7 @@ def _hash(model_id: str, text: str) -> str:
 
 
 class EmbeddingJob:
-    def __init__(self, ws: "Workspace") -> None:
+    def __init__(self, ws: Workspace) -> None:
         self.ws = ws
         self.hash_of: dict[int, str] = {}      # symbol id -> embedding hash (embedded symbols only)
         self.blobs: dict[str, bytes] = {}      # embedding hash -> float16 vector

@@ -11,13 +11,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Awaitable, Callable
+from typing import TYPE_CHECKING
 
 import anyio
 
-from codecairn.index.parse_pool import ParsePool
-from codecairn.index.resolver import FileInfo, Resolver, add_default_exports, build_bindings
+from codecairn.index.resolver import Resolver, add_default_exports, build_bindings
 from codecairn.index.walker import walk
 from codecairn.store.store import ParsedFile
 
@@ -49,7 +49,7 @@ class IndexSummary:
     phases: dict[str, float] = field(default_factory=dict)  # seconds per phase: walk, parse, write, resolve
 
 
-async def run_index(ws: "Workspace", progress: Progress | None = None) -> IndexSummary:
+async def run_index(ws: Workspace, progress: Progress | None = None) -> IndexSummary:
     started = time.perf_counter()
     summary = IndexSummary()
     store = ws.store
@@ -209,7 +209,7 @@ async def load_bindings(store):
     return bindings
 
 
-async def resolve_and_insert(ws: "Workspace", edges: list[tuple]) -> int:
+async def resolve_and_insert(ws: Workspace, edges: list[tuple]) -> int:
     """First index: every edge is new, so resolve them all in memory and insert them resolved."""
     store = ws.store
     bindings = await load_bindings(store)
@@ -232,7 +232,7 @@ async def resolve_and_insert(ws: "Workspace", edges: list[tuple]) -> int:
     return sum(1 for r in rows if r[8] is not None)
 
 
-async def resolve(ws: "Workspace", new_file_ids: set[int], new_names: set[str], full: bool = False) -> int:
+async def resolve(ws: Workspace, new_file_ids: set[int], new_names: set[str], full: bool = False) -> int:
     """Resolve the edges this run may have changed: those of re-parsed files, those that pointed
     into them, and those whose target name a new symbol now provides."""
     store = ws.store

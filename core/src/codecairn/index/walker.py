@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import pathspec
 

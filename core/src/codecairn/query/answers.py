@@ -6,7 +6,6 @@ Ambiguity is an answer (``ambiguous: true`` with candidates), never a silent fir
 
 from __future__ import annotations
 
-import os
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -40,7 +39,7 @@ def bounded(items: list, limit: int, reason: str = "limit") -> dict[str, Any]:
 
 
 class Answers:
-    def __init__(self, ws: "Workspace") -> None:
+    def __init__(self, ws: Workspace) -> None:
         self.ws = ws
 
     # ---- helpers ------------------------------------------------------------------------------
@@ -442,4 +441,4 @@ class Answers:
 def _iso(ts: float) -> str:
     import datetime as dt
 
-    return dt.datetime.fromtimestamp(ts, dt.timezone.utc).isoformat(timespec="seconds")
+    return dt.datetime.fromtimestamp(ts, dt.UTC).isoformat(timespec="seconds")

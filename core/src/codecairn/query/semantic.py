@@ -15,7 +15,7 @@ SCORE_THRESHOLD = 0.3  # accepted answers scored ≥ 0.36, nonsense 0.24–0.34 
 
 
 class SemanticSearch:
-    def __init__(self, job: "EmbeddingJob") -> None:
+    def __init__(self, job: EmbeddingJob) -> None:
         self.job = job
         self._index = None
         self._version = -1

@@ -11,7 +11,8 @@ import bisect
 import fnmatch
 import re
 from collections import defaultdict
-from typing import Iterable, NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple
 
 
 class Sym(NamedTuple):

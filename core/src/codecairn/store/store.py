@@ -10,9 +10,10 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import aiosqlite
 
@@ -86,7 +87,7 @@ class Store:
     # ---- opening ---------------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, path: Path, *, check: bool = True) -> "Store":
+    async def open(cls, path: Path, *, check: bool = True) -> Store:
         path = Path(path)
         existed = path.exists()
         if existed and not path.is_file():
