@@ -114,6 +114,8 @@ async def test_installing_a_plugin_adds_its_language_and_tools(third_party, proj
             await s.call_tool("index", {})
             counted = json.loads((await s.call_tool("demo_count_files", {"prefix": "x"})).content[0].text)
             assert counted["files"] == 2 and counted["prefix"] == "x"
+            listed = json.loads((await s.call_tool("find_symbols", {"name": "Window"})).content[0].text)
+            assert listed["results"][0]["extractor"] == "tags"
             window = json.loads((await s.call_tool("get_symbol", {"name": "Window"})).content[0].text)
             assert window["path"] == "gui.pyw" and window["language"] == "pywin" and window["extractor"] == "tags"
             gem = json.loads((await s.call_tool("get_symbol", {"name": "Gem"})).content[0].text)

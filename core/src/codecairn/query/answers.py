@@ -53,6 +53,9 @@ class Answers:
                "path": self.path_of(sym), "start_line": sym.start_line, "end_line": sym.end_line}
         if signature:
             out["signature"] = signature
+        state = self.ws.files_by_id.get(sym.file_id)
+        if state is not None and state.extractor == "tags":
+            out["extractor"] = "tags"  # a grammar pack's facts: shallower resolution, say so
         return out
 
     async def signatures(self, ids: list[int]) -> dict[int, str]:
