@@ -56,3 +56,21 @@ def test_the_host_is_an_object_you_can_build_twice() -> None:
     a, b = PluginHost(), PluginHost()
     assert a.pm is not b.pm and set(a.tools) == set(b.tools)
     assert sys.modules["codecairn.tools.symbols"]
+
+
+def test_a_slow_plugin_is_bounded_and_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    import codecairn.host as host_module
+
+    site = tmp_path / "site"
+    _fake_distribution(site, "cc-sleepy", "cc_sleepy_plugin",
+                       "import time\nfrom codecairn.hookspecs import hookimpl\n\n@hookimpl\n"
+                       "def codecairn_languages():\n    time.sleep(30)\n    return []\n")
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setattr(host_module, "PLUGIN_TIMEOUT_SECONDS", 1.0)
+    started = time.monotonic()
+    host = PluginHost()
+    assert time.monotonic() - started < 15, "start-up did not wait for the sleeping plugin"
+    assert any(f.distribution == "cc-sleepy" and "longer than" in f.error for f in host.failures)
+    assert "python" in host.languages

@@ -35,6 +35,8 @@ DEFAULT_PLUGINS = (
 # Set to a comma-separated list to choose which language wins an extension claimed twice:
 # CODECAIRN_LANGUAGE_FOR=".h=cpp,.js=javascript"
 EXTENSION_OVERRIDE_ENV = "CODECAIRN_LANGUAGE_FOR"
+# A plugin hook that takes longer than this at start-up is reported and skipped.
+PLUGIN_TIMEOUT_SECONDS = float(os.environ.get("CODECAIRN_PLUGIN_TIMEOUT", 20))
 
 
 @dataclass
@@ -104,7 +106,10 @@ class PluginHost:
         results = []
         for impl in reversed(getattr(self.pm.hook, hook_name).get_hookimpls()):  # registration order
             try:
-                value = impl.function()
+                value = _bounded(impl.function, PLUGIN_TIMEOUT_SECONDS)
+            except TimeoutError:
+                self._fail(impl.plugin_name, f"{hook_name} took longer than {PLUGIN_TIMEOUT_SECONDS:g}s")
+                continue
             except Exception as exc:
                 self._fail(impl.plugin_name, f"{hook_name} raised {type(exc).__name__}: {exc}")
                 continue
@@ -191,6 +196,29 @@ class PluginHost:
             **({"failed": [f.__dict__ for f in self.failures]} if self.failures else {}),
             **({"extension_conflicts": self.extension_conflicts} if self.extension_conflicts else {}),
         }
+
+
+def _bounded(function, seconds: float):
+    """Call a plugin's hook, but give up on it after ``seconds``: a hung plugin must not keep the
+    server from starting. (The thread is left to finish on its own; it is a daemon.)"""
+    import threading
+
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = function()
+        except BaseException as exc:  # handed to the caller below
+            box["error"] = exc
+
+    thread = threading.Thread(target=run, daemon=True, name="codecairn-plugin-hook")
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        raise TimeoutError
+    if "error" in box:
+        raise box["error"]
+    return box.get("value")
 
 
 def _version(dist: str) -> str:
