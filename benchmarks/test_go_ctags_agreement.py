@@ -18,6 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
+from codecairn.testing import corpus
 from codecairn_go.plugin import codecairn_languages
 from tree_sitter import Language as TSLanguage
 from tree_sitter import Parser
@@ -29,10 +30,7 @@ KINDS = ("func", "const", "var", "type", "struct", "interface", "talias", "membe
 
 
 def corpus_root() -> Path:
-    root = Path(os.environ.get("CODECAIRN_CORPORA", "~/.cache/codecairn-corpora")).expanduser() / "c" / CORPUS
-    if not root.is_dir():
-        pytest.fail(f"corpus {CORPUS} is missing at {root}: bash /work/shared/corpora/get-corpora.sh --tier {TIER}")
-    return root
+    return corpus(CORPUS, TIER)
 
 
 def go_files(root: Path) -> list[Path]:

@@ -25,6 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
+from codecairn.testing import corpus as find_corpus
 from codecairn_java.plugin import codecairn_languages
 from tree_sitter import Language as TSLanguage
 from tree_sitter import Parser
@@ -46,10 +47,7 @@ KINDS = {
 
 
 def corpus_root(name: str) -> Path:
-    root = Path(os.environ.get("CODECAIRN_CORPORA", "~/.cache/codecairn-corpora")).expanduser() / "c" / name
-    if not root.is_dir():
-        pytest.fail(f"corpus {name} is missing at {root}: bash /work/shared/corpora/get-corpora.sh --tier {TIER}")
-    return root
+    return find_corpus(name, TIER)
 
 
 def java_files(root: Path) -> list[Path]:

@@ -17,6 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
+from codecairn.testing import corpus
 from codecairn_rust.plugin import codecairn_languages
 from tree_sitter import Language as TSLanguage
 from tree_sitter import Parser
@@ -29,10 +30,7 @@ KINDS = ("function", "method", "struct", "enum", "enumerator", "field", "interfa
 
 
 def corpus_root() -> Path:
-    root = Path(os.environ.get("CODECAIRN_CORPORA", "~/.cache/codecairn-corpora")).expanduser() / "c" / CORPUS
-    if not root.is_dir():
-        pytest.fail(f"corpus {CORPUS} is missing at {root}: bash /work/shared/corpora/get-corpora.sh --tier {TIER}")
-    return root
+    return corpus(CORPUS, TIER)
 
 
 def rust_files(root: Path) -> list[Path]:

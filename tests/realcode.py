@@ -11,18 +11,11 @@ import shutil
 import sysconfig
 from pathlib import Path
 
-import pytest
-
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 CORPORA = Path(os.environ.get("CODECAIRN_CORPORA", Path.home() / ".cache" / "codecairn-corpora")) / "c"
 
 
-def corpus(name: str) -> Path:
-    path = CORPORA / name
-    if not path.is_dir():
-        pytest.fail(f"corpus {name} is missing at {path}: run `bash ../shared/corpora/get-corpora.sh --tier small`"
-                    " (or set CODECAIRN_CORPORA)")
-    return path
+from codecairn.testing import corpus  # noqa: E402,F401  (re-exported for the tests)
 
 
 def copy_stdlib(dest: Path, packages: tuple[str, ...]) -> Path:

@@ -1,6 +1,6 @@
 """Definitions found by the grammar packs on real projects, checked against universal-ctags.
 
-For each corpus (small tier of ../shared/corpora/get-corpora.sh) every file is parsed with the pack's
+For each corpus (small tier of scripts/test-prerequisites.sh) every file is parsed with the pack's
 grammar and run through its extractor; ctags runs on the same tree. For each ctags kind that the pack
 also produces, at least 90% of ctags' tags must be found by codecairn. A tag is found when a symbol of
 a matching kind with the same name in the same file spans the tag's line: ctags reports the line of
@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 CORPORA = Path(os.environ.get("CODECAIRN_CORPORA", Path.home() / ".cache" / "codecairn-corpora")) / "c"
-GET_CORPORA = "bash /work/shared/corpora/get-corpora.sh --tier small"
+GET_CORPORA = "scripts/test-prerequisites.sh small"
 RECALL_FLOOR = 0.90
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import textwrap
 from pathlib import Path
 
@@ -10,8 +9,6 @@ import pytest
 from codecairn_go.plugin import codecairn_languages
 from tree_sitter import Language as TSLanguage
 from tree_sitter import Parser
-
-GET_CORPORA = "bash /work/shared/corpora/get-corpora.sh --tier small"
 
 
 @pytest.fixture(scope="session")
@@ -36,11 +33,7 @@ def extract_go(go_language, go_parser):
     return extract
 
 
-def corpus(name: str) -> Path:
-    root = Path(os.environ.get("CODECAIRN_CORPORA", "~/.cache/codecairn-corpora")).expanduser() / "c" / name
-    if not root.is_dir():
-        pytest.fail(f"corpus {name} is missing at {root}; fetch it with: {GET_CORPORA}")
-    return root
+from codecairn.testing import corpus  # noqa: E402  (one way to find real code)
 
 
 @pytest.fixture(scope="session")

@@ -2,14 +2,13 @@
 must come out of the extractor at the same line with the same name, and nothing else may.
 
 Runs over the small-tier corpora (rich, requests). Fetch them with
-``bash /work/shared/corpora/get-corpora.sh --tier small``; the corpora root is
+``scripts/test-prerequisites.sh``; the corpora root is
 ``$CODECAIRN_CORPORA`` (default ``~/.cache/codecairn-corpora``).
 """
 
 from __future__ import annotations
 
 import ast
-import os
 import warnings
 from pathlib import Path
 
@@ -22,16 +21,7 @@ PARSER = Parser(Language(tree_sitter_python.language()))
 DEFINITION_KINDS = ("class", "function", "method")
 
 
-def corpus(name: str) -> Path:
-    root = Path(os.environ.get("CODECAIRN_CORPORA", "~/.cache/codecairn-corpora")).expanduser()
-    path = root / "c" / name
-    if not path.is_dir():
-        pytest.fail(
-            f"corpus {name!r} is missing at {path}; fetch it with "
-            "`bash /work/shared/corpora/get-corpora.sh --tier small` "
-            "(set CODECAIRN_CORPORA if your corpora live elsewhere)"
-        )
-    return path
+from codecairn.testing import corpus  # noqa: E402
 
 
 def compare_with_ast(root: Path) -> dict:

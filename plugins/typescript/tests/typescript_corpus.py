@@ -15,25 +15,11 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from codecairn.testing import corpus  # noqa: E402,F401  (re-exported for the tests)
 from codecairn_typescript.extractor import repaired_tree
 from codecairn_typescript.plugin import codecairn_languages
 from tree_sitter import Language as TSLanguage
 from tree_sitter import Parser
-
-GET_CORPORA = "bash /work/shared/corpora/get-corpora.sh --tier small"
-
-
-def corpus(name: str, tier: str = "small") -> Path:
-    """The unpacked corpus ``name``; a missing corpus is a failure that says how to fetch it."""
-    import pytest
-
-    root = Path(os.environ.get("CODECAIRN_CORPORA", "~/.cache/codecairn-corpora")).expanduser()
-    path = root / "c" / name
-    if not path.is_dir():
-        fetch = GET_CORPORA if tier == "small" else GET_CORPORA.replace("small", tier)
-        pytest.fail(f"corpus {name!r} not found at {path}; fetch it with: {fetch}", pytrace=False)
-    return path
-
 
 _LANGUAGES = {ext: lang for lang in codecairn_languages() for ext in lang.extensions}
 _PARSERS: dict[str, Parser] = {}

@@ -1,0 +1,28 @@
+"""Helpers for testing codecairn and its plugins on real code.
+
+The corpora are real third-party projects fetched by ``scripts/test-prerequisites.sh`` (small tier
+for tests, large for benchmarks) into ``$CODECAIRN_CORPORA`` (default ``~/.cache/codecairn-corpora``),
+each linked under ``c/<name>``. A missing corpus fails the test with the command that fetches it:
+a test that cannot see its real code must not pass by skipping.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+FETCH = "scripts/test-prerequisites.sh"
+
+
+def corpora_root() -> Path:
+    return Path(os.environ.get("CODECAIRN_CORPORA", "~/.cache/codecairn-corpora")).expanduser() / "c"
+
+
+def corpus(name: str, tier: str = "small") -> Path:
+    """The root of corpus ``name``; fails the calling test when it has not been fetched."""
+    path = corpora_root() / name
+    if not path.is_dir():
+        import pytest
+
+        pytest.fail(f"corpus {name} is missing at {path}: run `{FETCH} {tier}` (or set CODECAIRN_CORPORA)")
+    return path
