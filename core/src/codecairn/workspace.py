@@ -14,7 +14,7 @@ from pathlib import Path
 from codecairn.host import PluginHost
 from codecairn.index.embeddings import EmbeddingJob
 from codecairn.index.parse_pool import ParsePool, content_hash
-from codecairn.index.pipeline import IndexSummary, Progress, run_index
+from codecairn.index.pipeline import IndexSummary, Progress, collector_paused, run_index
 from codecairn.index.resolver import FileInfo
 from codecairn.memory import Memories
 from codecairn.paths import confine, validate_root
@@ -84,7 +84,8 @@ class Workspace:
         ws = cls(real, host, store)
         ws.lease = lease
         try:
-            await ws._load()
+            with collector_paused():  # loading is hundreds of thousands of tuples, none garbage
+                await ws._load()
         except BaseException:
             await store.close()
             lease.release()

@@ -21,6 +21,7 @@ CLASSLIKE = TYPE_KINDS | {"impl"}
 BARE_CALLABLE_KINDS = frozenset({"function", "macro"}) | TYPE_KINDS
 REFERENCE_EXCLUDED = (CALLABLE_KINDS - {"macro"}) | DATA_KINDS
 _PATH_RE = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$")
+_PATH_SEP = re.compile(r"\.|::")
 
 
 @dataclass(slots=True)
@@ -55,6 +56,9 @@ class Resolver:
         self._scope_names: dict[int, dict[str, list[int]]] = {}
         self._member_cache: dict[tuple[int, str], tuple[int, str] | None] = {}
         self._sep_of_file: dict[int, str] = {}
+        self._file_lookup_cache: dict[tuple, tuple[int, str] | None] = {}
+        self._inherited_cache: dict[tuple, int | None] = {}
+        self._lookup_cache: dict[tuple, tuple[int, str] | None] = {}
 
     def names_in(self, scope_id: int) -> dict[str, list[int]]:
         """A scope's direct children by name, in declaration order, built once per scope."""
@@ -142,6 +146,11 @@ class Resolver:
                     self.index.set_bases([(owner, tid)])
             else:
                 out.append((None, None, eid))
+        # What was looked up so far saw fewer bases than there are now.
+        self._member_cache.clear()
+        self._inherited_cache.clear()
+        self._file_lookup_cache.clear()
+        self._lookup_cache.clear()
         return out
 
     def owners(self, source_id: int | None, receiver_type: str) -> list[int]:
@@ -243,7 +252,17 @@ class Resolver:
 
     def lookup(self, name: str, file_id: int, scope_id: int | None, lang: Language,
                callable_only: bool = False, exclude: frozenset[str] = frozenset()) -> tuple[int, str] | None:
-        """A bare name: enclosing scopes, the file, its imports, its package, then wildcards."""
+        """A bare name: enclosing scopes, the file, its imports, its package, then wildcards.
+        Remembered per (name, scope): a method asks for the same names again and again."""
+        key = (name, scope_id, file_id, callable_only, exclude)
+        try:
+            return self._lookup_cache[key]
+        except KeyError:
+            found = self._lookup_cache[key] = self._lookup(name, file_id, scope_id, lang, callable_only, exclude)
+            return found
+
+    def _lookup(self, name: str, file_id: int, scope_id: int | None, lang: Language,
+                callable_only: bool, exclude: frozenset[str]) -> tuple[int, str] | None:
         rows = self.index.rows
         sid = scope_id
         while sid is not None:
@@ -256,11 +275,23 @@ class Resolver:
                     if rows[cid].kind not in exclude:
                         return cid, EXACT
                 if is_type and lang.implicit_members:
-                    for base in self.index.ancestors(sid):
-                        hit = self._own_member(base, name, exclude)
-                        if hit is not None:
-                            return hit, INHERITED
+                    hit = self._inherited_member(sid, name, exclude)
+                    if hit is not None:
+                        return hit, INHERITED
             sid = s.parent_id
+        # Past the enclosing scopes the answer depends only on the file: every scope of a file
+        # asks the same questions (`len`, `os.path`, imported helpers), so remember it.
+        key = (name, file_id, callable_only, exclude)
+        try:
+            return self._file_lookup_cache[key]
+        except KeyError:
+            found = self._file_lookup_cache[key] = self._lookup_in_file(name, file_id, lang, callable_only, exclude)
+            return found
+
+    def _lookup_in_file(self, name: str, file_id: int, lang: Language, callable_only: bool,
+                        exclude: frozenset[str]) -> tuple[int, str] | None:
+        """lookup's second half: the file's top level, its imports, its package, its wildcards."""
+        rows = self.index.rows
         ids = [i for i in self.top_level(file_id).get(name, ()) if rows[i].kind not in exclude]
         if ids:
             return _prefer(rows, ids, callable_only), EXACT
@@ -293,7 +324,7 @@ class Resolver:
                       lang: Language) -> tuple[str, object, str] | None:
         """``a.b.C`` -> ("symbol", id, how) or ("module", qualified_name, how)."""
         sep = lang.separator
-        parts = [p for p in re.split(r"\.|::", path) if p]
+        parts = [p for p in _PATH_SEP.split(path) if p]
         if not parts:
             return None
         head = parts[0]
@@ -367,7 +398,7 @@ class Resolver:
         found = self._resolve_path(path, file_id, scope, lang)
         if found is not None and found[0] == "symbol":
             return found[1], found[2]  # type: ignore[return-value]
-        if re.search(r"\.|::", path):
+        if _PATH_SEP.search(path):
             # `io.Reader`, `std::fs::DirBuilder`: a qualified name into code that is not indexed.
             # Guessing by its last part would pick an unrelated local type of the same name.
             return None
@@ -468,6 +499,21 @@ class Resolver:
             if ids:
                 return ids[0]
         return None
+
+    def _inherited_member(self, type_id: int, name: str, exclude: frozenset[str]) -> int | None:
+        """The nearest supertype's own member ``name``; remembered per (type, name, exclude)."""
+        key = (type_id, name, exclude)
+        try:
+            return self._inherited_cache[key]
+        except KeyError:
+            pass
+        found = None
+        for base in self.index.ancestors(type_id):
+            found = self._own_member(base, name, exclude)
+            if found is not None:
+                break
+        self._inherited_cache[key] = found
+        return found
 
     def _separator(self, file_id: int) -> str:
         sep = self._sep_of_file.get(file_id)

@@ -38,6 +38,7 @@ class SymbolIndex:
         self._sorted: list[str] | None = None                      # sorted distinct lower names
         self._blob: str | None = None                              # "\n".join(_sorted)
         self._offsets: list[int] | None = None
+        self._ancestry: dict[int, list[int]] = {}                  # type id -> ancestors(), until bases change
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -45,14 +46,18 @@ class SymbolIndex:
     # ---- maintenance --------------------------------------------------------------------------
 
     def add(self, rows: Iterable[tuple]) -> None:
+        # Attribute access and Sym(*r) are Python-level calls; this loop runs once per symbol
+        # when a server starts (hundreds of thousands on a JDK), so it works on plain indexes.
+        by_id, by_name, by_qn, by_file, children = self.rows, self.by_name, self.by_qn, self.by_file, self.children
+        new = tuple.__new__
         for r in rows:
-            s = Sym(*r)
-            self.rows[s.id] = s
-            self.by_name[s.name].append(s.id)
-            self.by_qn[s.qualified_name].append(s.id)
-            self.by_file[s.file_id].append(s.id)
-            if s.parent_id is not None:
-                self.children[s.parent_id].append(s.id)
+            sid = r[0]
+            by_id[sid] = new(Sym, r)
+            by_name[r[4]].append(sid)
+            by_qn[r[5]].append(sid)
+            by_file[r[1]].append(sid)
+            if r[2] is not None:
+                children[r[2]].append(sid)
         self._invalidate_search()
 
     def remove_files(self, file_ids: Iterable[int]) -> set[int]:
@@ -68,6 +73,7 @@ class SymbolIndex:
             self.children.pop(sid, None)
             self.bases.pop(sid, None)
         if removed:
+            self._ancestry = {}
             for tid in list(self.bases):
                 kept = [b for b in self.bases[tid] if b not in removed]
                 if kept:
@@ -82,6 +88,8 @@ class SymbolIndex:
             lst = self.bases[source]
             if target not in lst and target != source:
                 lst.append(target)
+                if self._ancestry:
+                    self._ancestry = {}
 
     def _invalidate_search(self) -> None:
         self._sorted = self._blob = self._offsets = None
@@ -104,7 +112,14 @@ class SymbolIndex:
     # ---- queries --------------------------------------------------------------------------------
 
     def ancestors(self, type_id: int) -> list[int]:
-        """Supertypes breadth-first, nearest first, each once."""
+        """Supertypes breadth-first, nearest first, each once. Remembered until bases change:
+        resolving a Java call walks the enclosing class's ancestry for nearly every bare name."""
+        found = self._ancestry.get(type_id)
+        if found is None:
+            found = self._ancestry[type_id] = self._walk_ancestors(type_id)
+        return found
+
+    def _walk_ancestors(self, type_id: int) -> list[int]:
         out, seen, queue = [], {type_id}, list(self.bases.get(type_id, ()))
         while queue:
             nxt = []
