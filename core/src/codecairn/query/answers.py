@@ -6,6 +6,7 @@ Ambiguity is an answer (``ambiguous: true`` with candidates), never a silent fir
 
 from __future__ import annotations
 
+import heapq
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -102,28 +103,39 @@ class Answers:
         keep = self._filters(kinds, path, language)
         index = self.ws.index
         rows = index.rows
-        ranked: list[tuple] = []
+        # Match ranks (exact, prefix, substring) in order; within one, index.order_keys decides.
+        tiers: dict[int, list[int]] = {}
         if name or pattern:
-            for rank, matched in index.match_names(pattern or name or "", pattern=bool(pattern)):
-                for sid in index.by_name.get(matched, ()):
-                    sym = rows[sid]
-                    if keep(sym):
-                        ranked.append((rank, kind_rank(sym.kind), len(sym.name), sym.qualified_name, sid))
+            by_name = index.by_name
+            for rank, names in index.match_names(pattern or name or "", pattern=bool(pattern)):
+                ids = tiers.setdefault(rank, [])
+                for matched in names:
+                    ids.extend(by_name.get(matched, ()))
         elif not query:
-            for sym in rows.values():
-                if keep(sym):
-                    ranked.append((0, kind_rank(sym.kind), len(sym.name), sym.qualified_name, sym.id))
-        ranked.sort()
+            tiers[0] = list(rows)
+        wanted = max(limit, 200) if query else limit
+        ranked: list[int] = []  # the first `wanted` + 1 symbol ids, in answer order
+        total = 0
+        order = index.order_keys(kind_rank)
+        for rank in sorted(tiers):
+            ids = tiers[rank]
+            if filtered:
+                ids = [sid for sid in ids if keep(rows[sid])]
+            total += len(ids)
+            room = wanted + 1 - len(ranked)
+            if room > 0:  # later tiers only count
+                ranked.extend(heapq.nsmallest(room, ids, key=order.__getitem__) if len(ids) > 4 * room
+                              else sorted(ids, key=order.__getitem__)[:room])
         if query:
-            return await self._hybrid(query, [r[-1] for r in ranked[:200]], bool(name or pattern),
+            return await self._hybrid(query, ranked[:200], bool(name or pattern),
                                       {s.id for s in rows.values() if keep(s)} if filtered else None, limit)
         top = ranked[:limit]
-        sigs = await self.signatures([r[-1] for r in top])
-        results = [self.brief(rows[r[-1]], sigs.get(r[-1])) for r in top]
+        sigs = await self.signatures(top)
+        results = [self.brief(rows[sid], sigs.get(sid)) for sid in top]
         self._count(bool(results))
-        answer: dict[str, Any] = {"results": results, **bounded(ranked, limit)}
+        answer: dict[str, Any] = {"results": results, **bounded(range(total), limit)}
         if not answer["complete"]:
-            answer["total"] = len(ranked)
+            answer["total"] = total
         return answer
 
     async def _hybrid(self, query: str, lexical: list[int], by_name: bool, candidates: set[int] | None,

@@ -11,8 +11,10 @@ import bisect
 import fnmatch
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import NamedTuple
+
+GRAM = 3  # substring search goes through an index of this many letters
 
 
 class Sym(NamedTuple):
@@ -38,6 +40,9 @@ class SymbolIndex:
         self._sorted: list[str] | None = None                      # sorted distinct lower names
         self._blob: str | None = None                              # "\n".join(_sorted)
         self._offsets: list[int] | None = None
+        self._order: dict[int, tuple] | None = None                # see order_keys()
+        self._kind_rank: Callable[[str], int] | None = None
+        self._grams: dict[str, set[str]] | None = None             # see _ensure_grams()
         self._ancestry: dict[int, list[int]] = {}                  # type id -> ancestors(), until bases change
 
     def __len__(self) -> int:
@@ -50,22 +55,31 @@ class SymbolIndex:
         # when a server starts (hundreds of thousands on a JDK), so it works on plain indexes.
         by_id, by_name, by_qn, by_file, children = self.rows, self.by_name, self.by_qn, self.by_file, self.children
         new = tuple.__new__
+        grams, order, kind_rank = self._grams, self._order, self._kind_rank
         for r in rows:
             sid = r[0]
-            by_id[sid] = new(Sym, r)
-            by_name[r[4]].append(sid)
+            by_id[sid] = sym = new(Sym, r)
+            same_name = by_name[r[4]]
+            if grams is not None and not same_name:
+                self._add_grams(r[4])
+            same_name.append(sid)
             by_qn[r[5]].append(sid)
             by_file[r[1]].append(sid)
             if r[2] is not None:
                 children[r[2]].append(sid)
+            if order is not None and kind_rank is not None:
+                order[sid] = (kind_rank(sym.kind), len(sym.name), sym.qualified_name, sid)
         self._invalidate_search()
 
     def remove_files(self, file_ids: Iterable[int]) -> set[int]:
         removed: set[int] = set()
         for fid in file_ids:
             removed.update(self.by_file.pop(fid, ()))
+        order = self._order
         for sid in removed:
             s = self.rows.pop(sid)
+            if order is not None:
+                order.pop(sid, None)
             _discard(self.by_name, s.name, sid)
             _discard(self.by_qn, s.qualified_name, sid)
             if s.parent_id is not None:
@@ -93,6 +107,15 @@ class SymbolIndex:
 
     def _invalidate_search(self) -> None:
         self._sorted = self._blob = self._offsets = None
+
+    def order_keys(self, kind_rank: Callable[[str], int]) -> dict[int, tuple]:
+        """symbol id -> (kind rank, name length, qualified name, id): how name search orders the
+        symbols of one match rank. Built once, then kept current by add() and remove_files(), so
+        that ordering a match is a C-level sort (key=keys.__getitem__), not a Python loop."""
+        if self._order is None or self._kind_rank is not kind_rank:
+            self._kind_rank = kind_rank  # from now on add() and remove_files() keep it current
+            self._order = {sid: (kind_rank(s.kind), len(s.name), s.qualified_name, sid) for sid, s in self.rows.items()}
+        return self._order
 
     def _ensure_search(self) -> None:
         if self._sorted is not None:
@@ -134,47 +157,77 @@ class SymbolIndex:
     def subtypes(self, type_id: int) -> list[int]:
         return [t for t, bases in self.bases.items() if type_id in bases]
 
-    def match_names(self, text: str, *, pattern: bool = False, cap: int = 20000) -> list[tuple[int, str]]:
-        """Names matching ``text`` as ``(rank, name)``: 0 exact, 1 prefix, 2 substring (or glob).
-        Case-insensitive. At most ``cap`` distinct names."""
+    def match_names(self, text: str, *, pattern: bool = False, cap: int = 20000) -> list[tuple[int, list[str]]]:
+        """Names matching ``text``, case-insensitively, as tiers ``(rank, names)``: 0 exact,
+        1 prefix, 2 substring (or glob). At most about ``cap`` names in all."""
         self._ensure_search()
-        assert self._sorted is not None and self._blob is not None and self._offsets is not None
+        assert self._sorted is not None and self._blob is not None
         needle = text.lower()
-        out: list[tuple[int, str]] = []
+        lower_names = self._lower
         if pattern:
             regex = re.compile("^" + fnmatch.translate(needle).removeprefix("(?s:").removesuffix(")\\Z") + "$", re.M)
-            for m in regex.finditer(self._blob):
-                lower = m.group(0)
-                rank = 0 if lower == needle else 2
-                out.extend((rank, n) for n in self._lower[lower])
-                if len(out) >= cap:
-                    break
-            return out
-        seen: set[str] = set()
-        if needle in self._lower:
-            out.extend((0, n) for n in self._lower[needle])
-            seen.add(needle)
-        i = bisect.bisect_left(self._sorted, needle)
-        while i < len(self._sorted) and self._sorted[i].startswith(needle) and len(out) < cap:
-            lower = self._sorted[i]
-            if lower not in seen:
-                seen.add(lower)
-                out.extend((1, n) for n in self._lower[lower])
-            i += 1
+            exact: list[str] = []
+            other: list[str] = []
+            for lower in regex.findall(self._blob)[:cap]:
+                (exact if lower == needle else other).extend(lower_names[lower])
+            return [(0, exact), (2, other)]
+        tiers = [(0, list(lower_names.get(needle, ())))]
         if not needle:
+            return tiers
+        # Prefixes: one slice of the sorted names.
+        first = bisect.bisect_left(self._sorted, needle)
+        last = bisect.bisect_left(self._sorted, needle + "\U0010ffff", first)
+        tiers.append((1, [n for lower in self._sorted[first:last][:cap] if lower != needle for n in lower_names[lower]]))
+        tiers.append((2, self._containing(needle, cap)))
+        return tiers
+
+    def _containing(self, needle: str, cap: int) -> list[str]:
+        """Names with ``needle`` inside but not at the start. Three letters or more: through the
+        trigram index, touching only names that share the needle's rarest trigram; shorter: one
+        scan of the joined names (such a needle matches a large part of them anyway)."""
+        out: list[str] = []
+        if len(needle) >= GRAM:
+            grams = self._ensure_grams()
+            postings = [grams.get(needle[i:i + GRAM]) for i in range(len(needle) - GRAM + 1)]
+            if not all(postings):
+                return out
+            by_name = self.by_name
+            for name in min(postings, key=len):  # type: ignore[arg-type]
+                lower = name.lower()
+                if needle in lower and not lower.startswith(needle) and by_name.get(name):
+                    out.append(name)
+                    if len(out) >= cap:
+                        break
             return out
         blob, offsets, start = self._blob, self._offsets, 0
+        assert blob is not None and offsets is not None and self._sorted is not None
         while len(out) < cap:
             pos = blob.find(needle, start)
             if pos < 0:
                 break
             idx = bisect.bisect_right(offsets, pos) - 1
             lower = self._sorted[idx]
-            if lower not in seen:
-                seen.add(lower)
-                out.extend((2, n) for n in self._lower[lower])
+            if not lower.startswith(needle):
+                out.extend(self._lower[lower])
             start = offsets[idx] + len(lower) + 1   # next name
         return out
+
+    def _ensure_grams(self) -> dict[str, set[str]]:
+        """trigram of a lower-cased name -> the names that contain it. Built on the first
+        substring search, then kept up to date by add(); names that went away stay in it and are
+        filtered out by the caller (they are rare, and rebuilding costs ~100 ms on 100 k names)."""
+        if self._grams is None:
+            self._grams = defaultdict(set)
+            for name in self.by_name:
+                self._add_grams(name)
+        return self._grams
+
+    def _add_grams(self, name: str) -> None:
+        grams = self._grams
+        assert grams is not None
+        lower = name.lower()
+        for i in range(len(lower) - GRAM + 1):
+            grams[lower[i:i + GRAM]].add(name)
 
 
 def _discard(mapping: dict, key, value) -> None:

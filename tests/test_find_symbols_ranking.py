@@ -1,0 +1,76 @@
+"""Name search over real standard-library code: what ranks first, case, substrings of every
+length, globs, limits, and answers that follow edits (the substring index is kept current)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from codecairn.workspace import Workspace
+
+pytestmark = pytest.mark.anyio
+
+
+def names(answer: dict) -> list[str]:
+    return [r["qualified_name"] for r in answer["results"]]
+
+
+async def test_exact_then_prefix_then_substring_and_types_first_within_each(stdlib_part: Path, cache_dir: Path) -> None:
+    ws = await Workspace.open(stdlib_part)
+    try:
+        await ws.index_now()
+        answer = await ws.answers.find_symbols(name="jsondecoder", limit=50)
+        found = names(answer)
+        assert found[0] == "json.decoder.JSONDecoder"  # exact, case-insensitive
+
+        decode = await ws.answers.find_symbols(name="decode", limit=500)
+        ranked = [(r["name"].lower(), r["kind"]) for r in decode["results"]]
+        tiers = [0 if n == "decode" else 1 if n.startswith("decode") else 2 for n, _ in ranked]
+        assert tiers == sorted(tiers) and set(tiers) == {0, 1, 2}
+        assert all("decode" in n for n, _ in ranked)
+        substring = [kind for (n, kind), tier in zip(ranked, tiers) if tier == 2]
+        kinds_order = [0 if k == "class" else 1 for k in substring if k in ("class", "function", "method")]
+        assert kinds_order == sorted(kinds_order), "classes before functions within a tier"
+        assert any(n == "jsondecodeerror" for n, _ in ranked)  # 'decode' in the middle of a name
+    finally:
+        await ws.close()
+
+
+async def test_substrings_of_any_length_globs_and_limits(stdlib_part: Path, cache_dir: Path) -> None:
+    ws = await Workspace.open(stdlib_part)
+    try:
+        await ws.index_now()
+        rows = ws.index.rows.values()
+        for needle in ("pa", "arse", "ENCODE", "quote_"):  # short needles scan; longer ones use trigrams
+            expected = {s.id for s in rows if needle.lower() in s.name.lower()}
+            answer = await ws.answers.find_symbols(name=needle, limit=100000)
+            assert {ws.index.by_qn[q][0] for q in names(answer)} <= expected
+            assert len(answer["results"]) == len(expected) and answer["complete"]
+
+        limited = await ws.answers.find_symbols(name="parse", limit=3)
+        assert len(limited["results"]) == 3 and not limited["complete"] and limited["limit_reached"]
+        assert limited["total"] == sum(1 for s in rows if "parse" in s.name.lower())
+
+        glob = await ws.answers.find_symbols(pattern="*Decode*Error", limit=50)
+        assert "json.decoder.JSONDecodeError" in names(glob)
+        assert all(r["name"].lower().endswith("error") for r in glob["results"])
+    finally:
+        await ws.close()
+
+
+async def test_substring_search_follows_added_and_removed_symbols(stdlib_part: Path, cache_dir: Path) -> None:
+    ws = await Workspace.open(stdlib_part)
+    try:
+        await ws.index_now()
+        assert not (await ws.answers.find_symbols(name="zyxwvu"))["results"]  # builds the substring index
+        module = stdlib_part / "textwrap.py"
+        original = module.read_text()
+        module.write_text(original + "\n\nclass HelperZyxwvuThing:\n    pass\n")
+        await ws.index_now()
+        assert names(await ws.answers.find_symbols(name="zyxwvu")) == ["textwrap.HelperZyxwvuThing"]
+
+        module.write_text(original)
+        await ws.index_now()
+        assert not (await ws.answers.find_symbols(name="zyxwvu"))["results"]
+    finally:
+        await ws.close()
