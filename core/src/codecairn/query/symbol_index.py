@@ -1,8 +1,9 @@
 """The in-memory symbol index: every symbol's identity and place, held as tuples.
 
 Name search is answered from here, never from SQL ``LIKE`` scans: exact names from a dict,
-prefixes by bisecting a sorted list, substrings and glob patterns by one regex pass over a single
-newline-joined string of distinct lower-cased names. The resolver uses the same maps.
+prefixes by bisecting a sorted list, substrings of three letters or more through a trigram index,
+shorter ones and glob patterns by one pass over a single newline-joined string of distinct
+lower-cased names. The resolver uses the same maps.
 """
 
 from __future__ import annotations
