@@ -51,6 +51,13 @@ async def test_substrings_of_any_length_globs_and_limits(stdlib_part: Path, cach
         assert len(limited["results"]) == 3 and not limited["complete"] and limited["limit_reached"]
         assert limited["total"] == sum(1 for s in rows if "parse" in s.name.lower())
 
+        # One letter: the best matches, and a total that never overstates.
+        short = await ws.answers.find_symbols(name="q", limit=5)
+        every_q = sum(1 for s in rows if "q" in s.name.lower())
+        assert len(short["results"]) == 5 and not short["complete"]
+        assert short["total"] == every_q if "total" in short else short["total_at_least"] <= every_q
+        assert all(r["name"].lower() == "q" or r["name"].lower().startswith("q") for r in short["results"])
+
         glob = await ws.answers.find_symbols(pattern="*Decode*Error", limit=50)
         assert "json.decoder.JSONDecodeError" in names(glob)
         assert all(r["name"].lower().endswith("error") for r in glob["results"])

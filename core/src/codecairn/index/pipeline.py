@@ -60,7 +60,9 @@ def collector_paused() -> Iterator[None]:
     """No cyclic garbage collection while indexing. A run allocates hundreds of thousands of
     long-lived tuples (symbols, edges, index entries) and no reference cycles worth collecting;
     the collector would walk all of them again and again — a quarter of the main process's time
-    on a cold index of CPython's Lib. Counted, so overlapping runs (several roots) nest."""
+    on a cold index of CPython's Lib. What survives the run lives as long as the index, so it is
+    then frozen out of the collector's sight (its full passes would otherwise land inside later
+    queries). Counted, so overlapping runs (several roots) nest."""
     global _paused_runs
     if _paused_runs == 0 and not gc.isenabled():
         yield  # someone else turned it off: not ours to turn back on
@@ -72,6 +74,7 @@ def collector_paused() -> Iterator[None]:
     finally:
         _paused_runs -= 1
         if _paused_runs == 0:
+            gc.freeze()
             gc.enable()
 
 

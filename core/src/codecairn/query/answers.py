@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, ToolError
 from codecairn.model import CALLABLE_KINDS, CONTAINER_KINDS, TYPE_KINDS
-from codecairn.query.symbol_index import Sym
+from codecairn.query.symbol_index import GRAM, Sym
 
 if TYPE_CHECKING:
     from codecairn.workspace import Workspace
@@ -104,26 +104,42 @@ class Answers:
         index = self.ws.index
         rows = index.rows
         # Match ranks (exact, prefix, substring) in order; within one, index.order_keys decides.
-        tiers: dict[int, list[int]] = {}
+        # A tier after the first `wanted` results is only counted, never ordered.
+        tiers: list[tuple[int, list[str] | None]] = []
         if name or pattern:
-            by_name = index.by_name
-            for rank, names in index.match_names(pattern or name or "", pattern=bool(pattern)):
-                ids = tiers.setdefault(rank, [])
-                for matched in names:
-                    ids.extend(by_name.get(matched, ()))
+            if pattern:
+                tiers = index.match_names(pattern, pattern=True)
+            else:  # prefixes and substrings are looked up below, only as far as they matter
+                tiers = [index.match_names(name or "", substrings=False)[0], (1, None), (2, None)]
         elif not query:
-            tiers[0] = list(rows)
+            tiers = [(0, None)]  # every symbol
         wanted = max(limit, 200) if query else limit
         ranked: list[int] = []  # the first `wanted` + 1 symbol ids, in answer order
         total = 0
+        at_least = False  # total leaves out substring matches of a one- or two-letter name
         order = index.order_keys(kind_rank)
-        for rank in sorted(tiers):
-            ids = tiers[rank]
+        for rank, lowers in sorted(tiers, key=lambda t: t[0]):
+            room = wanted + 1 - len(ranked)
+            if rank == 1 and lowers is None and name:
+                if room <= 0 and not filtered:
+                    total += index.prefix_count(name)
+                    continue
+                lowers = index.prefix_matches(name)
+            if rank == 2 and lowers is None and name:
+                if room <= 0 and len(name) < GRAM:
+                    # Matches enough already, and counting the names that merely contain one or
+                    # two letters would cost more than the whole answer: say "at least".
+                    at_least = True
+                    continue
+                lowers = index.substring_matches(name)
+            if room <= 0 and not filtered and lowers is not None:
+                total += index.count_of(lowers)
+                continue
+            ids = list(rows) if lowers is None else index.ids_of(lowers)
             if filtered:
                 ids = [sid for sid in ids if keep(rows[sid])]
             total += len(ids)
-            room = wanted + 1 - len(ranked)
-            if room > 0:  # later tiers only count
+            if room > 0:
                 ranked.extend(heapq.nsmallest(room, ids, key=order.__getitem__) if len(ids) > 4 * room
                               else sorted(ids, key=order.__getitem__)[:room])
         if query:
@@ -135,7 +151,7 @@ class Answers:
         self._count(bool(results))
         answer: dict[str, Any] = {"results": results, **bounded(range(total), limit)}
         if not answer["complete"]:
-            answer["total"] = total
+            answer["total_at_least" if at_least else "total"] = total
         return answer
 
     async def _hybrid(self, query: str, lexical: list[int], by_name: bool, candidates: set[int] | None,

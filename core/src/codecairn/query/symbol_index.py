@@ -13,6 +13,7 @@ import fnmatch
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
+from itertools import accumulate, chain
 from typing import NamedTuple
 
 GRAM = 3  # substring search goes through an index of this many letters
@@ -37,10 +38,10 @@ class SymbolIndex:
         self.children: dict[int, list[int]] = defaultdict(list)
         self.by_file: dict[int, list[int]] = defaultdict(list)
         self.bases: dict[int, list[int]] = defaultdict(list)       # type id -> supertypes (resolved)
-        self._lower: dict[str, list[str]] = {}                     # lower name -> names
+        self._ids_by_lower: dict[str, list[int]] = {}              # lower-cased name -> symbol ids
         self._sorted: list[str] | None = None                      # sorted distinct lower names
-        self._blob: str | None = None                              # "\n".join(_sorted)
-        self._offsets: list[int] | None = None
+        self._blob: str | None = None                              # "\n".join(_sorted), for globs
+        self._before: list[int] = [0]                              # see _ensure_search
         self._order: dict[int, tuple] | None = None                # see order_keys()
         self._kind_rank: Callable[[str], int] | None = None
         self._grams: dict[str, set[str]] | None = None             # see _ensure_grams()
@@ -107,7 +108,7 @@ class SymbolIndex:
                     self._ancestry = {}
 
     def _invalidate_search(self) -> None:
-        self._sorted = self._blob = self._offsets = None
+        self._sorted = self._blob = None
 
     def order_keys(self, kind_rank: Callable[[str], int]) -> dict[int, tuple]:
         """symbol id -> (kind rank, name length, qualified name, id): how name search orders the
@@ -121,17 +122,25 @@ class SymbolIndex:
     def _ensure_search(self) -> None:
         if self._sorted is not None:
             return
-        lower: dict[str, list[str]] = {}
-        for name in self.by_name:
-            lower.setdefault(name.lower(), []).append(name)
-        self._lower = lower
-        self._sorted = sorted(lower)
+        ids_by_lower: dict[str, list[int]] = {}
+        for name, ids in self.by_name.items():
+            found = ids_by_lower.get(name.lower())
+            if found is None:
+                ids_by_lower[name.lower()] = list(ids)
+            else:
+                found.extend(ids)
+        self._ids_by_lower = ids_by_lower
+        self._sorted = sorted(ids_by_lower)
         self._blob = "\n".join(self._sorted)
-        offsets, pos = [], 0
-        for name in self._sorted:
-            offsets.append(pos)
-            pos += len(name) + 1
-        self._offsets = offsets
+        # symbols before each sorted name: a prefix's count is one subtraction, whatever its size
+        self._before = [0, *accumulate(map(len, map(ids_by_lower.__getitem__, self._sorted)))]
+
+    def ids_of(self, lowers: list[str]) -> list[int]:
+        """The symbols whose lower-cased name is one of ``lowers`` (from match_names)."""
+        return list(chain.from_iterable(map(self._ids_by_lower.__getitem__, lowers)))
+
+    def count_of(self, lowers: list[str]) -> int:
+        return sum(map(len, map(self._ids_by_lower.__getitem__, lowers)))
 
     # ---- queries --------------------------------------------------------------------------------
 
@@ -158,65 +167,70 @@ class SymbolIndex:
     def subtypes(self, type_id: int) -> list[int]:
         return [t for t, bases in self.bases.items() if type_id in bases]
 
-    def match_names(self, text: str, *, pattern: bool = False, cap: int = 20000) -> list[tuple[int, list[str]]]:
-        """Names matching ``text``, case-insensitively, as tiers ``(rank, names)``: 0 exact,
-        1 prefix, 2 substring (or glob). At most about ``cap`` names in all."""
+    def match_names(self, text: str, *, pattern: bool = False, substrings: bool = True,
+                    cap: int = 50000) -> list[tuple[int, list[str]]]:
+        """Lower-cased names matching ``text`` case-insensitively, as tiers ``(rank, names)``:
+        0 exact, 1 prefix, 2 substring (or glob; substrings=False leaves that tier out, see
+        substring_matches); ids_of() turns a tier into symbols."""
         self._ensure_search()
         assert self._sorted is not None and self._blob is not None
         needle = text.lower()
-        lower_names = self._lower
         if pattern:
             regex = re.compile("^" + fnmatch.translate(needle).removeprefix("(?s:").removesuffix(")\\Z") + "$", re.M)
-            exact: list[str] = []
-            other: list[str] = []
-            for lower in regex.findall(self._blob)[:cap]:
-                (exact if lower == needle else other).extend(lower_names[lower])
-            return [(0, exact), (2, other)]
-        tiers = [(0, list(lower_names.get(needle, ())))]
+            found = regex.findall(self._blob)[:cap]
+            exact = [needle] if needle in self._ids_by_lower and needle in found else []
+            return [(0, exact), (2, [lower for lower in found if lower != needle] if exact else found)]
+        tiers = [(0, [needle] if needle in self._ids_by_lower else [])]
         if not needle:
             return tiers
-        # Prefixes: one slice of the sorted names.
-        first = bisect.bisect_left(self._sorted, needle)
-        last = bisect.bisect_left(self._sorted, needle + "\U0010ffff", first)
-        tiers.append((1, [n for lower in self._sorted[first:last][:cap] if lower != needle for n in lower_names[lower]]))
-        tiers.append((2, self._containing(needle, cap)))
+        tiers.append((1, self.prefix_matches(needle, cap)))
+        if substrings:
+            tiers.append((2, self.substring_matches(needle, cap)))
         return tiers
 
-    def _containing(self, needle: str, cap: int) -> list[str]:
-        """Names with ``needle`` inside but not at the start. Three letters or more: through the
-        trigram index, touching only names that share the needle's rarest trigram; shorter: one
-        scan of the joined names (such a needle matches a large part of them anyway)."""
-        out: list[str] = []
+    def _prefix_range(self, needle: str) -> tuple[int, int]:
+        """Where the names that start with ``needle`` (lower-cased) sit in the sorted names."""
+        self._ensure_search()
+        assert self._sorted is not None
+        first = bisect.bisect_left(self._sorted, needle)
+        return first, bisect.bisect_left(self._sorted, needle + "\U0010ffff", first)
+
+    def prefix_matches(self, text: str, cap: int = 50000) -> list[str]:
+        """Lower-cased names that start with ``text`` and are longer."""
+        needle = text.lower()
+        first, last = self._prefix_range(needle)
+        assert self._sorted is not None
+        return [lower for lower in self._sorted[first:last][:cap] if lower != needle]
+
+    def prefix_count(self, text: str) -> int:
+        """How many symbols prefix_matches(text) names, without listing them."""
+        needle = text.lower()
+        first, last = self._prefix_range(needle)
+        exact = self._ids_by_lower.get(needle)
+        return self._before[last] - self._before[first] - (len(exact) if exact else 0)
+
+    def substring_matches(self, text: str, cap: int = 50000) -> list[str]:
+        """Lower-cased names with ``needle`` inside but not at the start. Three letters or more:
+        through the trigram index, touching only names that share the needle's rarest trigram;
+        shorter: one pass over the sorted names (such a needle matches a large part of them)."""
+        self._ensure_search()
+        needle = text.lower()
+        current = self._ids_by_lower
         if len(needle) >= GRAM:
             grams = self._ensure_grams()
             postings = [grams.get(needle[i:i + GRAM]) for i in range(len(needle) - GRAM + 1)]
             if not all(postings):
-                return out
-            by_name = self.by_name
-            for name in min(postings, key=len):  # type: ignore[arg-type]
-                lower = name.lower()
-                if needle in lower and not lower.startswith(needle) and by_name.get(name):
-                    out.append(name)
-                    if len(out) >= cap:
-                        break
-            return out
-        blob, offsets, start = self._blob, self._offsets, 0
-        assert blob is not None and offsets is not None and self._sorted is not None
-        while len(out) < cap:
-            pos = blob.find(needle, start)
-            if pos < 0:
-                break
-            idx = bisect.bisect_right(offsets, pos) - 1
-            lower = self._sorted[idx]
-            if not lower.startswith(needle):
-                out.extend(self._lower[lower])
-            start = offsets[idx] + len(lower) + 1   # next name
-        return out
+                return []
+            rarest = min(postings, key=len)  # type: ignore[arg-type]
+            return [lower for lower in rarest
+                    if needle in lower and not lower.startswith(needle) and lower in current][:cap]
+        assert self._sorted is not None
+        return [lower for lower in self._sorted if needle in lower and not lower.startswith(needle)][:cap]
 
     def _ensure_grams(self) -> dict[str, set[str]]:
-        """trigram of a lower-cased name -> the names that contain it. Built on the first
-        substring search, then kept up to date by add(); names that went away stay in it and are
-        filtered out by the caller (they are rare, and rebuilding costs ~100 ms on 100 k names)."""
+        """trigram -> the lower-cased names that contain it. Built on the first substring
+        search, then kept up to date by add(); names that went away stay in it and are filtered
+        out by _containing (they are rare, and rebuilding costs ~100 ms on 100 k names)."""
         if self._grams is None:
             self._grams = defaultdict(set)
             for name in self.by_name:
@@ -228,7 +242,7 @@ class SymbolIndex:
         assert grams is not None
         lower = name.lower()
         for i in range(len(lower) - GRAM + 1):
-            grams[lower[i:i + GRAM]].add(name)
+            grams[lower[i:i + GRAM]].add(lower)
 
 
 def _discard(mapping: dict, key, value) -> None:
