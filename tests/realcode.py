@@ -6,10 +6,16 @@ Imported by tests directly (tests/ is on pytest's pythonpath), and by conftest f
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import sys
 import sysconfig
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mcp import ClientSession
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 CORPORA = Path(os.environ.get("CODECAIRN_CORPORA", Path.home() / ".cache" / "codecairn-corpora")) / "c"
@@ -28,3 +34,32 @@ def copy_stdlib(dest: Path, packages: tuple[str, ...]) -> Path:
     return dest
 
 
+async def call(session: ClientSession, tool: str, args: dict | None = None) -> dict:
+    """One tool call through a real MCP client session; a tool error fails the test."""
+    result = await session.call_tool(tool, args or {})
+    payload = json.loads(result.content[0].text)
+    assert not result.is_error, payload
+    return payload
+
+
+def qualified(entries: list[dict]) -> set[str]:
+    """The qualified names in a list of bases / subclasses / callees (a name when unresolved)."""
+    return {e.get("qualified_name") or e.get("caller") or e.get("name") for e in entries}
+
+
+async def ask_questions(root: Path, cache: Path, questions: dict[str, tuple[str, dict]]) -> dict[str, dict]:
+    """One agent session through the real server: index, then each (tool, arguments) question.
+    Returns the answers by question key (and "index"); the tests check them afterwards."""
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    params = StdioServerParameters(command=sys.executable,
+                                   args=["-m", "codecairn.cli", "serve", str(root), "--no-index"],
+                                   env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)})
+    answers: dict[str, dict] = {}
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            answers["index"] = await call(session, "index")
+            for key, (tool, args) in questions.items():
+                answers[key] = await call(session, tool, args)
+    return answers

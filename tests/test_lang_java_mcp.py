@@ -11,15 +11,9 @@ types `org.junit.Test.None`, anonymous classes `<enclosing member>.$1`.
 
 from __future__ import annotations
 
-import json
-import os
-import sys
-from pathlib import Path
-
 import anyio
 import pytest
-from mcp import ClientSession, StdioServerParameters, stdio_client
-from realcode import CORPORA
+from realcode import ask_questions, corpus, qualified
 
 pytestmark = pytest.mark.slow
 
@@ -27,26 +21,6 @@ RUNNERS = "org.junit.runners"
 BLOCK = f"{RUNNERS}.BlockJUnit4ClassRunner"
 PARENT = f"{RUNNERS}.ParentRunner"
 MAIN = "src/main/java"
-
-
-def small_corpus(name: str) -> Path:
-    path = CORPORA / name
-    if not path.is_dir():
-        pytest.fail(f"corpus {name} is missing at {path}: run `scripts/test-prerequisites.sh small` "
-                    "(or set CODECAIRN_CORPORA)")
-    return path
-
-
-async def call(session: ClientSession, tool: str, args: dict | None = None) -> dict:
-    result = await session.call_tool(tool, args or {})
-    payload = json.loads(result.content[0].text)
-    assert not result.is_error, payload
-    return payload
-
-
-def qualified(entries: list[dict]) -> set[str]:
-    """The qualified names in a list of bases / subclasses / callees (a name when unresolved)."""
-    return {e.get("qualified_name") or e.get("caller") or e.get("name") for e in entries}
 
 
 QUESTIONS = {
@@ -71,25 +45,10 @@ QUESTIONS = {
 }
 
 
-async def ask_java_questions(root: Path, cache: Path) -> dict[str, dict]:
-    """One agent session: index, then the questions. The answers are checked by the tests below."""
-    params = StdioServerParameters(command=sys.executable,
-                                   args=["-m", "codecairn.cli", "serve", str(root), "--no-index"],
-                                   env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)})
-    answers: dict[str, dict] = {}
-    async with stdio_client(params) as (read, write):
-        async with ClientSession(read, write) as session:
-            await session.initialize()
-            answers["index"] = await call(session, "index")
-            for key, (tool, args) in QUESTIONS.items():
-                answers[key] = await call(session, tool, args)
-    return answers
-
-
 @pytest.fixture(scope="module")
 def a(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     cache = tmp_path_factory.mktemp("java-cache")
-    return anyio.run(ask_java_questions, small_corpus("java-junit4"), cache)
+    return anyio.run(ask_questions, corpus("java-junit4"), cache, QUESTIONS)
 
 
 def test_the_whole_of_junit_is_indexed(a: dict[str, dict]) -> None:

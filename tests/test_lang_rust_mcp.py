@@ -11,14 +11,10 @@ path tokio re-exports it under, `tokio::net::TcpStream`, is not a symbol of its 
 
 from __future__ import annotations
 
-import json
-import os
-import sys
 from pathlib import Path
 
 import pytest
-from mcp import ClientSession, StdioServerParameters, stdio_client
-from realcode import CORPORA
+from realcode import ask_questions, corpus, qualified
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
@@ -27,31 +23,8 @@ RUNTIME = "crate::runtime::runtime::Runtime"
 ASYNC_READ = "crate::io::async_read::AsyncRead"
 
 
-def small_corpus(name: str) -> Path:
-    path = CORPORA / name
-    if not path.is_dir():
-        pytest.fail(f"corpus {name} is missing at {path}: run `scripts/test-prerequisites.sh small` "
-                    "(or set CODECAIRN_CORPORA)")
-    return path
-
-
-async def call(session: ClientSession, tool: str, args: dict | None = None) -> dict:
-    result = await session.call_tool(tool, args or {})
-    payload = json.loads(result.content[0].text)
-    assert not result.is_error, payload
-    return payload
-
-
-def qualified(entries: list[dict]) -> set[str]:
-    """The qualified names in a list of bases / subclasses / callees (a name when unresolved)."""
-    return {e.get("qualified_name") or e.get("caller") or e.get("name") for e in entries}
-
-
 async def ask_rust_questions(root: Path, cache: Path) -> dict[str, dict]:
     """One agent session: index, then the questions. The answers are checked afterwards."""
-    params = StdioServerParameters(command=sys.executable,
-                                   args=["-m", "codecairn.cli", "serve", str(root), "--no-index"],
-                                   env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)})
     questions = {
         "found": ("find_symbols", {"name": "TcpStream", "kinds": ["struct"]}),
         "stream": ("get_symbol", {"name": STREAM}),
@@ -66,18 +39,11 @@ async def ask_rust_questions(root: Path, cache: Path) -> dict[str, dict]:
         "io_mod": ("file_outline", {"path": "src/io/mod.rs"}),
         "stats": ("stats", {}),
     }
-    answers: dict[str, dict] = {}
-    async with stdio_client(params) as (read, write):
-        async with ClientSession(read, write) as session:
-            await session.initialize()
-            answers["index"] = await call(session, "index")
-            for key, (tool, args) in questions.items():
-                answers[key] = await call(session, tool, args)
-    return answers
+    return await ask_questions(root, cache, questions)
 
 
 async def test_an_agent_explores_tokio(cache_dir: Path) -> None:
-    a = await ask_rust_questions(small_corpus("rust-tokio"), cache_dir)
+    a = await ask_rust_questions(corpus("rust-tokio"), cache_dir)
     assert a["index"]["parsed"] == a["index"]["files"] >= 400 and "failed" not in a["index"]
     assert a["stats"]["languages"] == {"rust": a["index"]["files"]}
 

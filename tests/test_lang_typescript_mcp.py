@@ -9,15 +9,9 @@ Names are module-qualified from the file path (without its extension): rxjs's `O
 
 from __future__ import annotations
 
-import json
-import os
-import sys
-from pathlib import Path
-
 import anyio
 import pytest
-from mcp import ClientSession, StdioServerParameters, stdio_client
-from realcode import CORPORA
+from realcode import ask_questions, corpus, qualified
 
 pytestmark = pytest.mark.slow
 
@@ -25,41 +19,6 @@ OBSERVABLE = "internal/Observable.Observable"
 SUBJECT = "internal/Subject.Subject"
 TOKEN_STORE = "languages/js/source-code/token-store"
 DECORATIVE = f"{TOKEN_STORE}/decorative-cursor.DecorativeCursor"
-
-
-def small_corpus(name: str) -> Path:
-    path = CORPORA / name
-    if not path.is_dir():
-        pytest.fail(f"corpus {name} is missing at {path}: run `scripts/test-prerequisites.sh small` "
-                    "(or set CODECAIRN_CORPORA)")
-    return path
-
-
-async def call(session: ClientSession, tool: str, args: dict | None = None) -> dict:
-    result = await session.call_tool(tool, args or {})
-    payload = json.loads(result.content[0].text)
-    assert not result.is_error, payload
-    return payload
-
-
-def qualified(entries: list[dict]) -> set[str]:
-    """The qualified names in a list of bases / subclasses / callees (a name when unresolved)."""
-    return {e.get("qualified_name") or e.get("caller") or e.get("name") for e in entries}
-
-
-async def ask(root: Path, cache: Path, questions: dict[str, tuple[str, dict]]) -> dict[str, dict]:
-    """One agent session: index, then the questions. The answers are checked by the tests below."""
-    params = StdioServerParameters(command=sys.executable,
-                                   args=["-m", "codecairn.cli", "serve", str(root), "--no-index"],
-                                   env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)})
-    answers: dict[str, dict] = {}
-    async with stdio_client(params) as (read, write):
-        async with ClientSession(read, write) as session:
-            await session.initialize()
-            answers["index"] = await call(session, "index")
-            for key, (tool, args) in questions.items():
-                answers[key] = await call(session, tool, args)
-    return answers
 
 
 RXJS_QUESTIONS = {
@@ -84,12 +43,12 @@ ESLINT_QUESTIONS = {
 
 @pytest.fixture(scope="module")
 def rx(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
-    return anyio.run(ask, small_corpus("ts-rxjs"), tmp_path_factory.mktemp("rxjs-cache"), RXJS_QUESTIONS)
+    return anyio.run(ask_questions, corpus("ts-rxjs"), tmp_path_factory.mktemp("rxjs-cache"), RXJS_QUESTIONS)
 
 
 @pytest.fixture(scope="module")
 def eslint(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
-    return anyio.run(ask, small_corpus("js-eslint"), tmp_path_factory.mktemp("eslint-cache"), ESLINT_QUESTIONS)
+    return anyio.run(ask_questions, corpus("js-eslint"), tmp_path_factory.mktemp("eslint-cache"), ESLINT_QUESTIONS)
 
 
 def test_all_of_rxjs_is_indexed(rx: dict[str, dict]) -> None:
