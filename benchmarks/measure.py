@@ -125,6 +125,52 @@ class McpClientThread:
             self.thread.join(10)
 
 
+class RawMcpClient:
+    """The server's own latency: newline-delimited JSON-RPC over the pipes, no client library.
+    (The SDK client adds its own validation and a thread hop per call: its figures are the
+    server's plus the client's.)"""
+
+    def __init__(self, root: Path, cache: Path, *serve_args: str) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "codecairn.cli", "serve", str(root), *serve_args],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)})
+        self._id = 0
+        self.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                    "clientInfo": {"name": "benchmark", "version": "0"}})
+        self._send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def _send(self, message: dict[str, Any]) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(message).encode() + b"\n")
+        self.proc.stdin.flush()
+
+    def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        self._id += 1
+        self._send({"jsonrpc": "2.0", "id": self._id, "method": method, **({"params": params} if params else {})})
+        assert self.proc.stdout is not None
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("the MCP server closed its output")
+            message = json.loads(line)
+            if message.get("id") == self._id:
+                if "error" in message:
+                    raise RuntimeError(message["error"])
+                return message["result"]
+
+    def call(self, tool: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
+        result = self.request("tools/call", {"name": tool, "arguments": args or {}})
+        payload = json.loads(result["content"][0]["text"])
+        if result.get("isError"):
+            raise RuntimeError(payload)
+        return payload
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait(30)
+
+
 def percentile(values: list[float], q: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))]

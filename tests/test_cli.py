@@ -40,3 +40,31 @@ def test_index_json_query_and_export(stdlib_part: Path, tmp_path: Path, codecair
     edge = next(e for e in by_type["edge"] if e["source"] == "json.decoder.JSONDecoder.decode" and e["kind"] == "calls"
                 and e["target"] == "json.decoder.JSONDecoder.raw_decode")
     assert {"kind", "source", "target", "line", "resolution"} <= set(edge)
+
+
+def test_an_unchanged_reindex_reports_what_a_full_one_does_and_follows_changes(
+        stdlib_part: Path, tmp_path: Path, codecairn_exe: str) -> None:
+    """`codecairn index` on an unchanged tree reads neither symbols nor edges (its summary is
+    kept with the index generation); the summary must still be the truth, before and after a change."""
+    cache = tmp_path / "cache"
+    keys = ("files", "symbols", "edges", "edge_kinds", "symbol_kinds", "unresolved_calls", "call_resolution",
+            "most_called", "most_extended", "languages")
+    first = json.loads(run(codecairn_exe, cache, "index", str(stdlib_part), "--json").stdout)
+    again = json.loads(run(codecairn_exe, cache, "index", str(stdlib_part), "--json").stdout)
+    assert again["parsed"] == 0 and again["unchanged"] == first["files"]
+    assert {k: again[k] for k in keys} == {k: first[k] for k in keys}
+    assert first["most_called"] and all(isinstance(n, int) and n > 0 for _, n in first["most_called"])
+
+    # A new caller of the most called function: its count, and the edge totals, move.
+    target, count = first["most_called"][0]
+    module, _, function = target.rpartition(".")
+    extra = stdlib_part / "codecairn_extra.py"
+    extra.write_text(f"from {module} import {function}\n\n\ndef use_it():\n    {function}()\n    {function}()\n")
+    changed = json.loads(run(codecairn_exe, cache, "index", str(stdlib_part), "--json").stdout)
+    assert changed["parsed"] == 1 and changed["files"] == first["files"] + 1
+    assert changed["edge_kinds"]["calls"] == first["edge_kinds"]["calls"] + 2
+    assert changed["most_called"][0] == [target, count + 2]
+    assert changed["symbol_kinds"]["function"] == first["symbol_kinds"].get("function", 0) + 1
+
+    human = run(codecairn_exe, cache, "index", str(stdlib_part))
+    assert f"most called: {target} ({count + 2})" in " ".join(human.stdout.split())

@@ -7,11 +7,14 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
+import pytest
 
-def test_malformed_messages_get_errors_and_the_session_continues(stdlib_part: Path, cache_dir: Path) -> None:
+
+@pytest.mark.parametrize("stdin", ["pipe", "file"])  # the event loop's pipes; the SDK's threads
+def test_malformed_messages_get_errors_and_the_session_continues(stdlib_part: Path, cache_dir: Path,
+                                                                 tmp_path: Path, stdin: str) -> None:
     lines = [
         "this is not json",
         json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
@@ -21,22 +24,20 @@ def test_malformed_messages_get_errors_and_the_session_continues(stdlib_part: Pa
         json.dumps({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "find_symbols", "arguments": "oops"}}),
         json.dumps({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "stats", "arguments": {}}}),
     ]
-    proc = subprocess.Popen([sys.executable, "-m", "codecairn.cli", "serve", str(stdlib_part), "--no-index"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache_dir)})
-    assert proc.stdin and proc.stdout
-    proc.stdin.write("\n".join(lines) + "\n")
-    proc.stdin.flush()
-    replies: dict = {}
-    deadline = time.monotonic() + 60
-    while len(replies) < 5 and time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
+    requests = tmp_path / "requests.jsonl"
+    requests.write_text("\n".join(lines) + "\n")
+    with requests.open() as source:
+        proc = subprocess.Popen([sys.executable, "-m", "codecairn.cli", "serve", str(stdlib_part), "--no-index"],
+                                stdin=subprocess.PIPE if stdin == "pipe" else source, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True,
+                                env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache_dir)})
+        # Input ends right after the last request: every request is still answered, then the
+        # server exits.
+        out, _ = proc.communicate(requests.read_text() if stdin == "pipe" else None, timeout=120)
+    replies = {}
+    for line in out.splitlines():
         msg = json.loads(line)  # every stdout line is JSON-RPC
         replies[msg.get("id")] = msg
-    proc.stdin.close()
-    proc.wait(timeout=30)
     assert replies[None]["error"]["code"] == -32700
     assert replies[1]["result"]["serverInfo"]["name"] == "codecairn"
     assert replies[2]["result"] == {}

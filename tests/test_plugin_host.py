@@ -74,3 +74,29 @@ def test_a_slow_plugin_is_bounded_and_reported(tmp_path: Path, monkeypatch: pyte
     assert time.monotonic() - started < 15, "start-up did not wait for the sleeping plugin"
     assert any(f.distribution == "cc-sleepy" and "longer than" in f.error for f in host.failures)
     assert "python" in host.languages
+
+
+def test_an_extractor_named_by_import_path_is_checked_at_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Extractors named "module:function" are imported only in the parse workers; one that is not
+    installed is reported when the host loads, not once per file."""
+    declare = ("import tree_sitter_python\nfrom codecairn.hookspecs import ImportedOnCall, Language, hookimpl\n\n"
+               "@hookimpl\ndef codecairn_languages():\n    return [Language(name={name!r}, extensions=({ext!r},), "
+               "grammar=tree_sitter_python.language, extractor=ImportedOnCall({target!r}))]\n")
+    site = tmp_path / "site"
+    _fake_distribution(site, "cc-lazy-missing", "cc_lazy_missing",
+                       declare.format(name="ghost", ext=".ghost", target="cc_no_such_extractor:extract"))
+    _fake_distribution(site, "cc-lazy-bad", "cc_lazy_bad",
+                       declare.format(name="badform", ext=".badform", target="no colon here"))
+    _fake_distribution(site, "cc-lazy-good", "cc_lazy_good",
+                       declare.format(name="pyagain", ext=".pyagain", target="codecairn_python.extractor:extract"))
+    monkeypatch.syspath_prepend(str(site))
+    host = PluginHost()
+    failures = {f.distribution: f.error for f in host.failures}
+    assert "cc_no_such_extractor" in failures["cc-lazy-missing"] and "ghost" not in host.languages
+    assert "package.module:function" in failures["cc-lazy-bad"] and "badform" not in host.languages
+    good = host.languages["pyagain"]
+    import tree_sitter
+
+    tree = tree_sitter.Parser(tree_sitter.Language(good.grammar())).parse(b"def f():\n    return 1\n")
+    facts = good.extractor(b"def f():\n    return 1\n", tree, "m.pyagain")
+    assert [s.name for s in facts.symbols if s.kind == "function"] == ["f"]

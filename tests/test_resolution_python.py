@@ -128,3 +128,29 @@ async def test_ambiguous_names_are_an_answer_not_a_guess(project: Path, cache_di
         assert (await ws.answers.get_symbol("orders::helper"))["qualified_name"] == "shop.orders.helper"
     finally:
         await ws.close()
+
+
+async def test_calls_to_builtins_are_never_guessed_to_be_a_namesake(tmp_path: Path, cache_dir: Path) -> None:
+    """`str(x)` is the built-in unless the file defines or imports `str`: a `def str` in another
+    module (CPython's locale.str) must not collect every call to str() in the project."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "fmt.py").write_text("def str(val):\n    return repr(val)\n\n\ndef sorted(items):\n    return items\n\n\n"
+                                 "def local_use():\n    return str(1)\n\n\nclass Exception:\n    pass\n")
+    (root / "app.py").write_text("def main(values):\n    return str(len(values)), sorted(values)\n\n\n"
+                                 "class Failure(Exception):\n    pass\n\n\ndef unique_helper():\n    pass\n")
+    (root / "use.py").write_text("from fmt import str as fmt_str\n\n\ndef run():\n    unique_helper()\n"
+                                 "    return fmt_str(2)\n")
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = ws.answers
+        main = await a.get_symbol("app.main")
+        assert callees(main) == {}, "str(), len() and sorted() are the built-ins here"
+        assert main["unresolved_callees"] == 3
+        assert callees(await a.get_symbol("fmt.local_use")) == {"fmt.str": "exact"}  # its own str
+        assert callees(await a.get_symbol("use.run")) == {"fmt.str": "import", "app.unique_helper": "name-only"}
+        failure = await a.get_symbol("app.Failure")
+        assert not failure.get("bases") or all(b.get("resolved") is False for b in failure["bases"])
+    finally:
+        await ws.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -100,3 +101,31 @@ def test_a_rebuild_keeps_what_agents_remembered(stdlib_part: Path, tmp_path: Pat
     rebuilt = _run(codecairn_exe, "index", str(stdlib_part), "--json", "--rebuild", cache=cache)
     assert rebuilt.returncode == 0 and "kept 1 remembered" in rebuilt.stderr
     assert asyncio.run(remember_then_count(False)) == 1
+
+
+async def test_the_integrity_check_is_skipped_only_for_a_file_as_its_last_clean_close_left_it(tmp_path: Path) -> None:
+    from codecairn.store.store import Store, _seal_holds
+
+    db = tmp_path / "index.db"
+    store = await Store.open(db)
+    await store.set_meta({"root": "/somewhere"})
+    assert not _seal_holds(db), "an open database is never sealed"
+    await store.close()
+    assert _seal_holds(db)
+
+    # Opened and killed before closing (no close, so no seal): checked next time.
+    crashed = await Store.open(db)
+    assert not _seal_holds(db)
+    await crashed.close()
+    assert _seal_holds(db)
+
+    # Any change to the file since that close, even of the same size, breaks the seal (after one
+    # tick of the file system's clock: a write in the same tick as the close keeps its mtime).
+    time.sleep(0.05)
+    data = db.read_bytes()
+    db.write_bytes(data)
+    assert not _seal_holds(db)
+    reopened = await Store.open(db)
+    assert await reopened.get_meta("root") == "/somewhere"
+    await reopened.close()
+    assert _seal_holds(db)

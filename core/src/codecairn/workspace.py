@@ -10,6 +10,7 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from codecairn.host import PluginHost
 from codecairn.index.embeddings import EmbeddingJob
@@ -23,6 +24,9 @@ from codecairn.query.semantic import SemanticSearch
 from codecairn.query.symbol_index import SymbolIndex
 from codecairn.store.store import FileRow, ParsedFile, Store, database_path
 from codecairn.workspaces import Lease
+
+if TYPE_CHECKING:
+    from codecairn.freshness.reindex import Reindexer
 
 log = logging.getLogger("codecairn.workspace")
 
@@ -46,6 +50,7 @@ class FileState:
 class Workspace:
     def __init__(self, root: Path, host: PluginHost, store: Store) -> None:
         self.root = root
+        self._root_prefix = os.path.join(str(root), "")
         self.host = host
         self.store = store
         self.index = SymbolIndex()
@@ -68,10 +73,16 @@ class Workspace:
         self._settled = asyncio.Event()
         self._settled.set()
         self.lease: Lease | None = None  # "in use": `codecairn workspaces --gc` leaves it alone
+        # The symbol index is loaded at open for a server; `codecairn index` defers it until
+        # something changed (an unchanged re-index then never reads the symbols table).
+        self.symbols_loaded = False
+        self._reindexer: Reindexer | None = None
+        self._symbols_lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, root: str | os.PathLike, host: PluginHost | None = None, *,
-                   db_path: Path | None = None, cache_dir: Path | None = None) -> Workspace:
+                   db_path: Path | None = None, cache_dir: Path | None = None,
+                   load_symbols: bool = True) -> Workspace:
         real = validate_root(root)
         host = host or PluginHost()
         db = db_path or database_path(real, cache_dir)
@@ -84,15 +95,16 @@ class Workspace:
         ws = cls(real, host, store)
         ws.lease = lease
         try:
-            with collector_paused():  # loading is hundreds of thousands of tuples, none garbage
-                await ws._load()
+            await ws._load_files()
+            if load_symbols:
+                await ws.ensure_symbols()
         except BaseException:
             await store.close()
             lease.release()
             raise
         return ws
 
-    async def _load(self) -> None:
+    async def _load_files(self) -> None:
         stored_root = await self.store.get_meta("root")
         if stored_root is None:
             await self.store.set_meta({"root": str(self.root), "created_at": time.time()})
@@ -100,6 +112,17 @@ class Workspace:
         self.generation = int(await self.store.get_meta("generation", "0") or 0)
         for row in (await self.store.files()).values():
             self._set_file(row)
+
+    async def ensure_symbols(self) -> None:
+        """Load the symbol index and the inheritance graph from the store, once."""
+        async with self._symbols_lock:
+            if self.symbols_loaded:
+                return
+            with collector_paused():  # loading is hundreds of thousands of tuples, none garbage
+                await self._load_symbols()
+            self.symbols_loaded = True
+
+    async def _load_symbols(self) -> None:
         self.index.add(await self.store.all_symbols())
         rows = await self.store.fetch_writer(
             "SELECT source_id, target_id, receiver_type FROM edges WHERE kind IN ('extends','implements') "
@@ -159,8 +182,20 @@ class Workspace:
             self.files_by_id[state.id] = state
         return removed_names
 
+    @property
+    def reindexer(self) -> Reindexer:
+        """The narrow re-indexer of a few named files (codecairn.freshness.reindex), shared by
+        the watcher and by full runs that find only a few changed files: its caches (every
+        file's import bindings) survive between them."""
+        if self._reindexer is None:
+            from codecairn.freshness.reindex import Reindexer
+
+            self._reindexer = Reindexer(self)
+        return self._reindexer
+
     def forget_all(self) -> None:
         self.index = SymbolIndex()
+        self.symbols_loaded = True  # the store was cleared: empty is the truth
         self.files_by_path.clear()
         self.files_by_id.clear()
 
@@ -184,7 +219,7 @@ class Workspace:
         if state is None:
             return True
         try:
-            st = os.stat(self.root / path)
+            st = os.stat(f"{self._root_prefix}{path}")  # every answer stats its paths: no Path objects
         except OSError:
             return True
         if st.st_size == state.size and st.st_mtime_ns == state.mtime_ns:

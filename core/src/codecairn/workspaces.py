@@ -29,7 +29,7 @@ from codecairn.errors import StoreError
 from codecairn.store.store import cache_dir
 
 LOCK_SUFFIX = ".lock"
-DB_SUFFIXES = ("", "-wal", "-shm", "-journal")
+DB_SUFFIXES = ("", "-wal", "-shm", "-journal", ".sealed")
 IMPORT_SUFFIX = ".importing"
 MAX_AGE_ENV = "CODECAIRN_GC_MAX_AGE_DAYS"
 MAX_BYTES_ENV = "CODECAIRN_GC_MAX_BYTES"

@@ -25,7 +25,7 @@ def test_go_is_registered_with_go_naming_rules(go_language):
     assert go_language.self_names == ()
     assert go_language.directory_scope is True
     # The parse pool ships the extractor to worker processes.
-    assert pickle.loads(pickle.dumps(go_language.extractor)) is go_language.extractor
+    assert pickle.loads(pickle.dumps(go_language.extractor)) == go_language.extractor
 
 
 def test_module_is_the_package_directory_relative_to_the_root():

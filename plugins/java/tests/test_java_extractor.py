@@ -89,7 +89,7 @@ def test_java_is_registered_with_java_naming_rules(java_language):
     assert java_language.super_names == ("super",)
     assert java_language.directory_scope is True
     # The parse pool ships the extractor to worker processes, and the facts back.
-    assert pickle.loads(pickle.dumps(java_language.extractor)) is java_language.extractor
+    assert pickle.loads(pickle.dumps(java_language.extractor)) == java_language.extractor
 
 
 def test_the_package_is_the_module_and_a_symbol(extract_java):

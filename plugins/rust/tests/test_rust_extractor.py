@@ -30,7 +30,7 @@ def test_rust_is_registered_with_rust_naming_rules(rust_language):
     assert rust_language.self_names == ("self", "Self")
     assert rust_language.super_names == ()
     assert rust_language.directory_scope is False
-    assert pickle.loads(pickle.dumps(rust_language.extractor)) is rust_language.extractor
+    assert pickle.loads(pickle.dumps(rust_language.extractor)) == rust_language.extractor
 
 
 @pytest.mark.parametrize(

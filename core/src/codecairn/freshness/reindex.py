@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import anyio
 
 from codecairn.freshness.rules import WalkRules
-from codecairn.index.pipeline import INLINE_LIMIT, IndexSummary, resolve
+from codecairn.index.pipeline import NARROW_LIMIT, IndexSummary, resolve
 from codecairn.index.resolver import Bindings, FileInfo, Resolver, build_bindings
 from codecairn.index.walker import max_file_bytes, walk
 from codecairn.store.store import FileRow, ParsedFile
@@ -32,8 +32,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("codecairn.freshness")
 
-# More changed files than this and the full pipeline (walk + process pool) is the faster way.
-NARROW_LIMIT = INLINE_LIMIT
 GONE = (FileNotFoundError, NotADirectoryError)
 
 
@@ -181,7 +179,7 @@ class Reindexer:
         started = time.perf_counter()
         async with ws.index_lock:
             todo = await anyio.to_thread.run_sync(plan, ws, self.rules, paths)
-            summary = None if todo.full_run else await self._apply(todo, started)
+            summary = None if todo.full_run else await self.apply(todo, started)
             if summary is not None:
                 summary.phases["plan"] = todo.seconds
         if summary is None:
@@ -189,7 +187,9 @@ class Reindexer:
             return await ws.index_now()
         return summary
 
-    async def _apply(self, todo: Plan, started: float) -> IndexSummary:
+    async def apply(self, todo: Plan, started: float, *, settle: bool = True) -> IndexSummary:
+        """Carry out a plan; the caller holds ``ws.index_lock``. ``settle=False``: the caller
+        runs ``ws.after_change()`` itself (a full run that found only a few changed files)."""
         ws, store = self.ws, self.ws.store
         summary = IndexSummary(unchanged=todo.unchanged, deleted=len(todo.deleted))
         pending_resolution = await store.get_meta("resolution_pending") == "1"
@@ -273,9 +273,10 @@ class Reindexer:
                                       "last_indexed_at": time.time()})
                 ws.generation = generation
                 self._generation = generation
-                t = time.perf_counter()
-                await ws.after_change()  # memories follow the code; new symbols get embedded
-                summary.phases["memory"] = time.perf_counter() - t
+                if settle:
+                    t = time.perf_counter()
+                    await ws.after_change()  # memories follow the code; new symbols get embedded
+                    summary.phases["memory"] = time.perf_counter() - t
         return self._finish(summary, started)
 
     def _finish(self, summary: IndexSummary, started: float) -> IndexSummary:

@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING
 import anyio
 
 from codecairn.freshness.git import GitTree, GitUnavailable
-from codecairn.freshness.reindex import Reindexer
 from codecairn.index.pipeline import IndexSummary
 from codecairn.index.walker import walk
 
@@ -102,7 +101,7 @@ class Watcher:
     def __init__(self, ws: Workspace, *, mode: str | None = None, debounce_ms: int = DEBOUNCE_MS,
                  step_ms: int = STEP_MS, poll_seconds: float | None = None) -> None:
         self.ws = ws
-        self.reindexer = Reindexer(ws)
+        self.reindexer = ws.reindexer
         self.rules = self.reindexer.rules
         self.mode = (mode or os.environ.get(WATCH_ENV) or "auto").lower()
         if self.mode not in ("auto", "events", "poll"):

@@ -77,6 +77,7 @@ class EmbeddingJob:
         embedder = await asyncio.to_thread(self.ws.host.embedder)  # the first call loads the model
         if embedder is None:
             return 0
+        await self.ws.ensure_symbols()
         async with self._lock:
             self.running = True
             try:

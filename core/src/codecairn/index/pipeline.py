@@ -33,6 +33,9 @@ Progress = Callable[[int, int, str], Awaitable[None]]
 CHUNK_FILES = 24          # files per worker task
 BATCH_FILES = 256         # files per write transaction
 INLINE_LIMIT = 12         # fewer changed files than this: parse in-process, skip the pool
+# This many changed files or fewer: re-indexed the watcher's way (freshness.reindex), without
+# the process pool and resolving only what the change can have moved; more, the full pipeline.
+NARROW_LIMIT = 12
 INLINE_BYTES = 3 << 20    # ...or less code than this: a pool's start-up costs more than it saves
 RESOLVE_CHUNK = 20000
 
@@ -83,6 +86,20 @@ async def run_index(ws: Workspace, progress: Progress | None = None) -> IndexSum
         return await _run_index(ws, progress)
 
 
+async def _narrow(ws: Workspace, walked: IndexSummary, jobs: list[tuple[str, str, str | None]],
+                  stats: dict[str, tuple[int, int]], deleted: dict[str, int], started: float,
+                  progress: Progress | None) -> IndexSummary:
+    from codecairn.freshness.reindex import Plan
+
+    todo = Plan(jobs=jobs, stats=stats, deleted=deleted, unchanged=walked.unchanged)
+    summary = await ws.reindexer.apply(todo, started, settle=False)
+    if progress:
+        await progress(len(jobs), len(jobs), "indexed")
+    summary.skipped = {**walked.skipped, **summary.skipped}
+    summary.phases = {**walked.phases, **summary.phases}
+    return summary
+
+
 async def _run_index(ws: Workspace, progress: Progress | None = None) -> IndexSummary:
     started = time.perf_counter()
     summary = IndexSummary()
@@ -121,6 +138,11 @@ async def _run_index(ws: Workspace, progress: Progress | None = None) -> IndexSu
             await progress(0, 0, "up to date")
         return summary
 
+    await ws.ensure_symbols()  # `codecairn index` loads them only now that something changed
+    if known and not pending_resolution and total + len(deleted_ids) <= NARROW_LIMIT:
+        # A few files: the watcher's narrow path. Edges into symbols that are still there are
+        # re-pointed, not resolved again (one edited file of CPython: ~50 ms instead of ~500).
+        return await _narrow(ws, summary, jobs, meta, {p: known[p].id for p in known if p not in seen}, started, progress)
     await store.set_meta({"resolution_pending": 1})
     # A first index resolves edges in memory and inserts them once, into an unindexed table.
     cold = not known

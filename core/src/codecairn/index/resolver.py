@@ -199,8 +199,8 @@ class Resolver:
         if not receiver or receiver in ("new",):
             found = self.lookup(name, file_id, source_id, lang, callable_only=True, exclude=DATA_KINDS)
             # A bare name cannot mean someone else's method: guess only among free functions and types.
-            if found or lang.directory_scope:  # Go/Java: a bare name cannot reach another package
-                return found
+            if found or lang.directory_scope or name in lang.builtins:
+                return found  # Go/Java: a bare name cannot reach another package; `str()` is str
             return self._name_only(name, BARE_CALLABLE_KINDS)
         if receiver in lang.self_names:
             typ = self.enclosing_type(source_id, lang)
@@ -401,6 +401,8 @@ class Resolver:
         if _PATH_SEP.search(path):
             # `io.Reader`, `std::fs::DirBuilder`: a qualified name into code that is not indexed.
             # Guessing by its last part would pick an unrelated local type of the same name.
+            return None
+        if path in lang.builtins:  # `class E(Exception)`: the built-in, not a namesake elsewhere
             return None
         return self._name_only(path, TYPE_KINDS)
 

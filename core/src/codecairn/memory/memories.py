@@ -415,6 +415,7 @@ class Memories:
                 due = [m for m in group if _due(m, now, generation)]
                 if not due:
                     continue
+                await self.ws.ensure_symbols()  # placing looks symbols up (the CLI loads them lazily)
                 view = await self.view(path)
                 if view is UNREADABLE:
                     continue

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, ToolError
 from codecairn.model import CALLABLE_KINDS, CONTAINER_KINDS, TYPE_KINDS
-from codecairn.query.symbol_index import GRAM, Sym
+from codecairn.query.overview import index_overview
+from codecairn.query.symbol_index import Sym
 
 if TYPE_CHECKING:
     from codecairn.workspace import Workspace
@@ -62,7 +63,7 @@ class Answers:
     async def signatures(self, ids: list[int]) -> dict[int, str]:
         if not ids:
             return {}
-        rows = await self.ws.store.fetch(
+        rows = await self.ws.store.fetch_now(
             f"SELECT id, signature FROM symbols WHERE id IN ({','.join('?' * len(ids))})", ids)
         return {r[0]: r[1] for r in rows}
 
@@ -126,9 +127,10 @@ class Answers:
                     continue
                 lowers = index.prefix_matches(name)
             if rank == 2 and lowers is None and name:
-                if room <= 0 and len(name) < GRAM:
-                    # Matches enough already, and counting the names that merely contain one or
-                    # two letters would cost more than the whole answer: say "at least".
+                if room <= 0:
+                    # Matches enough already, and counting the names that merely contain the
+                    # needle would cost more than the whole answer (for "tes", tens of
+                    # thousands): say "at least".
                     at_least = True
                     continue
                 lowers = index.substring_matches(name)
@@ -432,9 +434,8 @@ class Answers:
 
     async def stats(self) -> dict[str, Any]:
         ws = self.ws
-        edges = await ws.store.fetch("SELECT kind, COUNT(*), COUNT(target_id) FROM edges GROUP BY kind")
-        resolution = await ws.store.fetch(
-            "SELECT resolution, COUNT(*) FROM edges WHERE kind='calls' AND resolution IS NOT NULL GROUP BY resolution")
+        await ws.ensure_symbols()
+        overview = await index_overview(ws)
         languages: dict[str, int] = {}
         partial = []
         for f in ws.files_by_id.values():
@@ -446,9 +447,9 @@ class Answers:
             "root": str(ws.root),
             "files": len(ws.files_by_id),
             "symbols": len(ws.index),
-            "edges": {k: n for k, n, _ in edges},
-            "unresolved_calls": sum(n - r for k, n, r in edges if k == "calls"),
-            "call_resolution": dict(resolution),
+            "edges": overview["edges"],
+            "unresolved_calls": overview["unresolved_calls"],
+            "call_resolution": overview["call_resolution"],
             "languages": dict(sorted(languages.items())),
             "generation": ws.generation,
             "database": str(ws.store.path),

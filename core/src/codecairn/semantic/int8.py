@@ -13,6 +13,7 @@ matches its sidecar (damaged, or half-written by a killed process) is rebuilt, n
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
@@ -73,7 +74,8 @@ def derived_model(source: Path, source_sha256: str, cache: Path) -> tuple[Path, 
             options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
             options.optimized_model_filepath = str(folded)
             ort.InferenceSession(str(source), sess_options=options, providers=["CPUExecutionProvider"])
-            quantize_dynamic(str(folded), str(quantised), per_channel=True, weight_type=QuantType.QInt8)
+            with _quiet_root_logger():
+                quantize_dynamic(str(folded), str(quantised), per_channel=True, weight_type=QuantType.QInt8)
             digest = _sha256(quantised)
             os.replace(quantised, target)
             tmp_sidecar = Path(work) / "sha256"
@@ -85,3 +87,22 @@ def derived_model(source: Path, source_sha256: str, cache: Path) -> tuple[Path, 
         return None
     log.info("built the int8 embedding model %s", target)
     return target, digest
+
+
+@contextlib.contextmanager
+def _quiet_root_logger():
+    """The quantiser reports each tensor through the root logger (``logging.info(...)``): a
+    hundred lines for one build. A filter on the root logger sees only records logged to it
+    directly, so codecairn's own loggers still get through."""
+    root = logging.getLogger()
+    below_error = _BelowError()
+    root.addFilter(below_error)
+    try:
+        yield
+    finally:
+        root.removeFilter(below_error)
+
+
+class _BelowError(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno >= logging.ERROR

@@ -75,11 +75,60 @@ def _rebuild_hint(path: Path) -> str:
     )
 
 
+# ---- the integrity seal ---------------------------------------------------------------------
+# `PRAGMA quick_check` reads the whole database (0.25 s for CPython's Lib, seconds for the JDK):
+# too slow for every `codecairn index`. A clean close records the file's identity beside it;
+# the next open skips the check when the file is exactly as that close left it (same inode, size
+# and mtime, and no write-ahead log: the last connection closed cleanly). Anything that touched
+# the file since, a crash included, breaks the seal and the check runs.
+
+
+def _seal_path(path: Path) -> Path:
+    return path.with_name(path.name + ".sealed")
+
+
+def _identity(path: Path) -> str | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return f"{st.st_ino} {st.st_size} {st.st_mtime_ns}"
+
+
+def _seal_holds(path: Path) -> bool:
+    wal = Path(str(path) + "-wal")
+    try:
+        if wal.exists() and wal.stat().st_size > 0:
+            return False
+        return _seal_path(path).read_text() == _identity(path)
+    except OSError:
+        return False
+
+
+def _seal(path: Path) -> None:
+    if Path(str(path) + "-wal").exists():  # another connection is still open: it seals on close
+        return
+    identity = _identity(path)
+    if identity is not None:
+        try:
+            _seal_path(path).write_text(identity)
+        except OSError:  # an unsealed database is only checked again, never trusted less
+            pass
+
+
+def _break_seal(path: Path) -> None:
+    try:
+        _seal_path(path).unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
 class Store:
     def __init__(self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
         self.path = path
         self.db = writer
         self.reader = reader
+        self._point: sqlite3.Connection | None = None  # see fetch_now
         self._next_symbol_id = 1
         self._next_file_id = 1
         self._next_edge_id = 1
@@ -104,7 +153,7 @@ class Store:
                         f"{path} was written by a newer codecairn (schema {version} > {SCHEMA_VERSION}). "
                         "Upgrade codecairn, or index into another cache directory."
                     )
-                if check:
+                if check and not _seal_holds(path):
                     rows = await (await writer.execute("PRAGMA quick_check")).fetchall()
                     if [r[0] for r in rows] != ["ok"]:
                         detail = "; ".join(str(r[0]) for r in rows[:3])
@@ -127,6 +176,7 @@ class Store:
                 if conn is not None:
                     await conn.close()
             raise
+        _break_seal(path)  # from here on this process may write; its close seals again
         store = cls(path, writer, reader)
         await store._load_counters()
         return store
@@ -152,11 +202,17 @@ class Store:
             setattr(self, attr, row[0])
 
     async def close(self) -> None:
+        closed = True
+        if self._point is not None:
+            self._point.close()
+            self._point = None
         for conn in (self.reader, self.db):
             try:
                 await conn.close()
             except Exception:  # closing twice, or after the loop went away: nothing left to do
-                pass
+                closed = False
+        if closed:
+            _seal(self.path)
 
     # ---- meta -------------------------------------------------------------------------------
 
@@ -315,6 +371,20 @@ class Store:
 
     async def fetch(self, sql: str, params: Iterable[Any] = ()) -> list[tuple]:
         return list(await self.reader.execute_fetchall(sql, tuple(params)))
+
+    async def fetch_now(self, sql: str, params: Iterable[Any] = ()) -> list[tuple]:
+        """A primary-key lookup of a few rows, read on the event loop's own thread: it takes
+        microseconds, less than the hop to aiosqlite's thread and back (the larger part of a
+        `find_symbols` answer's signatures). Never for scans. A busy database (a WAL reader can
+        meet one only while the log is being reset) falls back to the reader connection."""
+        params = tuple(params)
+        try:
+            if self._point is None:
+                self._point = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=0.05,
+                                              check_same_thread=False)
+            return self._point.execute(sql, params).fetchall()
+        except sqlite3.OperationalError:
+            return await self.fetch(sql, params)
 
     async def fetch_writer(self, sql: str, params: Iterable[Any] = ()) -> list[tuple]:
         """Read through the writer connection: sees the indexer's own uncommitted view (resolver)."""

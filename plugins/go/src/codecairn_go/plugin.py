@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import tree_sitter_go
-from codecairn.hookspecs import Language, hookimpl
-
-from codecairn_go.extractor import extract
+from codecairn.hookspecs import ImportedOnCall, Language, hookimpl
 
 
 @hookimpl
@@ -15,7 +13,7 @@ def codecairn_languages() -> list[Language]:
             name="go",
             extensions=(".go",),
             grammar=tree_sitter_go.language,
-            extractor=extract,
+            extractor=ImportedOnCall("codecairn_go.extractor:extract"),
             separator=".",
             implicit_members=False,
             # Go names its receiver per method (`func (s *Server) ...`); the extractor puts the

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import tree_sitter_java
-from codecairn.hookspecs import Language, hookimpl
-
-from codecairn_java.extractor import extract_java
+from codecairn.hookspecs import ImportedOnCall, Language, hookimpl
 
 
 @hookimpl
@@ -15,7 +13,7 @@ def codecairn_languages() -> list[Language]:
             name="java",
             extensions=(".java",),
             grammar=tree_sitter_java.language,
-            extractor=extract_java,
+            extractor=ImportedOnCall("codecairn_java.extractor:extract_java"),
             separator=".",
             implicit_members=True,
             self_names=("this",),

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import tree_sitter_python
-from codecairn.hookspecs import Language, hookimpl
+import builtins
 
-from codecairn_python.extractor import extract
+import tree_sitter_python
+from codecairn.hookspecs import ImportedOnCall, Language, hookimpl
 
 
 @hookimpl
@@ -15,11 +15,12 @@ def codecairn_languages() -> list[Language]:
             name="python",
             extensions=(".py", ".pyi"),
             grammar=tree_sitter_python.language,
-            extractor=extract,
+            extractor=ImportedOnCall("codecairn_python.extractor:extract"),
             separator=".",
             implicit_members=False,
             self_names=("self", "cls"),
             super_names=("super()", "super"),
             directory_scope=False,
+            builtins=frozenset(dir(builtins)),
         )
     ]

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import tree_sitter_rust
-from codecairn.hookspecs import Language, hookimpl
-
-from codecairn_rust.extractor import extract
+from codecairn.hookspecs import ImportedOnCall, Language, hookimpl
 
 
 @hookimpl
@@ -15,7 +13,7 @@ def codecairn_languages() -> list[Language]:
             name="rust",
             extensions=(".rs",),
             grammar=tree_sitter_rust.language,
-            extractor=extract,
+            extractor=ImportedOnCall("codecairn_rust.extractor:extract"),
             separator="::",
             # Rust needs `self.` / `Self::` to reach members; a bare call is never a method.
             implicit_members=False,

@@ -10,18 +10,26 @@ argument list), at the same speed.
 from __future__ import annotations
 
 import tree_sitter_typescript
-from codecairn.hookspecs import Language, hookimpl
-
-from codecairn_typescript.extractor import extract
+from codecairn.hookspecs import ImportedOnCall, Language, hookimpl
 
 _SHARED = dict(
-    extractor=extract,
+    extractor=ImportedOnCall("codecairn_typescript.extractor:extract"),
     separator=".",
     implicit_members=False,  # members are reached through `this.`, never bare
     self_names=("this",),
     super_names=("super",),
     directory_scope=False,   # every file is its own module; other files are reached by import
     family="ecmascript",     # a .ts file imports .tsx and .js modules by the same module names
+    builtins=frozenset((
+        # ECMAScript globals, and the host globals every runtime has
+        "Array", "ArrayBuffer", "BigInt", "Boolean", "DataView", "Date", "Error", "EvalError", "Function",
+        "Intl", "JSON", "Map", "Math", "Number", "Object", "Promise", "Proxy", "RangeError", "ReferenceError",
+        "Reflect", "RegExp", "Set", "String", "Symbol", "SyntaxError", "TypeError", "URIError", "WeakMap",
+        "WeakRef", "WeakSet", "decodeURI", "decodeURIComponent", "encodeURI", "encodeURIComponent", "eval",
+        "isFinite", "isNaN", "parseFloat", "parseInt", "globalThis", "AbortController", "Blob", "Buffer",
+        "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "atob", "btoa", "clearInterval", "clearTimeout",
+        "console", "fetch", "queueMicrotask", "require", "setInterval", "setTimeout", "structuredClone",
+    )),
 )
 
 

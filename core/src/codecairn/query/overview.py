@@ -1,0 +1,63 @@
+"""Aggregates over the whole index — edge counts by kind, how calls were resolved, symbol kinds,
+the most called and most extended symbols — for `stats` and the CLI summary.
+
+They are full scans of the edges table (≈0.3 s on CPython's Lib), and they only change when the
+index does, so they are kept in the store's meta table under the generation they describe. An
+unchanged re-index then answers from the cache without reading a single symbol or edge.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from codecairn.workspace import Workspace
+
+META_KEY = "overview"
+TOP = 5
+
+
+async def index_overview(ws: Workspace) -> dict[str, Any]:
+    store = ws.store
+    cached = await store.get_meta(META_KEY)
+    # Writers set resolution_pending before they touch a table and move the generation after:
+    # a cache is trusted only for a finished run's generation.
+    settled = await store.get_meta("resolution_pending") != "1"
+    if cached and settled:
+        try:
+            overview = json.loads(cached)
+        except ValueError:
+            overview = None
+        if isinstance(overview, dict) and overview.get("generation") == ws.generation:
+            return overview
+    overview = await _compute(ws)
+    if settled:
+        await store.set_meta({META_KEY: json.dumps(overview)})
+    return overview
+
+
+async def _compute(ws: Workspace) -> dict[str, Any]:
+    fetch = ws.store.fetch
+    edges = await fetch("SELECT kind, COUNT(*), COUNT(target_id) FROM edges GROUP BY kind")
+    resolution = await fetch(
+        "SELECT resolution, COUNT(*) FROM edges WHERE kind='calls' AND resolution IS NOT NULL GROUP BY resolution")
+    kinds = await fetch("SELECT kind, COUNT(*) c FROM symbols GROUP BY kind ORDER BY c DESC, kind")
+
+    async def top(kinds_sql: str) -> list[list]:
+        rows = await fetch(
+            f"SELECT s.qualified_name, t.c FROM (SELECT target_id, COUNT(*) c FROM edges WHERE kind IN ({kinds_sql}) "
+            f"AND target_id IS NOT NULL GROUP BY target_id ORDER BY c DESC, target_id LIMIT {TOP}) t "
+            f"JOIN symbols s ON s.id = t.target_id ORDER BY t.c DESC, t.target_id")
+        return [list(r) for r in rows]
+
+    return {
+        "generation": ws.generation,
+        "symbols": sum(n for _, n in kinds),
+        "symbol_kinds": dict(kinds),
+        "edges": {k: n for k, n, _ in edges},
+        "unresolved_calls": sum(n - r for k, n, r in edges if k == "calls"),
+        "call_resolution": dict(resolution),
+        "most_called": await top("'calls'"),
+        "most_extended": await top("'extends','implements'"),
+    }
