@@ -74,7 +74,10 @@ def run_measured(cmd: list[str], env: dict[str, str] | None = None, interval: fl
 
 
 def codecairn_cmd(*args: str) -> list[str]:
-    return [sys.executable, "-m", "codecairn.cli", *args]
+    """What a user types: the installed `codecairn` script of this environment (`python -m
+    codecairn.cli` would compile cli.py afresh on every run: `__main__` keeps no bytecode)."""
+    script = Path(sys.executable).parent / "codecairn"
+    return [str(script), *args] if script.exists() else [sys.executable, "-m", "codecairn.cli", *args]
 
 
 class McpClientThread:

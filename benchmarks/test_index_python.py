@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import statistics
 import time
 from pathlib import Path
 
@@ -67,7 +68,7 @@ def test_unchanged_reindex(benchmark, indexed) -> None:
     os.environ["CODECAIRN_CACHE_DIR"] = str(cache)
     from codecairn.workspace import Workspace
 
-    async def inproc() -> tuple[float, float]:
+    async def inproc() -> tuple[float, float, float]:
         ws = await Workspace.open(root)
         try:
             t = time.perf_counter()
@@ -75,20 +76,27 @@ def test_unchanged_reindex(benchmark, indexed) -> None:
             unchanged = time.perf_counter() - t
             target = next(p for p in sorted(root.rglob("*.py")) if p.stat().st_size > 20000)
             original = target.read_text()
-            target.write_text(original + "\n\ndef _codecairn_bench_added():\n    return None\n")
-            t = time.perf_counter()
-            s = await ws.index_now()
-            one = time.perf_counter() - t
-            assert s.parsed == 1
+            # One edit after another, each followed by `index`: the first pays for building what
+            # the narrow path keeps (every file's import bindings), the later ones are what a
+            # session of edits costs. (A served root's watcher builds it while idle.)
+            edits = []
+            for n in range(5):
+                target.write_text(original + f"\n\ndef _codecairn_bench_added_{n}():\n    return None\n")
+                t = time.perf_counter()
+                s = await ws.index_now()
+                edits.append(time.perf_counter() - t)
+                assert s.parsed == 1
             target.write_text(original)
             await ws.index_now()
-            return unchanged, one
+            return unchanged, edits[0], statistics.median(edits[1:])
         finally:
             await ws.close()
 
-    unchanged, one = asyncio.run(inproc())
+    unchanged, first, later = asyncio.run(inproc())
     figures = {"unchanged_reindex_cli_seconds": benchmark.stats.stats.median,
-               "unchanged_reindex_in_server_seconds": unchanged, "one_file_changed_in_server_seconds": one}
+               "unchanged_reindex_in_server_seconds": unchanged,
+               "one_file_changed_in_server_seconds_first": first,
+               "one_file_changed_in_server_seconds_median": later}
     benchmark.extra_info.update(figures)
     report("python re-index", figures)
 

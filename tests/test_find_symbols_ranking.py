@@ -84,3 +84,40 @@ async def test_substring_search_follows_added_and_removed_symbols(stdlib_part: P
         assert not (await ws.answers.find_symbols(name="zyxwvu"))["results"]
     finally:
         await ws.close()
+
+
+async def test_after_edits_every_kind_of_name_search_answers_as_a_fresh_server_would(
+        stdlib_part: Path, cache_dir: Path) -> None:
+    """Name search is kept current edit by edit (not rebuilt): after additions, renames and
+    removals, exact, prefix, substring, glob and count answers equal those of a server that
+    loads the same index from scratch."""
+    queries = [{"name": "decode"}, {"name": "Zyx"}, {"name": "zyxwv"}, {"name": "helper", "limit": 3},
+               {"name": "e", "limit": 5}, {"pattern": "*Zyx*"}, {"pattern": "dec*", "limit": 50},
+               {"name": "JSONDecoder"}, {"name": "wrap", "limit": 2}]
+    ws = await Workspace.open(stdlib_part)
+    try:
+        await ws.index_now()
+        for q in queries:  # builds every search structure before the edits
+            await ws.answers.find_symbols(**q)
+        textwrap, decoder = stdlib_part / "textwrap.py", stdlib_part / "json" / "decoder.py"
+        textwrap.write_text(textwrap.read_text() + "\n\nclass ZyxHelper:\n    def decode_zyx(self):\n        pass\n")
+        await ws.index_now()
+        source = decoder.read_text()
+        decoder.write_text(source.replace("def raw_decode(", "def zyxwv_raw_decode(").replace("class JSONDecoder", "class JSONDecoderZyx"))
+        await ws.index_now()
+        (stdlib_part / "shlex.py").unlink()
+        await ws.index_now()
+        after_edits = [await ws.answers.find_symbols(**q) for q in queries]
+    finally:
+        await ws.close()
+    fresh = await Workspace.open(stdlib_part)
+    try:
+        from_scratch = [await fresh.answers.find_symbols(**q) for q in queries]
+    finally:
+        await fresh.close()
+    for q, edited, scratch in zip(queries, after_edits, from_scratch, strict=True):
+        edited.pop("generation", None)
+        scratch.pop("generation", None)
+        assert edited == scratch, q
+    assert "textwrap.ZyxHelper" in names(after_edits[1]) and "json.decoder.JSONDecoderZyx" in names(after_edits[1])
+    assert not any(r["name"] == "JSONDecoder" for r in after_edits[7]["results"])

@@ -17,6 +17,7 @@ from itertools import accumulate, chain
 from typing import NamedTuple
 
 GRAM = 3  # substring search goes through an index of this many letters
+SEARCH_FOLLOW_LIMIT = 5000  # symbols added or removed at once: more, and name search is rebuilt
 
 
 class Sym(NamedTuple):
@@ -38,10 +39,12 @@ class SymbolIndex:
         self.children: dict[int, list[int]] = defaultdict(list)
         self.by_file: dict[int, list[int]] = defaultdict(list)
         self.bases: dict[int, list[int]] = defaultdict(list)       # type id -> supertypes (resolved)
+        # Name search (see _ensure_search): built on the first search, then kept current by add()
+        # and remove_files() for small changes (an edit), rebuilt after large ones (an index run).
         self._ids_by_lower: dict[str, list[int]] = {}              # lower-cased name -> symbol ids
         self._sorted: list[str] | None = None                      # sorted distinct lower names
         self._blob: str | None = None                              # "\n".join(_sorted), for globs
-        self._before: list[int] = [0]                              # see _ensure_search
+        self._before: list[int] | None = None                      # see prefix_count
         self._order: dict[int, tuple] | None = None                # see order_keys()
         self._kind_rank: Callable[[str], int] | None = None
         self._grams: dict[str, set[str]] | None = None             # see _ensure_grams()
@@ -55,6 +58,7 @@ class SymbolIndex:
     def add(self, rows: Iterable[tuple]) -> None:
         # Attribute access and Sym(*r) are Python-level calls; this loop runs once per symbol
         # when a server starts (hundreds of thousands on a JDK), so it works on plain indexes.
+        rows = rows if isinstance(rows, list) else list(rows)  # read twice: here and by name search
         by_id, by_name, by_qn, by_file, children = self.rows, self.by_name, self.by_qn, self.by_file, self.children
         new = tuple.__new__
         grams, order, kind_rank = self._grams, self._order, self._kind_rank
@@ -71,15 +75,17 @@ class SymbolIndex:
                 children[r[2]].append(sid)
             if order is not None and kind_rank is not None:
                 order[sid] = (kind_rank(sym.kind), len(sym.name), sym.qualified_name, sid)
-        self._invalidate_search()
+        self._search_follows(added=rows)
 
     def remove_files(self, file_ids: Iterable[int]) -> set[int]:
         removed: set[int] = set()
         for fid in file_ids:
             removed.update(self.by_file.pop(fid, ()))
         order = self._order
+        removed_rows = []
         for sid in removed:
             s = self.rows.pop(sid)
+            removed_rows.append(s)
             if order is not None:
                 order.pop(sid, None)
             _discard(self.by_name, s.name, sid)
@@ -96,7 +102,7 @@ class SymbolIndex:
                     self.bases[tid] = kept
                 else:
                     del self.bases[tid]
-            self._invalidate_search()
+            self._search_follows(removed=removed_rows)
         return removed
 
     def set_bases(self, pairs: Iterable[tuple[int, int]]) -> None:
@@ -107,8 +113,42 @@ class SymbolIndex:
                 if self._ancestry:
                     self._ancestry = {}
 
-    def _invalidate_search(self) -> None:
-        self._sorted = self._blob = None
+    def _search_follows(self, added: Iterable[tuple] = (), removed: Iterable[Sym] = ()) -> None:
+        """Keep the name-search structures current: an edit changes a few dozen names, and
+        rebuilding them costs ~0.15 s on CPython's Lib — the first find_symbols after every edit
+        would pay it. Large changes drop them instead (rebuilt by the next search)."""
+        self._blob = None
+        self._before = None
+        if self._sorted is None:
+            return
+        added = added if isinstance(added, list) else list(added)
+        removed = removed if isinstance(removed, list) else list(removed)
+        if len(added) + len(removed) > SEARCH_FOLLOW_LIMIT:
+            self._sorted = None
+            return
+        ids_by_lower, names = self._ids_by_lower, self._sorted
+        for sym in removed:
+            lower = sym[4].lower()
+            ids = ids_by_lower.get(lower)
+            if ids is None:
+                continue
+            try:
+                ids.remove(sym[0])
+            except ValueError:
+                pass
+            if not ids:
+                del ids_by_lower[lower]
+                at = bisect.bisect_left(names, lower)
+                if at < len(names) and names[at] == lower:
+                    del names[at]
+        for row in added:
+            lower = row[4].lower()
+            ids = ids_by_lower.get(lower)
+            if ids is None:
+                ids_by_lower[lower] = [row[0]]
+                bisect.insort(names, lower)
+            else:
+                ids.append(row[0])
 
     def order_keys(self, kind_rank: Callable[[str], int]) -> dict[int, tuple]:
         """symbol id -> (kind rank, name length, qualified name, id): how name search orders the
@@ -131,9 +171,13 @@ class SymbolIndex:
                 found.extend(ids)
         self._ids_by_lower = ids_by_lower
         self._sorted = sorted(ids_by_lower)
-        self._blob = "\n".join(self._sorted)
-        # symbols before each sorted name: a prefix's count is one subtraction, whatever its size
-        self._before = [0, *accumulate(map(len, map(ids_by_lower.__getitem__, self._sorted)))]
+        self._blob = self._before = None
+
+    def _ensure_blob(self) -> str:
+        self._ensure_search()
+        if self._blob is None:
+            self._blob = "\n".join(self._sorted or ())
+        return self._blob
 
     def ids_of(self, lowers: list[str]) -> list[int]:
         """The symbols whose lower-cased name is one of ``lowers`` (from match_names)."""
@@ -173,11 +217,11 @@ class SymbolIndex:
         0 exact, 1 prefix, 2 substring (or glob; substrings=False leaves that tier out, see
         substring_matches); ids_of() turns a tier into symbols."""
         self._ensure_search()
-        assert self._sorted is not None and self._blob is not None
+        assert self._sorted is not None
         needle = text.lower()
         if pattern:
             regex = re.compile("^" + fnmatch.translate(needle).removeprefix("(?s:").removesuffix(")\\Z") + "$", re.M)
-            found = regex.findall(self._blob)[:cap]
+            found = regex.findall(self._ensure_blob())[:cap]
             exact = [needle] if needle in self._ids_by_lower and needle in found else []
             return [(0, exact), (2, [lower for lower in found if lower != needle] if exact else found)]
         tiers = [(0, [needle] if needle in self._ids_by_lower else [])]
@@ -207,6 +251,9 @@ class SymbolIndex:
         needle = text.lower()
         first, last = self._prefix_range(needle)
         exact = self._ids_by_lower.get(needle)
+        if self._before is None:
+            # symbols before each sorted name: a prefix's count is one subtraction, whatever its size
+            self._before = [0, *accumulate(map(len, map(self._ids_by_lower.__getitem__, self._sorted or ())))]
         return self._before[last] - self._before[first] - (len(exact) if exact else 0)
 
     def substring_matches(self, text: str, cap: int = 50000) -> list[str]:
