@@ -12,11 +12,14 @@ from __future__ import annotations
 import json
 import shutil
 import statistics
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
-from measure import McpClientThread, RawMcpClient, codecairn_cmd, corpus, percentile, report, run_measured
+from latency_client import timed
+from measure import McpClientThread, codecairn_cmd, corpus, percentile, report, run_measured
 
 ROOT = corpus("py-rich", "py-cpython-lib")
 
@@ -102,44 +105,29 @@ def test_unchanged_reindex(benchmark, indexed) -> None:
 
 
 def test_query_latency_through_mcp(benchmark, indexed) -> None:
-    """Through the real server over stdio: once with a bare JSON-RPC client (the server's
-    latency, the figure the targets are about), once with the SDK's client (what a Python agent
-    using the SDK sees)."""
+    """Through the real server over stdio: with a bare JSON-RPC client in a process of its own
+    (latency_client.py: the server's latency, the figure the targets are about), and with the
+    SDK's client in this process (what a Python agent using the SDK sees)."""
     root, cache = indexed
-    raw = RawMcpClient(root, cache, "--no-watch", "--no-embed")
+    measured = subprocess.run([sys.executable, str(Path(__file__).with_name("latency_client.py")), str(root), str(cache)],
+                              capture_output=True, text=True, timeout=600, check=True)
+    figures = json.loads(measured.stdout)
     sdk = McpClientThread(root, cache, "--no-watch", "--no-embed")
     try:
-        raw.call("index")
-        # What an agent types: part of a real class name (the shortest names are one-letter
-        # type variables of the test suite; nobody searches for those).
-        classes = raw.call("find_symbols", {"pattern": "??????*", "kinds": ["class"], "limit": 500})["results"]
+        classes = sdk.call("find_symbols", {"pattern": "??????*", "kinds": ["class"], "limit": 500})["results"]
         names = [r["name"] for r in classes][::2]
-        qualified = [r["qualified_name"] for r in raw.call("find_symbols", {"kinds": ["method"], "limit": 200})["results"]]
-        assert names and qualified
+        methods = sdk.call("find_symbols", {"kinds": ["method"], "limit": 200})["results"]
         finds = [{"name": n[: max(3, len(n) // 2)]} for n in names]
-        gets = [{"name": q} for q in qualified]
-
-        def timed(call, args_list: list) -> list[float]:
-            out = []
-            for args in args_list:
-                t = time.perf_counter()
-                call(args)
-                out.append((time.perf_counter() - t) * 1000)
-            return out
-
-        figures = {"ping_p50_ms": percentile(timed(lambda _: raw.request("ping"), [None] * 200), 0.5)}
-        for label, client in (("", raw), ("_sdk_client", sdk)):
-            timed(lambda a, c=client: c.call("find_symbols", a), [{"name": n} for n in names[:20]])  # warm
-            find_ms = timed(lambda a, c=client: c.call("find_symbols", a), finds)
-            get_ms = timed(lambda a, c=client: c.call("get_symbol", a), gets)
-            figures.update({f"find_symbols_p50_ms{label}": percentile(find_ms, 0.5),
-                            f"find_symbols_p99_ms{label}": percentile(find_ms, 0.99),
-                            f"get_symbol_p50_ms{label}": percentile(get_ms, 0.5),
-                            f"get_symbol_p99_ms{label}": percentile(get_ms, 0.99)})
+        timed(lambda a: sdk.call("find_symbols", a), [{"name": n} for n in names[:20]])  # warm
+        find_ms = timed(lambda a: sdk.call("find_symbols", a), finds)
+        get_ms = timed(lambda a: sdk.call("get_symbol", a), [{"name": m["qualified_name"]} for m in methods])
+        figures.update({"find_symbols_p50_ms_sdk_client": percentile(find_ms, 0.5),
+                        "find_symbols_p99_ms_sdk_client": percentile(find_ms, 0.99),
+                        "get_symbol_p50_ms_sdk_client": percentile(get_ms, 0.5),
+                        "get_symbol_p99_ms_sdk_client": percentile(get_ms, 0.99)})
         i = iter(range(10**9))
-        benchmark(lambda: raw.call("find_symbols", finds[next(i) % len(finds)]))
+        benchmark(lambda: sdk.call("find_symbols", finds[next(i) % len(finds)]))
         benchmark.extra_info.update(figures)
         report("python query latency (through MCP, client round trip included)", figures)
     finally:
-        raw.close()
         sdk.close()

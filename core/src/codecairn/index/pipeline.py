@@ -112,26 +112,29 @@ async def _run_index(ws: Workspace, progress: Progress | None = None) -> IndexSu
         log.warning("the previous first index of %s did not finish; indexing from scratch", ws.root)
         await store.clear()
         ws.forget_all()
-    known = await store.files()
+    # The workspace mirrors the files table (every committed batch updates both): compare the
+    # walk with it, and read the table itself only for a run of the full pipeline.
+    indexed = ws.files_by_path
     seen = set()
     jobs: list[tuple[str, str, str | None]] = []
     meta: dict[str, tuple[int, int]] = {}
     touched: list[tuple[int, int]] = []
     for f in walked.files:
         seen.add(f.path)
-        old = known.get(f.path)
+        old = indexed.get(f.path)
         if old is not None and old.language == f.language and old.size == f.size and old.mtime_ns == f.mtime_ns:
             summary.unchanged += 1
             continue
         jobs.append((f.path, f.language, old.hash if old is not None and old.language == f.language else None))
         meta[f.path] = (f.size, f.mtime_ns)
-    deleted_ids = [row.id for path, row in known.items() if path not in seen]
+    vanished = {path: state.id for path, state in indexed.items() if path not in seen}
+    deleted_ids = list(vanished.values())
     summary.deleted = len(deleted_ids)
     generation = ws.generation + 1
     total = len(jobs)
     pending_resolution = await store.get_meta("resolution_pending") == "1"
     if not jobs and not deleted_ids and not pending_resolution:
-        summary.files = len(known)
+        summary.files = len(indexed)
         summary.seconds = time.perf_counter() - started
         summary.generation = ws.generation
         if progress:
@@ -139,10 +142,11 @@ async def _run_index(ws: Workspace, progress: Progress | None = None) -> IndexSu
         return summary
 
     await ws.ensure_symbols()  # `codecairn index` loads them only now that something changed
-    if known and not pending_resolution and total + len(deleted_ids) <= NARROW_LIMIT:
+    if indexed and not pending_resolution and total + len(deleted_ids) <= NARROW_LIMIT:
         # A few files: the watcher's narrow path. Edges into symbols that are still there are
         # re-pointed, not resolved again (one edited file of CPython: ~50 ms instead of ~500).
-        return await _narrow(ws, summary, jobs, meta, {p: known[p].id for p in known if p not in seen}, started, progress)
+        return await _narrow(ws, summary, jobs, meta, vanished, started, progress)
+    known = await store.files()
     await store.set_meta({"resolution_pending": 1})
     # A first index resolves edges in memory and inserts them once, into an unindexed table.
     cold = not known

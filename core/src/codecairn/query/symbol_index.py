@@ -96,8 +96,10 @@ class SymbolIndex:
             self.bases.pop(sid, None)
         if removed:
             self._ancestry = {}
-            for tid in list(self.bases):
-                kept = [b for b in self.bases[tid] if b not in removed]
+            for tid, supertypes in list(self.bases.items()):
+                if removed.isdisjoint(supertypes):  # nearly all of them, and a C-level check
+                    continue
+                kept = [b for b in supertypes if b not in removed]
                 if kept:
                     self.bases[tid] = kept
                 else:
