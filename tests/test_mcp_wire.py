@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -45,3 +46,29 @@ def test_malformed_messages_get_errors_and_the_session_continues(stdlib_part: Pa
     stats = json.loads(replies[4]["result"]["content"][0]["text"])
     assert stats["files"] == 0 and "generation" in stats
     assert proc.returncode == 0, "the server exits cleanly when stdin closes"
+
+
+def test_a_client_that_stops_reading_ends_the_session_cleanly(stdlib_part: Path, cache_dir: Path) -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "codecairn.cli", "serve", str(stdlib_part), "--no-index",
+                             "--no-watch", "--no-embed"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache_dir)})
+    assert proc.stdin and proc.stdout and proc.stderr
+
+    def send(message: dict) -> None:
+        proc.stdin.write(json.dumps(message).encode() + b"\n")
+        proc.stdin.flush()
+
+    send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}})
+    assert json.loads(proc.stdout.readline())["id"] == 1
+    proc.stdout.close()  # the client goes away without closing its side of stdin
+    try:
+        for n in range(2, 5):
+            send({"jsonrpc": "2.0", "id": n, "method": "ping"})
+            time.sleep(0.2)
+    except BrokenPipeError:
+        pass  # the server already left
+    assert proc.wait(timeout=30) == 0
+    err = proc.stderr.read().decode()
+    assert "closed the server's output" in err and "Traceback" not in err

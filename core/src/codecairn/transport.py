@@ -137,7 +137,13 @@ async def _session_streams(incoming, send) -> AsyncIterator[tuple]:
     async def write_side() -> None:
         async with outbound_receive:
             async for message in outbound_receive:
-                await send(message)
+                try:
+                    await send(message)
+                except (BrokenPipeError, ConnectionResetError):
+                    # Nobody reads the answers any more: the client is gone, and so is the session.
+                    log.info("the client closed the server's output; stopping")
+                    tg.cancel_scope.cancel()
+                    return
                 in_flight.answered(message.message)
 
     async with anyio.create_task_group() as tg:
