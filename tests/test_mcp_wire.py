@@ -72,3 +72,22 @@ def test_a_client_that_stops_reading_ends_the_session_cleanly(stdlib_part: Path,
     assert proc.wait(timeout=30) == 0
     err = proc.stderr.read().decode()
     assert "closed the server's output" in err and "Traceback" not in err
+
+
+def test_a_message_over_the_size_limit_is_refused_and_the_next_one_is_answered(stdlib_part: Path, cache_dir: Path) -> None:
+    huge = json.dumps({"jsonrpc": "2.0", "id": 9, "method": "ping", "params": {"padding": "x" * 20000}})
+    lines = [
+        json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}),
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        huge,
+        json.dumps({"jsonrpc": "2.0", "id": 2, "method": "ping"}),  # sent in the same write as the huge one
+    ]
+    proc = subprocess.run([sys.executable, "-m", "codecairn.cli", "serve", str(stdlib_part), "--no-index",
+                           "--no-watch", "--no-embed"], input="\n".join(lines) + "\n", capture_output=True,
+                          text=True, timeout=120,
+                          env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache_dir), "CODECAIRN_MAX_MESSAGE_BYTES": "4096"})
+    replies = {r.get("id"): r for r in map(json.loads, proc.stdout.splitlines())}
+    assert sorted(replies, key=str) == sorted([1, None, 2], key=str)  # nothing answered for id 9
+    assert replies[None]["error"]["code"] == -32700 and replies[2]["result"] == {}
+    assert proc.returncode == 0

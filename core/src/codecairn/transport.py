@@ -27,8 +27,9 @@ from mcp.shared.message import SessionMessage
 
 log = logging.getLogger("codecairn.server")
 
-# One JSON-RPC message is one line; an edit can carry a large file. Longer lines are refused.
-MAX_LINE_BYTES = 64 * 1024 * 1024
+# One JSON-RPC message is one line; an edit can carry a large file. Longer lines are answered
+# with a parse error and skipped.
+MAX_LINE_BYTES = int(os.environ.get("CODECAIRN_MAX_MESSAGE_BYTES", 64 * 1024 * 1024))
 
 
 def _is_pipe(fd: int) -> bool:
@@ -49,21 +50,29 @@ class _Lines:
         return self
 
     async def __anext__(self) -> str:
+        try:
+            line = await self._reader.readuntil(b"\n")
+        except asyncio.IncompleteReadError as end:  # input ended, perhaps without a last newline
+            if not end.partial:
+                raise StopAsyncIteration from None
+            line = end.partial
+        except asyncio.LimitOverrunError as exc:
+            await self._skip_long_line(exc.consumed)
+            # Not JSON: answered with a parse error, and the next message is read as usual.
+            return f"a message longer than {MAX_LINE_BYTES} bytes"
+        return line.decode("utf-8", "replace")
+
+    async def _skip_long_line(self, consumed: int) -> None:
+        """Drop the rest of a line longer than the limit, its newline included, and nothing after."""
         while True:
+            await self._reader.readexactly(consumed)  # what is known to belong to the long line
             try:
-                line = await self._reader.readuntil(b"\n")
-            except asyncio.IncompleteReadError as end:
-                if not end.partial:
-                    raise StopAsyncIteration from None
-                line = end.partial
-            except asyncio.LimitOverrunError as exc:
-                # Skip the oversized message; the SDK answers the garbage line with a parse error.
-                while True:
-                    chunk = await self._reader.read(MAX_LINE_BYTES)
-                    if not chunk or b"\n" in chunk:
-                        break
-                return f"message longer than {MAX_LINE_BYTES} bytes (at offset {exc.consumed})\n"
-            return line.decode("utf-8", "replace")
+                await self._reader.readuntil(b"\n")
+                return
+            except asyncio.LimitOverrunError as more:
+                consumed = more.consumed
+            except asyncio.IncompleteReadError:
+                return
 
 
 class _InFlight:
