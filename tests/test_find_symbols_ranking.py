@@ -15,75 +15,71 @@ def names(answer: dict) -> list[str]:
     return [r["qualified_name"] for r in answer["results"]]
 
 
-async def test_exact_then_prefix_then_substring_and_types_first_within_each(stdlib_part: Path, cache_dir: Path) -> None:
-    ws = await Workspace.open(stdlib_part)
+@pytest.fixture
+async def ws(stdlib_part: Path, cache_dir: Path):
+    """A workspace over the standard-library part, indexed."""
+    workspace = await Workspace.open(stdlib_part)
     try:
-        await ws.index_now()
-        answer = await ws.answers.find_symbols(name="jsondecoder", limit=50)
-        found = names(answer)
-        assert found[0] == "json.decoder.JSONDecoder"  # exact, case-insensitive
-
-        decode = await ws.answers.find_symbols(name="decode", limit=500)
-        ranked = [(r["name"].lower(), r["kind"]) for r in decode["results"]]
-        tiers = [0 if n == "decode" else 1 if n.startswith("decode") else 2 for n, _ in ranked]
-        assert tiers == sorted(tiers) and set(tiers) == {0, 1, 2}
-        assert all("decode" in n for n, _ in ranked)
-        substring = [kind for (n, kind), tier in zip(ranked, tiers) if tier == 2]
-        kinds_order = [0 if k == "class" else 1 for k in substring if k in ("class", "function", "method")]
-        assert kinds_order == sorted(kinds_order), "classes before functions within a tier"
-        assert any(n == "jsondecodeerror" for n, _ in ranked)  # 'decode' in the middle of a name
+        await workspace.index_now()
+        yield workspace
     finally:
-        await ws.close()
+        await workspace.close()
 
 
-async def test_substrings_of_any_length_globs_and_limits(stdlib_part: Path, cache_dir: Path) -> None:
-    ws = await Workspace.open(stdlib_part)
-    try:
-        await ws.index_now()
-        rows = ws.index.rows.values()
-        for needle in ("pa", "arse", "ENCODE", "quote_"):  # short needles scan; longer ones use trigrams
-            expected = {s.id for s in rows if needle.lower() in s.name.lower()}
-            answer = await ws.answers.find_symbols(name=needle, limit=100000)
-            assert {ws.index.by_qn[q][0] for q in names(answer)} <= expected
-            assert len(answer["results"]) == len(expected) and answer["complete"]
+async def test_exact_then_prefix_then_substring_and_types_first_within_each(ws: Workspace) -> None:
+    answer = await ws.answers.find_symbols(name="jsondecoder", limit=50)
+    found = names(answer)
+    assert found[0] == "json.decoder.JSONDecoder"  # exact, case-insensitive
 
-        # Names that only contain the needle are counted when they reach the answer...
-        inside = await ws.answers.find_symbols(name="arse", limit=3)
-        assert len(inside["results"]) == 3 and not inside["complete"] and inside["limit_reached"]
-        assert inside["total"] == sum(1 for s in rows if "arse" in s.name.lower())
-
-        # ...and not when exact and prefix matches fill the answer: then the total never overstates.
-        for needle in ("parse", "q"):
-            limited = await ws.answers.find_symbols(name=needle, limit=3)
-            starting = sum(1 for s in rows if s.name.lower().startswith(needle))
-            containing = sum(1 for s in rows if needle in s.name.lower())
-            assert len(limited["results"]) == 3 and not limited["complete"] and limited["limit_reached"]
-            assert all(r["name"].lower().startswith(needle) for r in limited["results"])
-            assert "total" not in limited and starting <= limited["total_at_least"] <= containing
-
-        glob = await ws.answers.find_symbols(pattern="*Decode*Error", limit=50)
-        assert "json.decoder.JSONDecodeError" in names(glob)
-        assert all(r["name"].lower().endswith("error") for r in glob["results"])
-    finally:
-        await ws.close()
+    decode = await ws.answers.find_symbols(name="decode", limit=500)
+    ranked = [(r["name"].lower(), r["kind"]) for r in decode["results"]]
+    tiers = [0 if n == "decode" else 1 if n.startswith("decode") else 2 for n, _ in ranked]
+    assert tiers == sorted(tiers) and set(tiers) == {0, 1, 2}
+    assert all("decode" in n for n, _ in ranked)
+    substring = [kind for (n, kind), tier in zip(ranked, tiers) if tier == 2]
+    kinds_order = [0 if k == "class" else 1 for k in substring if k in ("class", "function", "method")]
+    assert kinds_order == sorted(kinds_order), "classes before functions within a tier"
+    assert any(n == "jsondecodeerror" for n, _ in ranked)  # 'decode' in the middle of a name
 
 
-async def test_substring_search_follows_added_and_removed_symbols(stdlib_part: Path, cache_dir: Path) -> None:
-    ws = await Workspace.open(stdlib_part)
-    try:
-        await ws.index_now()
-        assert not (await ws.answers.find_symbols(name="zyxwvu"))["results"]  # builds the substring index
-        module = stdlib_part / "textwrap.py"
-        original = module.read_text()
-        module.write_text(original + "\n\nclass HelperZyxwvuThing:\n    pass\n")
-        await ws.index_now()
-        assert names(await ws.answers.find_symbols(name="zyxwvu")) == ["textwrap.HelperZyxwvuThing"]
+async def test_substrings_of_any_length_globs_and_limits(ws: Workspace) -> None:
+    rows = ws.index.rows.values()
+    for needle in ("pa", "arse", "ENCODE", "quote_"):  # short needles scan; longer ones use trigrams
+        expected = {s.id for s in rows if needle.lower() in s.name.lower()}
+        answer = await ws.answers.find_symbols(name=needle, limit=100000)
+        assert {ws.index.by_qn[q][0] for q in names(answer)} <= expected
+        assert len(answer["results"]) == len(expected) and answer["complete"]
 
-        module.write_text(original)
-        await ws.index_now()
-        assert not (await ws.answers.find_symbols(name="zyxwvu"))["results"]
-    finally:
-        await ws.close()
+    # Names that only contain the needle are counted when they reach the answer...
+    inside = await ws.answers.find_symbols(name="arse", limit=3)
+    assert len(inside["results"]) == 3 and not inside["complete"] and inside["limit_reached"]
+    assert inside["total"] == sum(1 for s in rows if "arse" in s.name.lower())
+
+    # ...and not when exact and prefix matches fill the answer: then the total never overstates.
+    for needle in ("parse", "q"):
+        limited = await ws.answers.find_symbols(name=needle, limit=3)
+        starting = sum(1 for s in rows if s.name.lower().startswith(needle))
+        containing = sum(1 for s in rows if needle in s.name.lower())
+        assert len(limited["results"]) == 3 and not limited["complete"] and limited["limit_reached"]
+        assert all(r["name"].lower().startswith(needle) for r in limited["results"])
+        assert "total" not in limited and starting <= limited["total_at_least"] <= containing
+
+    glob = await ws.answers.find_symbols(pattern="*Decode*Error", limit=50)
+    assert "json.decoder.JSONDecodeError" in names(glob)
+    assert all(r["name"].lower().endswith("error") for r in glob["results"])
+
+
+async def test_substring_search_follows_added_and_removed_symbols(ws: Workspace, stdlib_part: Path) -> None:
+    assert not (await ws.answers.find_symbols(name="zyxwvu"))["results"]  # builds the substring index
+    module = stdlib_part / "textwrap.py"
+    original = module.read_text()
+    module.write_text(original + "\n\nclass HelperZyxwvuThing:\n    pass\n")
+    await ws.index_now()
+    assert names(await ws.answers.find_symbols(name="zyxwvu")) == ["textwrap.HelperZyxwvuThing"]
+
+    module.write_text(original)
+    await ws.index_now()
+    assert not (await ws.answers.find_symbols(name="zyxwvu"))["results"]
 
 
 async def test_after_edits_every_kind_of_name_search_answers_as_a_fresh_server_would(

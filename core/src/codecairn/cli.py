@@ -229,13 +229,10 @@ async def _index(args: argparse.Namespace) -> int:
             else:
                 summary = await ws.index_now(progress)
         overview = await index_overview(ws)
-        languages: dict[str, int] = {}
-        for f in ws.files_by_id.values():
-            languages[f.language] = languages.get(f.language, 0) + 1
         result = {"files": summary.files, "symbols": overview["symbols"], "edges": sum(overview["edges"].values()),
                   "skipped": sum(summary.skipped.values()), "seconds": round(summary.seconds, 3),
                   "parsed": summary.parsed, "unchanged": summary.unchanged, "deleted": summary.deleted,
-                  "languages": dict(sorted(languages.items())), "edge_kinds": overview["edges"],
+                  "languages": ws.language_counts(), "edge_kinds": overview["edges"],
                   "symbol_kinds": overview["symbol_kinds"],
                   "unresolved_calls": overview["unresolved_calls"], "call_resolution": overview["call_resolution"],
                   "most_called": overview["most_called"], "most_extended": overview["most_extended"],

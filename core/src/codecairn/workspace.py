@@ -8,6 +8,7 @@ import asyncio
 import logging
 import os
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -204,6 +205,10 @@ class Workspace:
             state = self.files_by_id.get(fid)
             if state is not None:
                 state.mtime_ns = mtime
+
+    def language_counts(self) -> dict[str, int]:
+        """Indexed files per language, by name."""
+        return dict(sorted(Counter(f.language for f in self.files_by_id.values()).items()))
 
     def file_infos(self) -> dict[int, FileInfo]:
         return {f.id: FileInfo(f.path, f.language, f.module) for f in self.files_by_id.values()}

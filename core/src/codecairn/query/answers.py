@@ -436,12 +436,7 @@ class Answers:
         ws = self.ws
         await ws.ensure_symbols()
         overview = await index_overview(ws)
-        languages: dict[str, int] = {}
-        partial = []
-        for f in ws.files_by_id.values():
-            languages[f.language] = languages.get(f.language, 0) + 1
-            if f.partial:
-                partial.append(f.path)
+        partial = [f.path for f in ws.files_by_id.values() if f.partial]
         last = await ws.store.get_meta("last_indexed_at")
         answer: dict[str, Any] = {
             "root": str(ws.root),
@@ -450,7 +445,7 @@ class Answers:
             "edges": overview["edges"],
             "unresolved_calls": overview["unresolved_calls"],
             "call_resolution": overview["call_resolution"],
-            "languages": dict(sorted(languages.items())),
+            "languages": ws.language_counts(),
             "generation": ws.generation,
             "database": str(ws.store.path),
             "database_size_bytes": await ws.store.size_bytes(),
