@@ -109,15 +109,15 @@ class Answers:
         tiers: list[tuple[int, list[str] | None]] = []
         if name or pattern:
             if pattern:
-                tiers = index.match_names(pattern, pattern=True)
+                tiers = index.glob_matches(pattern)
             else:  # prefixes and substrings are looked up below, only as far as they matter
-                tiers = [index.match_names(name or "", substrings=False)[0], (1, None), (2, None)]
+                tiers = [(0, index.exact_matches(name or "")), (1, None), (2, None)]
         elif not query:
             tiers = [(0, None)]  # every symbol
         wanted = max(limit, 200) if query else limit
         ranked: list[int] = []  # the first `wanted` + 1 symbol ids, in answer order
         total = 0
-        at_least = False  # total leaves out substring matches of a one- or two-letter name
+        at_least = False  # total leaves out the names that merely contain `name` (see below)
         order = index.order_keys(kind_rank)
         for rank, lowers in sorted(tiers, key=lambda t: t[0]):
             room = wanted + 1 - len(ranked)

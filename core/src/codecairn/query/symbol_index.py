@@ -2,8 +2,8 @@
 
 Name search is answered from here, never from SQL ``LIKE`` scans: exact names from a dict,
 prefixes by bisecting a sorted list, substrings of three letters or more through a trigram index,
-shorter ones and glob patterns by one pass over a single newline-joined string of distinct
-lower-cased names. The resolver uses the same maps.
+shorter ones by one pass over that list, glob patterns by one regex pass over a newline-joined
+string of the distinct lower-cased names. The resolver uses the same maps.
 """
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ class SymbolIndex:
                 if self._ancestry:
                     self._ancestry = {}
 
-    def _search_follows(self, added: Iterable[tuple] = (), removed: Iterable[Sym] = ()) -> None:
+    def _search_follows(self, added: list[tuple] | None = None, removed: list[Sym] | None = None) -> None:
         """Keep the name-search structures current: an edit changes a few dozen names, and
         rebuilding them costs ~0.15 s on CPython's Lib — the first find_symbols after every edit
         would pay it. Large changes drop them instead (rebuilt by the next search)."""
@@ -123,8 +123,7 @@ class SymbolIndex:
         self._before = None
         if self._sorted is None:
             return
-        added = added if isinstance(added, list) else list(added)
-        removed = removed if isinstance(removed, list) else list(removed)
+        added, removed = added or [], removed or []
         if len(added) + len(removed) > SEARCH_FOLLOW_LIMIT:
             self._sorted = None
             return
@@ -182,7 +181,7 @@ class SymbolIndex:
         return self._blob
 
     def ids_of(self, lowers: list[str]) -> list[int]:
-        """The symbols whose lower-cased name is one of ``lowers`` (from match_names)."""
+        """The symbols whose lower-cased name is one of ``lowers`` (exact, prefix, substring or glob matches)."""
         return list(chain.from_iterable(map(self._ids_by_lower.__getitem__, lowers)))
 
     def count_of(self, lowers: list[str]) -> int:
@@ -213,26 +212,22 @@ class SymbolIndex:
     def subtypes(self, type_id: int) -> list[int]:
         return [t for t, bases in self.bases.items() if type_id in bases]
 
-    def match_names(self, text: str, *, pattern: bool = False, substrings: bool = True,
-                    cap: int = 50000) -> list[tuple[int, list[str]]]:
-        """Lower-cased names matching ``text`` case-insensitively, as tiers ``(rank, names)``:
-        0 exact, 1 prefix, 2 substring (or glob; substrings=False leaves that tier out, see
-        substring_matches); ids_of() turns a tier into symbols."""
+    def exact_matches(self, text: str) -> list[str]:
+        """``[name]``, lower-cased, if some symbol is called ``text`` in any case; else ``[]``.
+        Exact, prefix_matches and substring_matches are the three ranks of name search;
+        ids_of() turns any of them into symbols."""
         self._ensure_search()
-        assert self._sorted is not None
         needle = text.lower()
-        if pattern:
-            regex = re.compile("^" + fnmatch.translate(needle).removeprefix("(?s:").removesuffix(")\\Z") + "$", re.M)
-            found = regex.findall(self._ensure_blob())[:cap]
-            exact = [needle] if needle in self._ids_by_lower and needle in found else []
-            return [(0, exact), (2, [lower for lower in found if lower != needle] if exact else found)]
-        tiers = [(0, [needle] if needle in self._ids_by_lower else [])]
-        if not needle:
-            return tiers
-        tiers.append((1, self.prefix_matches(needle, cap)))
-        if substrings:
-            tiers.append((2, self.substring_matches(needle, cap)))
-        return tiers
+        return [needle] if needle in self._ids_by_lower else []
+
+    def glob_matches(self, pattern: str, cap: int = 50000) -> list[tuple[int, list[str]]]:
+        """Lower-cased names matching a glob case-insensitively, as tiers ``(rank, names)``:
+        0 the pattern itself as a name, 2 every other match."""
+        needle = pattern.lower()
+        regex = re.compile("^" + fnmatch.translate(needle).removeprefix("(?s:").removesuffix(")\\Z") + "$", re.M)
+        found = regex.findall(self._ensure_blob())[:cap]
+        exact = [needle] if needle in self._ids_by_lower and needle in found else []
+        return [(0, exact), (2, [lower for lower in found if lower != needle] if exact else found)]
 
     def _prefix_range(self, needle: str) -> tuple[int, int]:
         """Where the names that start with ``needle`` (lower-cased) sit in the sorted names."""
