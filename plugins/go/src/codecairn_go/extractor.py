@@ -388,11 +388,13 @@ class _GoFile:
 
         captures = QueryCursor(_calls_query()).captures(root)
         local_types: dict[int, dict[str, str]] = {}
-        for node in captures.get("typed", ()):
+        # In source order (the query's capture order varies between runs): where a name is declared
+        # twice in one function, the later declaration is the one remembered, every time.
+        for node in sorted(captures.get("typed", ()), key=_span):
             owner = enclosing(node.start_byte)
             if owner >= 0:  # package-level vars are in self.package_vars
                 self.declare_locals(local_types.setdefault(owner, {}), node, node.child_by_field_name("type"))
-        for node in captures.get("literal", ()):
+        for node in sorted(captures.get("literal", ()), key=_span):
             owner = enclosing(node.start_byte)
             if owner >= 0:
                 value = node.child_by_field_name("right" if node.type == "short_var_declaration" else "value")
@@ -462,6 +464,7 @@ class _GoFile:
 
 _first = itemgetter(0)
 _line = attrgetter("line")
+_span = attrgetter("start_byte", "end_byte")
 
 
 def extract(source: bytes, tree, path: str) -> FileFacts:

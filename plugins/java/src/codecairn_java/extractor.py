@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from functools import lru_cache
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 
 import tree_sitter_java
 from codecairn.extractors.common import SIGNATURE_MAX, first_sentence
@@ -98,6 +98,7 @@ _NO_RECEIVER_TYPES = frozenset({"var", "int", "long", "short", "byte", "char", "
 _FIELD_SIGNATURE_VALUE_MAX = 80
 _IMPORT = re.compile(rb"import\s+(static\s+)?([\w$]+(?:\s*\.\s*[\w$]+)*)(\s*\.\s*\*)?\s*;")
 _LINE = itemgetter(3)  # Relation.line and Import.line
+_SPAN = attrgetter("start_byte", "end_byte")
 # Symbol(...) / Relation(...) run the NamedTuple's Python-level __new__; building the tuple directly
 # is the same object for a fraction of the cost, and there are hundreds of thousands per index.
 _new = tuple.__new__
@@ -522,7 +523,11 @@ class _JavaFile:
         relations = self.relations
         scopes = self.scopes
         type_of = self._type_of
-        get = found.get
+
+        def get(capture: str, default: tuple = ()) -> list:
+            # The query's captures of one name do not always come in the same order (two runs over
+            # the same file differed): in source order, so the same file always gives the same edges.
+            return sorted(found.get(capture, default), key=_SPAN)
 
         def call(target: str, line: int, receiver: str, at: int) -> None:
             inner = innermost(at)

@@ -187,7 +187,7 @@ _NOT_VARIABLES = frozenset({"__all__", "__slots__"})
 _SELF_NAMES = frozenset({"self", "cls"})
 
 _new = tuple.__new__  # builds a NamedTuple without its Python-level __new__ (this runs ~10^5 times)
-_START_BYTE = attrgetter("start_byte")
+_START_BYTE = attrgetter("start_byte", "end_byte")  # nested calls share a start: the inner one first
 
 
 def _is_type_name(dotted: str) -> bool:
@@ -711,7 +711,9 @@ class _FileExtraction:
         ``self.repo = Repo()`` — noted per scope for the call sites to look up."""
         text = self.text
         note = self._note_type
-        for node in call_assignments:
+        # In source order: the query's captures of one name do not always come in the same order,
+        # and the first field assignment and the last local one before a call are what count.
+        for node in sorted(call_assignments, key=_START_BYTE):
             start = node.start_byte
             m = _ASSIGN_CALL.match(text, start, start + SIGNATURE_SCAN)
             if m is not None:
@@ -720,12 +722,12 @@ class _FileExtraction:
                     note(start, is_self, var, annotation)
                 elif _is_type_name(callee):
                     note(start, is_self, var, callee)
-        for node in typed_assignments:
+        for node in sorted(typed_assignments, key=_START_BYTE):
             start = node.start_byte
             m = _ASSIGN_TYPED.match(text, start, min(node.end_byte, start + SIGNATURE_SCAN))
             if m is not None:
                 note(start, m.group(1), m.group(2), m.group(3))
-        for node in typed_parameters:
+        for node in sorted(typed_parameters, key=_START_BYTE):
             m = _PARAM_TYPE.match(text, node.start_byte, node.end_byte)
             if m is not None:
                 note(node.start_byte, None, m.group(1), m.group(2))
@@ -753,10 +755,10 @@ class _FileExtraction:
                 continue
             seen = local_types.get(scope)
             if seen is not None and var in seen:
-                best = ""
-                for at, type_name in seen[var]:
-                    if at < byte:
-                        best = type_name
+                best, best_at = "", -1
+                for at, type_name in seen[var]:  # noted kind by kind: not one byte order
+                    if best_at < at < byte:
+                        best, best_at = type_name, at
                 return best
             if scope < 0:
                 return ""
