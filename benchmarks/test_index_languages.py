@@ -8,8 +8,8 @@ an unchanged re-index of the Java corpus.
 | go         | go-xtools   | go-1.19       | cold ≤ 15 s                        |
 | rust       | rust-tokio  | rust-library  | cold ≤ 10 s                        |
 
-Each cold run is `codecairn index --json` in a fresh process with a fresh cache (symbols, edges,
-imports, resolution: everything an answer needs), its whole process tree's peak RSS sampled from
+Each cold run is `codecairn index --json` in a fresh process with no index database (symbols, edges,
+imports, resolution: everything an answer needs; see measure.cold_cache), its whole process tree's peak RSS sampled from
 /proc. ctags writes tags only — the speed floor for symbol extraction — for the one language
 (`--languages=Go`); codecairn indexes every language it knows in the tree (go-xtools has a few C and
 JavaScript files), and the summary says which. Times on the shared machines are indicative: the
@@ -22,7 +22,7 @@ import json
 from pathlib import Path
 
 import pytest
-from measure import TIER, codecairn_cmd, corpus, report, run_measured
+from measure import TIER, codecairn_cmd, cold_cache, corpus, report, run_measured
 
 LANGUAGES = {
     # name: (small corpus, large corpus, ctags language, target seconds, target MB)
@@ -49,7 +49,7 @@ def test_cold_index_vs_ctags(benchmark, language: str, tmp_path_factory) -> None
     runs: list[dict] = []
 
     def cold() -> None:
-        cache = work / f"cache{len(runs)}"
+        cache = cold_cache(work / "cache")
         runs.append(run_measured(codecairn_cmd("--cache-dir", str(cache), "index", str(root), "--json")))
         _cold_caches[language] = (root, cache)
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from latency_client import timed
-from measure import McpClientThread, codecairn_cmd, corpus, percentile, report, run_measured
+from measure import McpClientThread, codecairn_cmd, cold_cache, corpus, percentile, report, run_measured
 
 ROOT = corpus("py-rich", "py-cpython-lib")
 
@@ -28,7 +28,7 @@ def test_cold_index_vs_ctags(benchmark, tmp_path: Path) -> None:
     runs: list[dict] = []
 
     def cold() -> None:
-        cache = tmp_path / f"cache{len(runs)}"
+        cache = cold_cache(tmp_path / "cache")
         runs.append(run_measured(codecairn_cmd("--cache-dir", str(cache), "index", str(ROOT), "--json")))
 
     benchmark.pedantic(cold, rounds=3, iterations=1)

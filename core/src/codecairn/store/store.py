@@ -329,8 +329,14 @@ class Store:
             await self.db.execute(f"DROP INDEX IF EXISTS {name}")
 
     async def ensure_indexes(self) -> None:
-        for name, target in self.EDGE_INDEXES.items():
-            await self.db.execute(f"CREATE INDEX IF NOT EXISTS {name} ON {target}")
+        # Building an index sorts the whole table; in memory that sort kept ≈ 17 MB (CPython's Lib)
+        # in the process for good, and a temporary file is no slower (the OS caches it).
+        await self.db.execute("PRAGMA temp_store=FILE")
+        try:
+            for name, target in self.EDGE_INDEXES.items():
+                await self.db.execute(f"CREATE INDEX IF NOT EXISTS {name} ON {target}")
+        finally:
+            await self.db.execute("PRAGMA temp_store=MEMORY")
 
     async def insert_edges(self, rows: list[tuple]) -> None:
         """rows: (id, file_id, kind, source_id, target, receiver, receiver_type, line, target_id, resolution)."""
