@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import anyio
 
 from codecairn.index.edge_buffer import EdgeBuffer
+from codecairn.index.heap import give_back_free_memory
 from codecairn.index.parse_pool import from_wire
 from codecairn.index.resolver import Resolver, add_default_exports, build_bindings
 from codecairn.index.walker import walk
@@ -82,18 +83,6 @@ def collector_paused() -> Iterator[None]:
         if _paused_runs == 0:
             gc.freeze()
             gc.enable()
-
-
-def _give_back_free_memory() -> None:
-    """Return the heap's free pages to the system (glibc keeps them otherwise): a first index
-    unpickles ≈ 100 MB of short-lived facts on CPython's Lib, and ≈ 20 MB of what they leave
-    free would stay in the process's resident size for good."""
-    try:
-        import ctypes
-
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):
-        pass  # not glibc: nothing to do
 
 
 async def run_index(ws: Workspace, progress: Progress | None = None) -> IndexSummary:
@@ -189,7 +178,7 @@ async def _run_index(ws: Workspace, progress: Progress | None = None) -> IndexSu
             ws.touch(touch)
         summary.phases["write"] = summary.phases.get("write", 0.0) + time.perf_counter() - t
         if cold:
-            _give_back_free_memory()  # what the batch's parsed facts took
+            give_back_free_memory()  # what the batch's parsed facts took
         new_file_ids.update(file_ids.values())
         new_names.update(r[4] for r in rows)
         new_names.update(removed_names)
@@ -252,7 +241,7 @@ async def _run_index(ws: Workspace, progress: Progress | None = None) -> IndexSu
                     fut.cancel()
         await flush(final=True)
         if cold:
-            _give_back_free_memory()  # the parsed batches are gone; the resolution needs room of its own
+            give_back_free_memory()  # the parsed batches are gone; the resolution needs room of its own
         summary.phases["parse"] = time.perf_counter() - started - summary.phases["walk"]
         if progress:
             await progress(done, total, "resolving")
