@@ -236,7 +236,7 @@ class Reindexer:
                 await store.set_meta({"resolution_pending": 1})
             t = time.perf_counter()
             try:
-                rows, file_ids, _ = await store.write_batch(parsed, touched, deleted, known, generation)
+                rows, file_ids = await store.write_batch(parsed, touched, deleted, known, generation)
             except BaseException:
                 if changed and not pending_resolution:
                     # Nothing was written: the retry can stay narrow (if this fails too, it will not).

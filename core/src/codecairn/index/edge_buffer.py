@@ -10,8 +10,13 @@ from __future__ import annotations
 import sys
 from array import array
 from collections.abc import Iterator
+from itertools import repeat
+from operator import itemgetter
+
+from codecairn.model import Relation
 
 NO_SOURCE = -1  # a file-level edge: source_id NULL
+_KIND, _SOURCE, _TARGET, _LINE, _RECEIVER, _RECEIVER_TYPE = map(itemgetter, range(6))  # Relation's fields
 
 
 class EdgeBuffer:
@@ -29,21 +34,21 @@ class EdgeBuffer:
     def __len__(self) -> int:
         return len(self.ids)
 
-    def extend(self, rows: list[tuple]) -> None:
-        """rows: (id, file_id, kind, source_id, target, receiver, receiver_type, line), as
-        Store.write_batch builds them."""
-        if not rows:
+    def add_file(self, first_id: int, file_id: int, first_symbol: int, relations: list[Relation]) -> None:
+        """One file's relations, as numbered by Store.write_batch: edge ids from ``first_id``,
+        symbol indexes offset by ``first_symbol``. Column by column, in C loops where it can."""
+        n = len(relations)
+        if not n:
             return
-        ids, file_ids, kinds, sources, targets, receivers, receiver_types, lines = zip(*rows)
         intern = sys.intern
-        self.ids.extend(ids)
-        self.file_ids.extend(file_ids)
-        self.sources.extend(NO_SOURCE if s is None else s for s in sources)
-        self.lines.extend(lines)
-        self.kinds.extend(map(intern, kinds))
-        self.targets.extend(map(intern, targets))
-        self.receivers.extend(map(intern, receivers))
-        self.receiver_types.extend(map(intern, receiver_types))
+        self.ids.extend(range(first_id, first_id + n))
+        self.file_ids.extend(repeat(file_id, n))
+        self.sources.extend([first_symbol + s if s >= 0 else NO_SOURCE for s in map(_SOURCE, relations)])
+        self.lines.extend(map(_LINE, relations))
+        self.kinds.extend(map(intern, map(_KIND, relations)))
+        self.targets.extend(map(intern, map(_TARGET, relations)))
+        self.receivers.extend(map(intern, map(_RECEIVER, relations)))
+        self.receiver_types.extend(map(intern, map(_RECEIVER_TYPE, relations)))
 
     def inheritance(self) -> list[tuple]:
         """The extends/implements edges as the resolver takes them:

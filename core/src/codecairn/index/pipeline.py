@@ -172,8 +172,8 @@ async def _run_index(ws: Workspace, progress: Progress | None = None) -> IndexSu
         gone = list(deleted_ids) if final else []
         t = time.perf_counter()
         with anyio.CancelScope(shield=True):  # a batch is written whole or not at all
-            rows, file_ids, edges = await store.write_batch(batch, touch, gone, known, generation, defer_edges=cold)
-            deferred.extend(edges)
+            rows, file_ids = await store.write_batch(batch, touch, gone, known, generation,
+                                                     edges_to=deferred if cold else None)
             removed_names = ws.apply_batch(batch, gone, known, rows, file_ids)
             ws.touch(touch)
         summary.phases["write"] = summary.phases.get("write", 0.0) + time.perf_counter() - t
@@ -215,10 +215,12 @@ async def _run_index(ws: Workspace, progress: Progress | None = None) -> IndexSu
                     await progress(done, total, "parsing")
         else:
             chunks = [jobs[i:i + CHUNK_FILES] for i in range(0, total, CHUNK_FILES)]
-            # Keep a bounded number of chunks in flight so results stream into batches.
+            # Keep a bounded number of chunks in flight so results stream into batches. Eight a
+            # worker: while the main process writes a batch, the workers must not run dry (three
+            # a worker left them idle a fifth of the time on Go's standard library).
             inflight: list[asyncio.Future] = []
             it = iter(chunks)
-            window = ws.pool.workers * 3
+            window = ws.pool.workers * 8
             for chunk in it:
                 inflight.append(asyncio.wrap_future(ws.pool.submit(root, chunk)))
                 if len(inflight) >= window:

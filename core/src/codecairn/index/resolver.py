@@ -59,6 +59,7 @@ class Resolver:
         self._file_lookup_cache: dict[tuple, tuple[int, str] | None] = {}
         self._inherited_cache: dict[tuple, int | None] = {}
         self._lookup_cache: dict[tuple, tuple[int, str] | None] = {}
+        self._path_cache: dict[tuple, tuple[str, object, str] | None] = {}
 
     def names_in(self, scope_id: int) -> dict[str, list[int]]:
         """A scope's direct children by name, in declaration order, built once per scope."""
@@ -151,6 +152,7 @@ class Resolver:
         self._inherited_cache.clear()
         self._file_lookup_cache.clear()
         self._lookup_cache.clear()
+        self._path_cache.clear()
         return out
 
     def forget_file_scoped(self) -> None:
@@ -159,6 +161,7 @@ class Resolver:
         CPython's Lib); what is remembered per type or name stays."""
         self._lookup_cache.clear()
         self._file_lookup_cache.clear()
+        self._path_cache.clear()
 
     def owners(self, source_id: int | None, receiver_type: str) -> list[int]:
         """The type an extends/implements edge belongs to: its source symbol, or — for a Rust
@@ -329,7 +332,17 @@ class Resolver:
 
     def _resolve_path(self, path: str, file_id: int, scope_id: int | None,
                       lang: Language) -> tuple[str, object, str] | None:
-        """``a.b.C`` -> ("symbol", id, how) or ("module", qualified_name, how)."""
+        """``a.b.C`` -> ("symbol", id, how) or ("module", qualified_name, how). Remembered per
+        scope: a function names the same receivers again and again (``t.Errorf``, ``self.x``)."""
+        key = (path, scope_id, file_id)
+        try:
+            return self._path_cache[key]
+        except KeyError:
+            found = self._path_cache[key] = self._walk_path(path, file_id, scope_id, lang)
+            return found
+
+    def _walk_path(self, path: str, file_id: int, scope_id: int | None,
+                   lang: Language) -> tuple[str, object, str] | None:
         sep = lang.separator
         parts = [p for p in _PATH_SEP.split(path) if p]
         if not parts:

@@ -13,13 +13,16 @@ import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 
 from codecairn.errors import StoreError
 from codecairn.model import FileFacts
 from codecairn.store.schema import MIGRATIONS, SCHEMA_VERSION
+
+if TYPE_CHECKING:
+    from codecairn.index.edge_buffer import EdgeBuffer
 
 CACHE_ENV = "CODECAIRN_CACHE_DIR"
 
@@ -238,14 +241,15 @@ class Store:
 
     async def write_batch(
         self, parsed: list[ParsedFile], touched: list[tuple[int, int]], deleted: list[int],
-        known: dict[str, FileRow], generation: int, defer_edges: bool = False,
-    ) -> tuple[list[tuple], dict[str, int], list[tuple]]:
+        known: dict[str, FileRow], generation: int, edges_to: EdgeBuffer | None = None,
+    ) -> tuple[list[tuple], dict[str, int]]:
         """Replace the facts of ``parsed`` files, update mtimes of ``touched`` (file id, mtime_ns)
         files whose content hash did not change, drop ``deleted`` file ids — in one transaction.
 
         Returns the new symbol rows ``(id, file_id, parent_id, kind, name, qualified_name,
-        start_line, end_line)`` for the in-memory index, each written path's file id, and — when
-        ``defer_edges`` (a first index: resolve in memory, insert once) — the edge rows not written.
+        start_line, end_line)`` for the in-memory index, and each written path's file id. With
+        ``edges_to`` (a first index: resolve in memory, insert once) edges are numbered and put
+        there instead of written.
         """
         db = self.db
         replaced = [known[p.path].id for p in parsed if p.path in known]
@@ -273,10 +277,14 @@ class Store:
                                     " ".join(s.modifiers)))
                 new_symbols.append((base + i, file_id, parent, s.kind, s.name, s.qualified_name,
                                     s.start_line, s.end_line))
-            for r in facts.relations:
-                edge_rows.append((next_edge, file_id, r.kind, base + r.source if r.source >= 0 else None,
-                                  r.target, r.receiver, r.receiver_type, r.line))
-                next_edge += 1
+            if edges_to is not None:
+                edges_to.add_file(next_edge, file_id, base, facts.relations)
+                next_edge += len(facts.relations)
+            else:
+                for r in facts.relations:
+                    edge_rows.append((next_edge, file_id, r.kind, base + r.source if r.source >= 0 else None,
+                                      r.target, r.receiver, r.receiver_type, r.line))
+                    next_edge += 1
             import_rows.extend((file_id, i.module, i.name, i.alias, i.line, i.kind, i.target) for i in facts.imports)
             export_rows.extend((file_id, e.name, e.line, e.kind, e.source, e.alias) for e in facts.exports)
 
@@ -303,7 +311,7 @@ class Store:
                 await db.executemany("UPDATE files SET mtime_ns=? WHERE id=?", [(m, i) for i, m in touched])
             if symbol_rows:
                 await db.executemany("INSERT INTO symbols VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", symbol_rows)
-            if edge_rows and not defer_edges:
+            if edge_rows:
                 await db.executemany(
                     "INSERT INTO edges(id, file_id, kind, source_id, target, receiver, receiver_type, line) "
                     "VALUES (?,?,?,?,?,?,?,?)", edge_rows)
@@ -316,7 +324,7 @@ class Store:
             await db.execute("ROLLBACK")
             raise
         self._next_symbol_id, self._next_file_id, self._next_edge_id = next_symbol, next_file, next_edge
-        return new_symbols, file_ids, (edge_rows if defer_edges else [])
+        return new_symbols, file_ids
 
     EDGE_INDEXES = {
         "edges_file": "edges(file_id)", "edges_source": "edges(source_id)",
