@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 
 from codecairn.extractors.common import SIGNATURE_MAX, has_errors
 from codecairn.model import Export, FileFacts, Import, Relation, Symbol
@@ -187,7 +187,10 @@ _NOT_VARIABLES = frozenset({"__all__", "__slots__"})
 _SELF_NAMES = frozenset({"self", "cls"})
 
 _new = tuple.__new__  # builds a NamedTuple without its Python-level __new__ (this runs ~10^5 times)
-_START_BYTE = attrgetter("start_byte", "end_byte")  # nested calls share a start: the inner one first
+def _source_order(node) -> tuple[int, int]:
+    """Source order; of nodes that start together (a call chain and the calls in its receiver),
+    the outermost first."""
+    return node.start_byte, -node.end_byte
 
 
 def _is_type_name(dotted: str) -> bool:
@@ -638,7 +641,7 @@ class _FileExtraction:
             first = _FIRST_PARAM.match(text, params.start_byte, params.end_byte) if params is not None else None
             if first is not None:
                 self_names[index] = first.group(1)
-        attribute_assignments.sort(key=_START_BYTE)
+        attribute_assignments.sort(key=_source_order)
         parents = self.parents
         for node in attribute_assignments:
             owner = self._owner(node.start_byte)
@@ -667,7 +670,7 @@ class _FileExtraction:
         """Every import form; targets made absolute against this file's own module path."""
         add = self.imports.append
         bound = self.import_sources
-        for node in sorted(nodes, key=_START_BYTE):
+        for node in sorted(nodes, key=_source_order):
             if node.type == "import_statement":
                 for child in node.children_by_field_name("name"):
                     if child.type == "aliased_import":
@@ -713,7 +716,7 @@ class _FileExtraction:
         note = self._note_type
         # In source order: the query's captures of one name do not always come in the same order,
         # and the first field assignment and the last local one before a call are what count.
-        for node in sorted(call_assignments, key=_START_BYTE):
+        for node in sorted(call_assignments, key=_source_order):
             start = node.start_byte
             m = _ASSIGN_CALL.match(text, start, start + SIGNATURE_SCAN)
             if m is not None:
@@ -722,12 +725,12 @@ class _FileExtraction:
                     note(start, is_self, var, annotation)
                 elif _is_type_name(callee):
                     note(start, is_self, var, callee)
-        for node in sorted(typed_assignments, key=_START_BYTE):
+        for node in sorted(typed_assignments, key=_source_order):
             start = node.start_byte
             m = _ASSIGN_TYPED.match(text, start, min(node.end_byte, start + SIGNATURE_SCAN))
             if m is not None:
                 note(start, m.group(1), m.group(2), m.group(3))
-        for node in sorted(typed_parameters, key=_START_BYTE):
+        for node in sorted(typed_parameters, key=_source_order):
             m = _PARAM_TYPE.match(text, node.start_byte, node.end_byte)
             if m is not None:
                 note(node.start_byte, None, m.group(1), m.group(2))
@@ -779,7 +782,7 @@ class _FileExtraction:
         bounds, owners = self.bounds, self.owners
         add = self.relations.append
         typed_names, field_types = self.typed_names, self.field_types
-        nodes.sort(key=_START_BYTE)
+        nodes.sort(key=_source_order)
         last = len(bounds) - 1
         i, owner, upcoming = 0, owners[0], bounds[1] if last else _END
         for node in nodes:
