@@ -306,10 +306,8 @@ async def resolve_and_insert(ws: Workspace, edges: EdgeBuffer) -> tuple[int, Edg
         resolver.forget_file_scoped()
         return rows
 
-    resolved = 0
     for start, chunk, lines in edges.chunks(RESOLVE_CHUNK):
         rows = await asyncio.to_thread(resolved_rows, chunk, lines)
-        resolved += sum(1 for r in rows if r[8] is not None)
         # Written while the next chunk waits: overlapping the two gained nothing (both need the GIL).
         with anyio.CancelScope(shield=True):  # a chunk is written whole or not at all
             await store.insert_edges(rows)
@@ -317,7 +315,7 @@ async def resolve_and_insert(ws: Workspace, edges: EdgeBuffer) -> tuple[int, Edg
     with anyio.CancelScope(shield=True):
         await store.ensure_indexes()
         await store.set_meta({"edges_pending": 0, "resolved_once": 1})
-    return resolved, tally
+    return tally.resolved_total(), tally
 
 
 async def resolve(ws: Workspace, new_file_ids: set[int], new_names: set[str], full: bool = False) -> int:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 META_KEY = "overview"
 TOP = 5
 INHERITANCE = ("extends", "implements")
+_KIND, _TARGET_ID, _HOW = itemgetter(2), itemgetter(8), itemgetter(9)  # in an edge row
 
 
 async def index_overview(ws: Workspace) -> dict[str, Any]:
@@ -79,18 +81,16 @@ class EdgeTally:
         self.extended: Counter[int] = Counter()
 
     def add(self, rows: list[tuple]) -> None:
-        self.by_kind.update(r[2] for r in rows)
-        for r in rows:
-            target_id = r[8]
-            if target_id is None:
-                continue
-            kind = r[2]
-            self.resolved[kind] += 1
-            if kind == "calls":
-                self.call_resolution[r[9]] += 1
-                self.called[target_id] += 1
-            elif kind in INHERITANCE:
-                self.extended[target_id] += 1
+        self.by_kind.update(map(_KIND, rows))
+        resolved = [r for r in rows if r[8] is not None]
+        self.resolved.update(map(_KIND, resolved))
+        calls = [r for r in resolved if r[2] == "calls"]
+        self.call_resolution.update(map(_HOW, calls))
+        self.called.update(map(_TARGET_ID, calls))
+        self.extended.update(r[8] for r in resolved if r[2] in INHERITANCE)
+
+    def resolved_total(self) -> int:
+        return sum(self.resolved.values())
 
     def overview(self, ws: Workspace, generation: int) -> dict[str, Any]:
         """What _compute would answer once these rows are the whole edges table."""
