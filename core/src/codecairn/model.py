@@ -16,6 +16,8 @@ TYPE_KINDS = frozenset(
 CALLABLE_KINDS = frozenset({"function", "method", "constructor", "macro"})
 CONTAINER_KINDS = TYPE_KINDS | {"module", "package", "namespace", "impl"}
 DATA_KINDS = frozenset({"field", "property", "variable", "constant", "enum_member", "variant"})
+# Relationship kinds that give a type its supertypes (every other kind is a use: calls, references).
+INHERITANCE_KINDS = ("extends", "implements")
 
 # How a relationship's target was found (stored on every resolved edge).
 EXACT = "exact"          # same file / same enclosing scope / same package

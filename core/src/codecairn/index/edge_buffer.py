@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from itertools import repeat
 from operator import itemgetter
 
-from codecairn.model import Relation
+from codecairn.model import INHERITANCE_KINDS, Relation
 
 NO_SOURCE = -1  # a file-level edge: source_id NULL
 _KIND, _SOURCE, _TARGET, _LINE, _RECEIVER, _RECEIVER_TYPE = map(itemgetter, range(6))  # Relation's fields
@@ -53,7 +53,7 @@ class EdgeBuffer:
     def inheritance(self) -> list[tuple]:
         """The extends/implements edges as the resolver takes them:
         (id, file_id, kind, source_id, target, receiver, receiver_type)."""
-        return [self._resolver_row(i) for i, kind in enumerate(self.kinds) if kind in ("extends", "implements")]
+        return [self._resolver_row(i) for i, kind in enumerate(self.kinds) if kind in INHERITANCE_KINDS]
 
     def _resolver_row(self, i: int) -> tuple:
         source = self.sources[i]

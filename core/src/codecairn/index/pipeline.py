@@ -25,7 +25,8 @@ from codecairn.index.heap import give_back_free_memory
 from codecairn.index.parse_pool import from_wire
 from codecairn.index.resolver import Resolver, add_default_exports, build_bindings
 from codecairn.index.walker import walk
-from codecairn.query.overview import INHERITANCE, META_KEY, EdgeTally
+from codecairn.model import INHERITANCE_KINDS
+from codecairn.query.overview import META_KEY, EdgeTally
 from codecairn.store.store import ParsedFile
 
 if TYPE_CHECKING:
@@ -295,10 +296,10 @@ async def resolve_and_insert(ws: Workspace, edges: EdgeBuffer) -> tuple[int, Edg
                  await asyncio.to_thread(resolver.resolve_inheritance, edges.inheritance())}
 
     def resolved_rows(chunk: list[tuple], lines: Iterable[int]) -> list[tuple]:
-        called = iter(resolver.resolve_calls([e for e in chunk if e[2] not in INHERITANCE]))
+        called = iter(resolver.resolve_calls([e for e in chunk if e[2] not in INHERITANCE_KINDS]))
         rows = []
         for e, line in zip(chunk, lines):
-            if e[2] in INHERITANCE:
+            if e[2] in INHERITANCE_KINDS:
                 target_id, how = inherited.get(e[0], (None, None))
             else:
                 target_id, how, _ = next(called)

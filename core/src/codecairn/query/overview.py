@@ -15,12 +15,13 @@ from collections import Counter
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
+from codecairn.model import INHERITANCE_KINDS
+
 if TYPE_CHECKING:
     from codecairn.workspace import Workspace
 
 META_KEY = "overview"
 TOP = 5
-INHERITANCE = ("extends", "implements")
 _KIND, _TARGET_ID, _HOW = itemgetter(2), itemgetter(8), itemgetter(9)  # in an edge row
 
 
@@ -87,7 +88,7 @@ class EdgeTally:
         calls = [r for r in resolved if r[2] == "calls"]
         self.call_resolution.update(map(_HOW, calls))
         self.called.update(map(_TARGET_ID, calls))
-        self.extended.update(r[8] for r in resolved if r[2] in INHERITANCE)
+        self.extended.update(r[8] for r in resolved if r[2] in INHERITANCE_KINDS)
 
     def resolved_total(self) -> int:
         return sum(self.resolved.values())
