@@ -31,9 +31,6 @@ class EdgeBuffer:
         self.receiver_types: list[str] = []
         self.written = 0  # edges [0, written) are in the store already
 
-    def __len__(self) -> int:
-        return len(self.ids)
-
     def add_file(self, first_id: int, file_id: int, first_symbol: int, relations: list[Relation]) -> None:
         """One file's relations, as numbered by Store.write_batch: edge ids from ``first_id``,
         symbol indexes offset by ``first_symbol``. Column by column, in C loops where it can."""
