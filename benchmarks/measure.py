@@ -33,7 +33,7 @@ def corpus(small: str, large: str | None = None) -> Path:
 
 
 def _tree_rss_kb(root_pid: int) -> int:
-    """RSS of a process and all its descendants (the parse workers, the forkserver), from /proc."""
+    """RSS of a process and all its descendants (the parse workers), from /proc."""
     children: dict[int, list[int]] = {}
     rss: dict[int, int] = {}
     for entry in os.listdir("/proc"):

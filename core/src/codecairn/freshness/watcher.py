@@ -26,7 +26,6 @@ import re
 import threading
 import time
 from collections.abc import Iterable
-from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING
 
 import anyio
@@ -329,8 +328,6 @@ class Watcher:
         """Nothing was written (see reindex): remember what to try again, and when."""
         self.failures += 1
         self.last_error = f"{type(exc).__name__}: {exc}"
-        if isinstance(exc, BrokenProcessPool):
-            self.ws.pool.close()  # a crashed worker breaks the pool for good: start a new one next time
         log.warning("re-index of %s failed; the previous state is kept and it will be retried: %s",
                     f"{len(paths)} path(s)" if paths else "the whole root", self.last_error)
         if paths is None:

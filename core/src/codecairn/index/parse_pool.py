@@ -9,15 +9,13 @@ main process's largest cost on a cold index (plain tuples pickle and unpickle ~5
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import os
-import sys
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from functools import partial
 from typing import Any
 
 from codecairn.hookspecs import Language
-from codecairn.index.heap import give_back_free_memory
+from codecairn.index.process_pool import ProcessPool
 from codecairn.model import Export, FileFacts, Import, Relation, Symbol
 
 BINARY_SNIFF = 8192
@@ -28,22 +26,8 @@ _parsers: dict[str, Any] = {}
 
 def _init(languages: dict[str, Language]) -> None:
     global _languages
-    _die_with_parent()
     _languages = languages
     _parsers.clear()
-
-
-def _die_with_parent() -> None:
-    """A worker must not outlive the process that started it (a killed server or CLI would
-    otherwise leave workers holding its pipes). Linux only; elsewhere the pool's own shutdown does it."""
-    try:
-        import ctypes
-        import signal
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
 
 
 def _parser(name: str):
@@ -93,7 +77,6 @@ def parse_chunk(root: str, jobs: list[tuple[str, str, str | None]]) -> list[tupl
 
 def parse_chunk_for_wire(root: str, jobs: list[tuple[str, str, str | None]]) -> list[tuple]:
     """parse_chunk in a worker: facts flattened to plain tuples for the trip (see from_wire)."""
-    give_back_free_memory()  # what the last chunk's trees and facts left free (≈ 4 MB a worker)
     out = parse_chunk(root, jobs)
     for i, result in enumerate(out):
         if result[0] == "parsed":
@@ -119,29 +102,20 @@ def from_wire(results: list[tuple]) -> list[tuple]:
     return results
 
 
-# This module is preloaded into the forkserver: there too, die with the process that started it,
-# so a killed CLI or server leaves no forkserver (and no workers) behind holding its pipes.
-if sys.argv and sys.argv[0] == "-c" and "multiprocessing.forkserver" in sys.modules:
-    _die_with_parent()
-
-
 class ParsePool:
     """A process pool sized to the cores, started lazily and kept for the workspace's life."""
 
     def __init__(self, languages: dict[str, Language], workers: int | None = None) -> None:
         self.languages = languages
         self.workers = workers or max(1, min(os.cpu_count() or 1, 8))
-        self._executor: ProcessPoolExecutor | None = None
+        self._processes: ProcessPool | None = None
 
-    def _ensure(self) -> ProcessPoolExecutor:
-        if self._executor is None:
-            # forkserver: workers never inherit the server's threads (aiosqlite, asyncio) mid-lock.
-            ctx = multiprocessing.get_context("forkserver")
-            # Preload only what workers need; the default would re-import the caller's __main__.
-            ctx.set_forkserver_preload(["codecairn.index.parse_pool", "tree_sitter"])
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_init,
-                                                 initargs=(self.languages,))
-        return self._executor
+    def _ensure(self) -> ProcessPool:
+        if self._processes is None:
+            # Fresh interpreters, not forks: workers never inherit the server's threads
+            # (aiosqlite, asyncio) mid-lock, nor its memory.
+            self._processes = ProcessPool(self.workers, initializer=_init, initargs=(self.languages,))
+        return self._processes
 
     def submit(self, root: str, jobs: list[tuple[str, str, str | None]]) -> Future:
         """A future of parse_chunk's results in wire form: pass them through from_wire."""
@@ -154,6 +128,6 @@ class ParsePool:
         return parse_chunk(root, jobs)
 
     def close(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        if self._processes is not None:
+            self._processes.shutdown()
+            self._processes = None

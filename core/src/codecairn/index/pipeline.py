@@ -243,6 +243,9 @@ async def _run_index(ws: Workspace, progress: Progress | None = None) -> IndexSu
             finally:
                 for fut in inflight:
                     fut.cancel()
+                # The workers would idle through the resolution holding ≈ 35 MB each, and a
+                # server through its whole life: let them go; the next large run starts new ones.
+                ws.pool.close()
         await flush(final=True)
         if cold:
             give_back_free_memory()  # the parsed batches are gone; the resolution needs room of its own
