@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 from codecairn.index import pipeline
+from codecairn.index.edge_loader import EdgeLoader
 from codecairn.query.overview import _compute, index_overview
+from codecairn.store.store import Store
 from codecairn.workspace import Workspace
 
 pytestmark = pytest.mark.anyio
@@ -77,5 +79,67 @@ async def test_cancelled_while_resolving_then_completed(stdlib_part: Path, cache
         assert again.parsed == 0 and not again.cancelled
         assert await edge_rows(ws) == expected
         assert await index_overview(ws) == await _compute(ws)
+    finally:
+        await ws.close()
+
+
+async def test_a_helper_process_loads_the_edges_to_the_same_result_and_a_cancel_keeps_each_once(
+        stdlib_part: Path, cache_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The reference: this small tree's edges are inserted by the indexing process itself.
+    monkeypatch.setenv("CODECAIRN_CACHE_DIR", str(tmp_path / "reference"))
+    ref = await Workspace.open(stdlib_part)
+    try:
+        await ref.index_now()
+        expected = await edge_rows(ref)
+        expected_overview = await index_overview(ref)
+    finally:
+        await ref.close()
+
+    # Many small chunks, each inserted by the helper process while the next one resolves.
+    monkeypatch.setattr(pipeline, "HELPER_LOADS_EDGES", 0)
+    monkeypatch.setattr(pipeline, "RESOLVE_CHUNK", 500)
+    sent = []
+    original_insert = EdgeLoader.insert
+
+    async def counting_insert(self, rows, end, edges):
+        sent.append(len(rows))
+        await original_insert(self, rows, end, edges)
+
+    monkeypatch.setattr(EdgeLoader, "insert", counting_insert)
+    monkeypatch.setenv("CODECAIRN_CACHE_DIR", str(tmp_path / "helper"))
+    ws = await Workspace.open(stdlib_part)
+    try:
+        await ws.index_now()
+        assert len(sent) == -(-len(expected) // 500) and sum(sent) == len(expected)
+        assert await edge_rows(ws) == expected
+        assert await index_overview(ws) == expected_overview
+        indexes = {r[0] for r in await ws.store.fetch("SELECT name FROM sqlite_master WHERE type='index' "
+                                                         "AND tbl_name='edges'")}
+        assert indexes == set(Store.EDGE_INDEXES)
+    finally:
+        await ws.close()
+
+    # Cancelled when the third chunk is handed over: two are in the store, the third is in flight.
+    sent.clear()
+
+    async def insert_then_cancel(self, rows, end, edges):
+        await counting_insert(self, rows, end, edges)
+        if len(sent) == 3:
+            asyncio.current_task().cancel()
+
+    monkeypatch.setattr(EdgeLoader, "insert", insert_then_cancel)
+    monkeypatch.setenv("CODECAIRN_CACHE_DIR", str(cache_dir))
+    ws = await Workspace.open(stdlib_part)
+    try:
+        with pytest.raises(asyncio.CancelledError):
+            await ws.index_now()
+        stored = await edge_rows(ws)
+        assert [r[:8] for r in stored] == [r[:8] for r in expected], "every edge exactly once"
+        assert any(r[8] is not None for r in stored[1000:1500]), "the chunk in flight was written whole"
+        assert all(r[8] is None for r in stored[1500:]), "the rest is stored unresolved"
+        assert await ws.store.get_meta("resolution_pending") == "1"
+        again = await ws.index_now()
+        assert again.parsed == 0 and not again.cancelled
+        assert await edge_rows(ws) == expected
     finally:
         await ws.close()

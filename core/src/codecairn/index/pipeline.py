@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import anyio
 
 from codecairn.index.edge_buffer import EdgeBuffer
+from codecairn.index.edge_loader import EdgeLoader
 from codecairn.index.heap import give_back_free_memory
 from codecairn.index.parse_pool import from_wire
 from codecairn.index.resolver import Resolver, add_default_exports, build_bindings
@@ -44,6 +45,7 @@ INLINE_LIMIT = 12         # fewer changed files than this: parse in-process, ski
 NARROW_LIMIT = 12
 INLINE_BYTES = 3 << 20    # ...or less code than this: a pool's start-up costs more than it saves
 RESOLVE_CHUNK = 20000
+HELPER_LOADS_EDGES = 3 * RESOLVE_CHUNK  # fewer edges: the helper's start costs more than it saves
 
 
 @dataclass
@@ -289,37 +291,53 @@ async def load_bindings(store):
 
 async def resolve_and_insert(ws: Workspace, edges: EdgeBuffer) -> tuple[int, EdgeTally]:
     """First index: every edge is new, so resolve them all in memory and insert them resolved —
-    a chunk at a time (the rows of all of them at once were ≈ 130 MB more on CPython's Lib)."""
+    a chunk at a time (the rows of all of them at once were ≈ 130 MB more on CPython's Lib). With
+    many edges a helper process inserts each chunk while the next resolves (index/edge_loader.py)."""
     store = ws.store
-    bindings = await load_bindings(store)
-    resolver = Resolver(ws.index, ws.file_infos(), ws.host.languages, bindings)
-    tally = EdgeTally()
-    # extends/implements first, all of them: call resolution walks the supertypes they give.
-    inherited = {eid: (tid, how) for tid, how, eid in
-                 await asyncio.to_thread(resolver.resolve_inheritance, edges.inheritance())}
+    loader = EdgeLoader(store.path) if len(edges.ids) - edges.written >= HELPER_LOADS_EDGES else None
+    try:
+        bindings = await load_bindings(store)
+        resolver = Resolver(ws.index, ws.file_infos(), ws.host.languages, bindings)
+        tally = EdgeTally()
+        # extends/implements first, all of them: call resolution walks the supertypes they give.
+        inherited = {eid: (tid, how) for tid, how, eid in
+                     await asyncio.to_thread(resolver.resolve_inheritance, edges.inheritance())}
 
-    def resolved_rows(chunk: list[tuple], lines: Iterable[int]) -> list[tuple]:
-        called = iter(resolver.resolve_calls([e for e in chunk if e[2] not in INHERITANCE_KINDS]))
-        rows = []
-        for e, line in zip(chunk, lines):
-            if e[2] in INHERITANCE_KINDS:
-                target_id, how = inherited.get(e[0], (None, None))
+        def resolved_rows(chunk: list[tuple], lines: Iterable[int]) -> list[tuple]:
+            called = iter(resolver.resolve_calls([e for e in chunk if e[2] not in INHERITANCE_KINDS]))
+            rows = []
+            for e, line in zip(chunk, lines):
+                if e[2] in INHERITANCE_KINDS:
+                    target_id, how = inherited.get(e[0], (None, None))
+                else:
+                    target_id, how, _ = next(called)
+                rows.append((*e, line, target_id, how))
+            tally.add(rows)
+            resolver.forget_file_scoped()
+            return rows
+
+        for start, chunk, lines in edges.chunks(RESOLVE_CHUNK):
+            rows = await asyncio.to_thread(resolved_rows, chunk, lines)
+            if loader is not None:
+                await loader.insert(rows, start + len(chunk), edges)
+                continue
+            # Written while the next chunk waits: a thread of this process gains nothing (GIL).
+            with anyio.CancelScope(shield=True):  # a chunk is written whole or not at all
+                await store.insert_edges(rows)
+            edges.written = start + len(chunk)
+        with anyio.CancelScope(shield=True):
+            if loader is not None:
+                await loader.finish(edges)
             else:
-                target_id, how, _ = next(called)
-            rows.append((*e, line, target_id, how))
-        tally.add(rows)
-        resolver.forget_file_scoped()
-        return rows
-
-    for start, chunk, lines in edges.chunks(RESOLVE_CHUNK):
-        rows = await asyncio.to_thread(resolved_rows, chunk, lines)
-        # Written while the next chunk waits: overlapping the two gained nothing (both need the GIL).
-        with anyio.CancelScope(shield=True):  # a chunk is written whole or not at all
-            await store.insert_edges(rows)
-        edges.written = start + len(chunk)
-    with anyio.CancelScope(shield=True):
-        await store.ensure_indexes()
-        await store.set_meta({"edges_pending": 0, "resolved_once": 1})
+                await store.ensure_indexes()
+            await store.set_meta({"edges_pending": 0, "resolved_once": 1})
+    except BaseException:
+        if loader is not None:
+            await loader.settle(edges)  # what is written must be counted before the caller stores the rest
+        raise
+    finally:
+        if loader is not None:
+            loader.close()
     return tally.resolved_total(), tally
 
 

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from codecairn.index.edge_buffer import EdgeBuffer
 
 CACHE_ENV = "CODECAIRN_CACHE_DIR"
+INSERT_EDGES_SQL = "INSERT INTO edges VALUES (?,?,?,?,?,?,?,?,?,?)"
 
 
 def cache_dir() -> Path:
@@ -350,7 +351,7 @@ class Store:
         """rows: (id, file_id, kind, source_id, target, receiver, receiver_type, line, target_id, resolution)."""
         await self.db.execute("BEGIN IMMEDIATE")
         try:
-            await self.db.executemany("INSERT INTO edges VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
+            await self.db.executemany(INSERT_EDGES_SQL, rows)
             await self.db.execute("COMMIT")
         except BaseException:
             await self.db.execute("ROLLBACK")
