@@ -34,6 +34,15 @@ def copy_stdlib(dest: Path, packages: tuple[str, ...]) -> Path:
     return dest
 
 
+def copy_most_of_stdlib(dest: Path) -> Path:
+    """Every package and module of the standard library but tests, IDLE, lib2to3 and venv:
+    ≈ 600 files, large enough that an index takes a noticeable while."""
+    skip = ("site-packages", "test", "idlelib", "lib2to3", "venv")
+    return copy_stdlib(dest, tuple(p.name if p.is_dir() else p.stem for p in STDLIB.iterdir()
+                                   if (p.is_dir() and (p / "__init__.py").exists() and p.name not in skip)
+                                   or p.suffix == ".py"))
+
+
 async def call(session: ClientSession, tool: str, args: dict | None = None) -> dict:
     """One tool call through a real MCP client session; a tool error fails the test."""
     result = await session.call_tool(tool, args or {})

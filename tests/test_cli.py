@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import json
+import signal
+import sqlite3
 import subprocess
+import time
 from pathlib import Path
+
+from realcode import copy_most_of_stdlib
 
 
 def run(exe: str, cache: Path, *args: str) -> subprocess.CompletedProcess:
@@ -68,3 +73,41 @@ def test_an_unchanged_reindex_reports_what_a_full_one_does_and_follows_changes(
 
     human = run(codecairn_exe, cache, "index", str(stdlib_part))
     assert f"most called: {target} ({count + 2})" in " ".join(human.stdout.split())
+
+
+def test_ctrl_c_stops_the_index_between_batches_and_the_next_run_continues(tmp_path: Path, codecairn_exe: str) -> None:
+    root = tmp_path / "big"
+    root.mkdir()
+    copy_most_of_stdlib(root)
+    total = sum(1 for _ in root.rglob("*.py"))
+    cache = tmp_path / "cache"
+    proc = subprocess.Popen([codecairn_exe, "--cache-dir", str(cache), "index", str(root)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # Ctrl-C once the first batch is committed: the run is still parsing or resolving then.
+    written = 0
+    deadline = time.monotonic() + 120
+    while not written and proc.poll() is None and time.monotonic() < deadline:
+        for db in cache.rglob("*.db"):
+            try:
+                with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=0.01) as con:
+                    written = con.execute("SELECT COUNT(*) FROM files").fetchone()[0]
+            except sqlite3.Error:
+                pass
+        time.sleep(0.005)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "interrupted: what was indexed is kept" in err and "Traceback" not in err
+
+    again = run(codecairn_exe, cache, "index", str(root), "--json")
+    assert again.returncode == 0, again.stderr
+    summary = json.loads(again.stdout)
+    assert summary["files"] == total and summary["parsed"] + summary["unchanged"] == total
+    db = next(cache.rglob("*.db"))
+    with sqlite3.connect(db) as con:
+        assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        for table in ("symbols", "edges", "imports", "exports"):
+            orphans = con.execute(f"SELECT COUNT(*) FROM {table} WHERE file_id NOT IN (SELECT id FROM files)")
+            assert orphans.fetchone()[0] == 0, table
+        edges = con.execute("SELECT COUNT(*), COUNT(DISTINCT id) FROM edges").fetchone()
+        assert edges[0] == edges[1] == summary["edges"]

@@ -15,12 +15,18 @@ import argparse
 import asyncio
 import json
 import os
+import signal
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codecairn import __version__, logs
 from codecairn.errors import StoreError, ToolError
+
+if TYPE_CHECKING:
+    import anyio
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -218,7 +224,7 @@ async def _index(args: argparse.Namespace) -> int:
             f"INSERT OR IGNORE INTO memories VALUES ({','.join('?' * len(kept_memories[0]))})", kept_memories)
         print(f"codecairn: kept {len(kept_memories)} remembered locations across the rebuild", file=sys.stderr)
     try:
-        with _progress_bars(shown=not args.json and sys.stderr.isatty()) as bar:
+        with _progress_bars(shown=not args.json and sys.stderr.isatty()) as bar, _interruptible() as interrupt:
             task = bar.add_task("indexing", total=None)
 
             async def progress(done: int, total: int, message: str) -> None:
@@ -228,6 +234,8 @@ async def _index(args: argparse.Namespace) -> int:
                 summary = await _index_and_embed(ws, bar, progress)
             else:
                 summary = await ws.index_now(progress)
+        if interrupt.cancelled_caught:
+            raise KeyboardInterrupt
         overview = await index_overview(ws)
         result = {"files": summary.files, "symbols": overview["symbols"], "edges": sum(overview["edges"].values()),
                   "skipped": sum(summary.skipped.values()), "seconds": round(summary.seconds, 3),
@@ -286,6 +294,30 @@ def _salvage_memories(db: Path) -> list[tuple]:
             return con.execute("SELECT * FROM memories").fetchall()
     except sqlite3.DatabaseError:
         return []
+
+
+@contextmanager
+def _interruptible() -> Iterator[anyio.CancelScope]:
+    """Ctrl-C cancels the run the way an MCP client's cancel does: through a cancel scope, which
+    lets a batch being written finish (a native task cancel would cut it off mid-transaction).
+    A second Ctrl-C stops at once."""
+    import anyio
+
+    loop = asyncio.get_running_loop()
+    with anyio.CancelScope() as scope:
+        def interrupt() -> None:
+            loop.remove_signal_handler(signal.SIGINT)
+            scope.cancel()
+
+        try:
+            loop.add_signal_handler(signal.SIGINT, interrupt)
+        except (NotImplementedError, RuntimeError, ValueError):  # no signal handlers here (Windows, a thread)
+            yield scope
+            return
+        try:
+            yield scope
+        finally:
+            loop.remove_signal_handler(signal.SIGINT)
 
 
 async def _index_and_embed(ws, bar, progress):

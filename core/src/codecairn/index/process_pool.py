@@ -86,7 +86,7 @@ def _die_with_parent() -> None:
 
 
 class _Worker:
-    def __init__(self, pool: ProcessPool, initializer: tuple[Callable, tuple] | None) -> None:
+    def __init__(self, initializer: tuple[Callable, tuple] | None) -> None:
         if not sys.executable:
             raise RuntimeError("no Python interpreter to start parse workers with (sys.executable is empty)")
         self.proc = subprocess.Popen([sys.executable, "-c", _BOOT], stdin=subprocess.PIPE,
@@ -101,8 +101,12 @@ class _Worker:
         self.init.set_running_or_notify_cancel()
         self.running.append(self.init)
         self.failure = ""  # why it ended, when known
-        for target, role in ((self._write, "writer"), (pool._read, "reader")):
-            threading.Thread(target=target, args=(self,) if role == "reader" else (), daemon=True,
+
+    def start(self, pool: ProcessPool) -> None:
+        """Its writer and reader threads: only once the pool knows all its workers (a reader hands
+        out calls to any of them)."""
+        for target, args, role in ((self._write, (), "writer"), (pool._read, (self,), "reader")):
+            threading.Thread(target=target, args=args, daemon=True,
                              name=f"codecairn-pool-{self.proc.pid}-{role}").start()
 
     def send(self, call: tuple[Callable, tuple]) -> None:
@@ -135,7 +139,16 @@ class ProcessPool:
         self._broken: str | None = None
         self._closed = False
         init = (initializer, initargs) if initializer is not None else None
-        self._workers = [_Worker(self, init) for _ in range(workers)]
+        self._workers: list[_Worker] = []
+        try:
+            for _ in range(workers):
+                self._workers.append(_Worker(init))
+        except BaseException:
+            for started in self._workers:
+                started.proc.kill()
+            raise
+        for worker in self._workers:
+            worker.start(self)
 
     @property
     def pids(self) -> list[int]:

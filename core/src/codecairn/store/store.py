@@ -257,6 +257,7 @@ class Store:
         gone = replaced + deleted
         file_rows, symbol_rows, edge_rows, import_rows, export_rows = [], [], [], [], []
         new_symbols: list[tuple] = []
+        deferred: list[tuple] = []  # for edges_to, once the batch is committed
         file_ids: dict[str, int] = {}
         next_symbol, next_file, next_edge = self._next_symbol_id, self._next_file_id, self._next_edge_id
         for p in parsed:
@@ -279,7 +280,7 @@ class Store:
                 new_symbols.append((base + i, file_id, parent, s.kind, s.name, s.qualified_name,
                                     s.start_line, s.end_line))
             if edges_to is not None:
-                edges_to.add_file(next_edge, file_id, base, facts.relations)
+                deferred.append((next_edge, file_id, base, facts.relations))
                 next_edge += len(facts.relations)
             else:
                 for r in facts.relations:
@@ -324,6 +325,9 @@ class Store:
         except BaseException:
             await db.execute("ROLLBACK")
             raise
+        # Only now: a batch that did not commit must leave no edges behind to be stored later.
+        for args in deferred:
+            edges_to.add_file(*args)
         self._next_symbol_id, self._next_file_id, self._next_edge_id = next_symbol, next_file, next_edge
         return new_symbols, file_ids
 
