@@ -272,23 +272,25 @@ class Store:
                               facts.module, facts.extractor, int(facts.partial), generation))
             base = next_symbol
             next_symbol += len(facts.symbols)
+            # Facts from the parse workers arrive as plain tuples (see parse_pool.from_wire): fields
+            # by position, in the model's order.
             for i, s in enumerate(facts.symbols):
-                parent = base + s.parent if s.parent >= 0 else None
-                symbol_rows.append((base + i, file_id, parent, s.kind, s.name, s.qualified_name,
-                                    s.start_line, s.start_col, s.end_line, s.end_col, s.signature, s.doc,
-                                    " ".join(s.modifiers)))
-                new_symbols.append((base + i, file_id, parent, s.kind, s.name, s.qualified_name,
-                                    s.start_line, s.end_line))
+                kind, name, qualified_name, start_line, start_col, end_line, end_col, signature, doc, up, mods = s
+                parent = base + up if up >= 0 else None
+                symbol_rows.append((base + i, file_id, parent, kind, name, qualified_name,
+                                    start_line, start_col, end_line, end_col, signature, doc, " ".join(mods)))
+                new_symbols.append((base + i, file_id, parent, kind, name, qualified_name, start_line, end_line))
             if edges_to is not None:
                 deferred.append((next_edge, file_id, base, facts.relations))
                 next_edge += len(facts.relations)
             else:
-                for r in facts.relations:
-                    edge_rows.append((next_edge, file_id, r.kind, base + r.source if r.source >= 0 else None,
-                                      r.target, r.receiver, r.receiver_type, r.line))
+                for kind, source, target, line, receiver, receiver_type in facts.relations:
+                    edge_rows.append((next_edge, file_id, kind, base + source if source >= 0 else None,
+                                      target, receiver, receiver_type, line))
                     next_edge += 1
-            import_rows.extend((file_id, i.module, i.name, i.alias, i.line, i.kind, i.target) for i in facts.imports)
-            export_rows.extend((file_id, e.name, e.line, e.kind, e.source, e.alias) for e in facts.exports)
+            # The columns of imports and exports are the model's fields, in order.
+            import_rows.extend((file_id, *i) for i in facts.imports)
+            export_rows.extend((file_id, *e) for e in facts.exports)
 
         await db.execute("BEGIN IMMEDIATE")
         try:
