@@ -11,6 +11,7 @@ import os
 import shutil
 import sys
 import sysconfig
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -72,3 +73,16 @@ async def ask_questions(root: Path, cache: Path, questions: dict[str, tuple[str,
             for key, (tool, args) in questions.items():
                 answers[key] = await call(session, tool, args)
     return answers
+
+
+# ---- run in worker processes by the pool's tests: importable there only through the parent's
+# sys.path (tests/ is on it by pytest's configuration, not by the environment) ----
+
+def shout(word: str) -> str:
+    print(word * 1000)  # a plugin that prints: must land on stderr, not in the answers
+    return word.upper()
+
+
+def pid_after(seconds: float) -> int:
+    time.sleep(seconds)
+    return os.getpid()

@@ -16,6 +16,7 @@ import pytest
 from codecairn.index import pipeline
 from codecairn.index.process_pool import ProcessPool
 from codecairn.workspace import Workspace
+from realcode import pid_after, shout
 
 pytestmark = pytest.mark.anyio
 
@@ -144,16 +145,6 @@ async def test_a_worker_killed_mid_index_fails_the_run_and_the_next_run_complete
 
 # ---- the pool on its own ------------------------------------------------------------------------
 
-def shout(word: str) -> str:
-    print(word * 1000)  # a plugin that prints: must land on stderr, not in the answers
-    return word.upper()
-
-
-def pid_after(seconds: float) -> int:
-    time.sleep(seconds)
-    return os.getpid()
-
-
 def test_answers_come_back_in_order_with_their_exceptions() -> None:
     pool = ProcessPool(2)
     try:
@@ -167,7 +158,7 @@ def test_answers_come_back_in_order_with_their_exceptions() -> None:
         with pytest.raises(Exception, match="lambda"):
             unpicklable.result(60)
         assert after.result(60) == "F"
-        # Both workers take calls (this module is imported by them from the parent's sys.path).
+        # Both workers take calls (realcode is imported by them from the parent's sys.path).
         pids = {f.result(60) for f in [pool.submit(pid_after, 0.3) for _ in range(4)]}
         assert pids == set(pool.pids) and os.getpid() not in pids
     finally:
