@@ -86,6 +86,9 @@ def parse_chunk_for_wire(root: str, jobs: list[tuple[str, str, str | None]]) -> 
     return out
 
 
+_FACTS = tuple.__new__  # a FileFacts from a plain tuple, without its Python-level __new__
+
+
 def from_wire(results: list[tuple]) -> list[tuple]:
     """parse_chunk_for_wire's results with a FileFacts around each file's facts (C-level). The
     symbols, relations, imports and exports stay plain tuples, in their NamedTuples' field order:
@@ -95,9 +98,6 @@ def from_wire(results: list[tuple]) -> list[tuple]:
         if result[0] == "parsed":
             results[i] = (*result[:4], _FACTS(FileFacts, result[4]))
     return results
-
-
-_FACTS = tuple.__new__
 
 
 class ParsePool:
