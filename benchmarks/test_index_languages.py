@@ -10,10 +10,11 @@ an unchanged re-index of the Java corpus.
 
 Each cold run is `codecairn index --json` in a fresh process with no index database (see
 measure.cold_cache): symbols, edges, imports, resolution — everything an answer needs — and its whole
-process tree's peak RSS sampled from /proc. ctags writes tags only — the speed floor for symbol extraction — for the one language
-(`--languages=Go`); codecairn indexes every language it knows in the tree (go-xtools has a few C and
-JavaScript files), and the summary says which. Times on the shared machines are indicative: the
-figures are printed (run with -s) next to their targets and not asserted.
+process tree's peak RSS sampled from /proc. ctags writes tags only — the speed floor for symbol
+extraction — for the one language (`--languages=Go`); codecairn indexes every language it knows in
+the tree (go-xtools has a few C and JavaScript files), and the summary says which. Times on the
+shared machines are indicative: the figures are printed (run with -s) next to their targets and not
+asserted.
 """
 
 from __future__ import annotations

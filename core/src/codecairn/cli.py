@@ -312,12 +312,11 @@ def _interruptible() -> Iterator[anyio.CancelScope]:
         try:
             loop.add_signal_handler(signal.SIGINT, interrupt)
         except (NotImplementedError, RuntimeError, ValueError):  # no signal handlers here (Windows, a thread)
-            yield scope
-            return
+            pass
         try:
             yield scope
         finally:
-            loop.remove_signal_handler(signal.SIGINT)
+            loop.remove_signal_handler(signal.SIGINT)  # False, and harmless, when none was added
 
 
 async def _index_and_embed(ws, bar, progress):

@@ -20,7 +20,7 @@ import anyio
 
 from codecairn.index.edge_buffer import EdgeBuffer
 from codecairn.index.process_pool import ProcessPool
-from codecairn.store.store import INSERT_EDGES_SQL, Store
+from codecairn.store.store import INSERT_EDGES_SQL, edge_index_statements
 
 _connections: dict[str, sqlite3.Connection] = {}
 
@@ -49,12 +49,12 @@ def insert_edges(path: str, rows: list[tuple]) -> int:
     return len(rows)
 
 
-def build_indexes(path: str, indexes: dict[str, str]) -> None:
+def build_indexes(path: str, statements: list[str]) -> None:
     """In the helper: the edge indexes, once every edge is in."""
     conn = _connection(path)
     try:
-        for name, target in indexes.items():
-            conn.execute(f"CREATE INDEX IF NOT EXISTS {name} ON {target}")
+        for sql in statements:
+            conn.execute(sql)
     finally:
         conn.close()
         del _connections[path]
@@ -87,7 +87,7 @@ class EdgeLoader:
     async def finish(self, edges: EdgeBuffer) -> None:
         await self.settle(edges)
         with anyio.CancelScope(shield=True):
-            await asyncio.wrap_future(self._helper.submit(build_indexes, self._path, Store.EDGE_INDEXES))
+            await asyncio.wrap_future(self._helper.submit(build_indexes, self._path, edge_index_statements()))
 
     def close(self) -> None:
         self._helper.shutdown()

@@ -28,6 +28,11 @@ CACHE_ENV = "CODECAIRN_CACHE_DIR"
 INSERT_EDGES_SQL = "INSERT INTO edges VALUES (?,?,?,?,?,?,?,?,?,?)"
 
 
+def edge_index_statements() -> list[str]:
+    """What builds the edge indexes after a bulk load (Store.ensure_indexes, or the edge loader)."""
+    return [f"CREATE INDEX IF NOT EXISTS {name} ON {target}" for name, target in Store.EDGE_INDEXES.items()]
+
+
 def cache_dir() -> Path:
     if os.environ.get(CACHE_ENV):
         return Path(os.environ[CACHE_ENV]).expanduser()
@@ -348,8 +353,8 @@ class Store:
         # in the process for good, and a temporary file is no slower (the OS caches it).
         await self.db.execute("PRAGMA temp_store=FILE")
         try:
-            for name, target in self.EDGE_INDEXES.items():
-                await self.db.execute(f"CREATE INDEX IF NOT EXISTS {name} ON {target}")
+            for sql in edge_index_statements():
+                await self.db.execute(sql)
         finally:
             await self.db.execute("PRAGMA temp_store=MEMORY")
 
