@@ -20,7 +20,9 @@ from measure import TIER  # noqa: E402
 
 
 def pytest_report_header(config):
-    return f"codecairn benchmarks: tier={TIER} corpora={os.environ.get('CODECAIRN_CORPORA', '~/.cache/codecairn-corpora')}"
+    return (
+        f"codecairn benchmarks: tier={TIER} corpora={os.environ.get('CODECAIRN_CORPORA', '~/.cache/codecairn-corpora')}"
+    )
 
 
 @pytest.fixture

@@ -44,10 +44,14 @@ def main(root: Path, cache: Path) -> dict[str, float]:
         get = timed(lambda a: client.call("get_symbol", a), gets)
     finally:
         client.close()
-    return {"ping_p50_ms": percentile(ping, 0.5),
-            "find_symbols_p50_ms": percentile(find, 0.5), "find_symbols_p99_ms": percentile(find, 0.99),
-            "get_symbol_p50_ms": percentile(get, 0.5), "get_symbol_p99_ms": percentile(get, 0.99),
-            "queries": len(finds) + len(gets)}
+    return {
+        "ping_p50_ms": percentile(ping, 0.5),
+        "find_symbols_p50_ms": percentile(find, 0.5),
+        "find_symbols_p99_ms": percentile(find, 0.99),
+        "get_symbol_p50_ms": percentile(get, 0.5),
+        "get_symbol_p99_ms": percentile(get, 0.99),
+        "queries": len(finds) + len(gets),
+    }
 
 
 if __name__ == "__main__":

@@ -27,8 +27,10 @@ def corpus(small: str, large: str | None = None) -> Path:
     name = large if TIER == "large" and large else small
     path = CORPORA / name
     if not path.is_dir():
-        pytest.fail(f"corpus {name} is missing at {path}: run `scripts/test-prerequisites.sh "
-                    f"{'large' if TIER == 'large' else 'small'}`")
+        pytest.fail(
+            f"corpus {name} is missing at {path}: run `scripts/test-prerequisites.sh "
+            f"{'large' if TIER == 'large' else 'small'}`"
+        )
     return path
 
 
@@ -61,8 +63,9 @@ def _tree_rss_kb(root_pid: int) -> int:
 def run_measured(cmd: list[str], env: dict[str, str] | None = None, interval: float = 0.02) -> dict[str, Any]:
     """Run a command; return wall seconds, peak RSS of its whole process tree (MB), stdout."""
     started = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, **(env or {})})
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})}
+    )
     peak = 0
     while proc.poll() is None:
         peak = max(peak, _tree_rss_kb(proc.pid))
@@ -109,9 +112,11 @@ class McpClientThread:
     async def _run(self, root: Path, cache: Path, serve_args: tuple[str, ...]) -> None:
         from mcp import ClientSession, StdioServerParameters, stdio_client
 
-        params = StdioServerParameters(command=sys.executable,
-                                       args=["-m", "codecairn.cli", "serve", str(root), *serve_args],
-                                       env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)})
+        params = StdioServerParameters(
+            command=sys.executable,
+            args=["-m", "codecairn.cli", "serve", str(root), *serve_args],
+            env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)},
+        )
         self._stop = asyncio.Event()
         async with stdio_client(params) as (read, write):
             async with ClientSession(read, write) as session:
@@ -146,12 +151,18 @@ class RawMcpClient:
     server's plus the client's.)"""
 
     def __init__(self, root: Path, cache: Path, *serve_args: str) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "codecairn.cli", "serve", str(root), *serve_args],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)})
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "codecairn.cli", "serve", str(root), *serve_args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)},
+        )
         self._id = 0
-        self.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                                    "clientInfo": {"name": "benchmark", "version": "0"}})
+        self.request(
+            "initialize",
+            {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "benchmark", "version": "0"}},
+        )
         self._send({"jsonrpc": "2.0", "method": "notifications/initialized"})
 
     def _send(self, message: dict[str, Any]) -> None:

@@ -80,8 +80,10 @@ counter = itertools.count()
 def edit(root: Path) -> int:
     n = next(counter)
     with open(root / EDITED, "a") as fh:
-        fh.write(f"\n\ndef fresh_{n}_callee(value):\n    return value\n\n"
-                 f"def fresh_{n}(value):\n    return fresh_{n}_callee(value)\n")
+        fh.write(
+            f"\n\ndef fresh_{n}_callee(value):\n    return value\n\n"
+            f"def fresh_{n}(value):\n    return fresh_{n}_callee(value)\n"
+        )
     return n
 
 
@@ -128,13 +130,17 @@ def test_one_edit_reflected_by_the_watcher(benchmark, served: WatchedWorkspace) 
     benchmark.pedantic(one_edit, rounds=ROUNDS, iterations=1, warmup_rounds=2)
     measured = totals[-ROUNDS:]
     figures = {
-        "corpus": ROOT.name, "files": served.index_summary.files, "edited": EDITED,
+        "corpus": ROOT.name,
+        "files": served.index_summary.files,
+        "edited": EDITED,
         "write_to_answer_ms_p50": 1000 * statistics.median(measured),
         "write_to_answer_ms_p90": 1000 * percentile(measured, 0.9),
         "write_to_answer_ms_min": 1000 * min(measured),
         "event_and_debounce_ms_p50": 1000 * statistics.median(notice[-ROUNDS:]),
-        "reindex_ms_p50": {k: 1000 * statistics.median(p.get(k, 0.0) for p in phases[-ROUNDS:])
-                           for k in ("plan", "parse", "write", "resolve", "memory")},
+        "reindex_ms_p50": {
+            k: 1000 * statistics.median(p.get(k, 0.0) for p in phases[-ROUNDS:])
+            for k in ("plan", "parse", "write", "resolve", "memory")
+        },
         "target_ms": 200,
     }
     benchmark.extra_info.update(figures)

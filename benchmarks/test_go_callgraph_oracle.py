@@ -15,16 +15,21 @@ from pathlib import Path
 from measure import report
 
 _spec = importlib.util.spec_from_file_location(
-    "go_callgraph_oracle", Path(__file__).resolve().parent.parent / "tests" / "test_go_callgraph_oracle.py")
+    "go_callgraph_oracle", Path(__file__).resolve().parent.parent / "tests" / "test_go_callgraph_oracle.py"
+)
 oracle = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(oracle)
 
 
 def test_go_calls_against_the_static_callgraph_on_all_of_x_tools(tmp_path: Path) -> None:
     figures = oracle.measure(None, tmp_path)
-    report("go callgraph oracle, all x/tools packages that build offline", {
-        **{k: v for k, v in figures.items() if not k.endswith("_examples")},
-        "targets": {"precision": oracle.PRECISION_TARGET, "recall": oracle.RECALL_TARGET}})
+    report(
+        "go callgraph oracle, all x/tools packages that build offline",
+        {
+            **{k: v for k, v in figures.items() if not k.endswith("_examples")},
+            "targets": {"precision": oracle.PRECISION_TARGET, "recall": oracle.RECALL_TARGET},
+        },
+    )
     report("go callgraph oracle: examples", {k: v for k, v in figures.items() if k.endswith("_examples")})
     assert figures["packages"] > 100 and figures["oracle_edges_in_index"] > 5000
     assert figures["precision"] >= oracle.PRECISION_TARGET

@@ -35,7 +35,8 @@ def corpus_root() -> Path:
 
 def go_files(root: Path) -> list[Path]:
     return [
-        p for p in sorted(root.rglob("*.go"))
+        p
+        for p in sorted(root.rglob("*.go"))
         if p.is_file() and not SKIPPED_DIRS.intersection(p.relative_to(root).parts)
     ]
 
@@ -98,8 +99,10 @@ def test_go_two_worker_processes_read_parse_extract_and_ship_facts(run):
     wall = time.perf_counter() - started
     # Wall time is what a user waits; on a shared machine it mostly measures the neighbours, so
     # the workers' own CPU time is printed beside it.
-    print(f"\n{CORPUS}: 2 worker processes read+parse+extract+pickle in {wall:.2f} s wall,"
-          f" {cpu:.2f} s CPU in the workers ({shipped} symbols)")
+    print(
+        f"\n{CORPUS}: 2 worker processes read+parse+extract+pickle in {wall:.2f} s wall,"
+        f" {cpu:.2f} s CPU in the workers ({shipped} symbols)"
+    )
     assert shipped > 0
 
 
@@ -107,9 +110,22 @@ def test_go_agrees_with_ctags(run):
     root, _, facts, _, _ = run
     started = time.perf_counter()
     out = subprocess.run(
-        ["ctags", "-R", "--languages=Go", f"--exclude={','.join(SKIPPED_DIRS)}", "-f", "-", "-x",
-         "--_xformat=%F\t%n\t%K\t%N", "."],
-        cwd=root, capture_output=True, text=True, check=True, timeout=600,
+        [
+            "ctags",
+            "-R",
+            "--languages=Go",
+            f"--exclude={','.join(SKIPPED_DIRS)}",
+            "-f",
+            "-",
+            "-x",
+            "--_xformat=%F\t%n\t%K\t%N",
+            ".",
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
     ).stdout
     ctags_s = time.perf_counter() - started
     ours = {(path, s.start_line, s.name) for path, f in facts.items() for s in f.symbols}

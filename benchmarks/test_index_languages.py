@@ -56,20 +56,32 @@ def test_cold_index_vs_ctags(benchmark, language: str, tmp_path_factory) -> None
 
     benchmark.pedantic(cold, rounds=ROUNDS, iterations=1)
     tags = work / "tags"
-    ctags = [run_measured(["ctags", "-R", f"--languages={ctags_language}", "-f", str(tags), str(root)])
-             for _ in range(ROUNDS)]
+    ctags = [
+        run_measured(["ctags", "-R", f"--languages={ctags_language}", "-f", str(tags), str(root)])
+        for _ in range(ROUNDS)
+    ]
     summary = json.loads(runs[-1]["stdout"])
     best = min(r["seconds"] for r in runs)
     ctags_best = min(r["seconds"] for r in ctags)
     figures = {
-        "corpus": root.name, "files": summary["files"], "languages": summary["languages"],
-        "symbols": summary["symbols"], "edges": summary["edges"], "call_resolution": summary.get("call_resolution"),
-        "cold_seconds_best": best, "peak_rss_mb": max(r["peak_rss_mb"] for r in runs),
+        "corpus": root.name,
+        "files": summary["files"],
+        "languages": summary["languages"],
+        "symbols": summary["symbols"],
+        "edges": summary["edges"],
+        "call_resolution": summary.get("call_resolution"),
+        "cold_seconds_best": best,
+        "peak_rss_mb": max(r["peak_rss_mb"] for r in runs),
         "phases": summary["phases"],
-        "ctags_seconds_best": ctags_best, "ctags_peak_rss_mb": max(r["peak_rss_mb"] for r in ctags),
-        "ctags_tags": ctags_tags(tags), "ratio_to_ctags": best / ctags_best,
-        "target": ({"cold_seconds": target_s, **({"peak_rss_mb": target_mb} if target_mb else {})}
-                   if TIER == "large" else "targets apply to the large tier"),
+        "ctags_seconds_best": ctags_best,
+        "ctags_peak_rss_mb": max(r["peak_rss_mb"] for r in ctags),
+        "ctags_tags": ctags_tags(tags),
+        "ratio_to_ctags": best / ctags_best,
+        "target": (
+            {"cold_seconds": target_s, **({"peak_rss_mb": target_mb} if target_mb else {})}
+            if TIER == "large"
+            else "targets apply to the large tier"
+        ),
     }
     benchmark.extra_info.update(figures)
     report(f"{language} cold index ({root.name})", figures)
@@ -87,13 +99,20 @@ def test_java_unchanged_reindex(benchmark, tmp_path_factory) -> None:
     runs: list[dict] = []
     benchmark.pedantic(
         lambda: runs.append(run_measured(codecairn_cmd("--cache-dir", str(cache), "index", str(root), "--json"))),
-        rounds=3, iterations=1)
+        rounds=3,
+        iterations=1,
+    )
     summary = json.loads(runs[-1]["stdout"])
-    figures = {"corpus": root.name, "files": summary["files"], "parsed": summary["parsed"],
-               "unchanged_seconds_best": min(r["seconds"] for r in runs),
-               "unchanged_seconds_in_process": summary["seconds"],
-               "peak_rss_mb": max(r["peak_rss_mb"] for r in runs), "phases": summary["phases"],
-               "target_seconds": UNCHANGED_TARGET_SECONDS if TIER == "large" else "target applies to the large tier"}
+    figures = {
+        "corpus": root.name,
+        "files": summary["files"],
+        "parsed": summary["parsed"],
+        "unchanged_seconds_best": min(r["seconds"] for r in runs),
+        "unchanged_seconds_in_process": summary["seconds"],
+        "peak_rss_mb": max(r["peak_rss_mb"] for r in runs),
+        "phases": summary["phases"],
+        "target_seconds": UNCHANGED_TARGET_SECONDS if TIER == "large" else "target applies to the large tier",
+    }
     benchmark.extra_info.update(figures)
     report(f"java unchanged re-index ({root.name})", figures)
     assert summary["parsed"] == 0 and summary["unchanged"] == summary["files"]

@@ -32,15 +32,23 @@ def test_cold_index_vs_ctags(benchmark, tmp_path: Path) -> None:
         runs.append(run_measured(codecairn_cmd("--cache-dir", str(cache), "index", str(ROOT), "--json")))
 
     benchmark.pedantic(cold, rounds=3, iterations=1)
-    ctags = [run_measured(["ctags", "-R", "--languages=Python", "-f", str(tmp_path / "tags"), str(ROOT)])
-             for _ in range(3)]
+    ctags = [
+        run_measured(["ctags", "-R", "--languages=Python", "-f", str(tmp_path / "tags"), str(ROOT)]) for _ in range(3)
+    ]
     summary = json.loads(runs[-1]["stdout"])
     best = min(r["seconds"] for r in runs)
     ctags_best = min(r["seconds"] for r in ctags)
-    figures = {"files": summary["files"], "symbols": summary["symbols"], "edges": summary["edges"],
-               "cold_seconds_best": best, "cold_seconds_median": sorted(r["seconds"] for r in runs)[1],
-               "peak_rss_mb": max(r["peak_rss_mb"] for r in runs), "ctags_seconds_best": ctags_best,
-               "ratio_to_ctags": best / ctags_best, "phases": summary["phases"]}
+    figures = {
+        "files": summary["files"],
+        "symbols": summary["symbols"],
+        "edges": summary["edges"],
+        "cold_seconds_best": best,
+        "cold_seconds_median": sorted(r["seconds"] for r in runs)[1],
+        "peak_rss_mb": max(r["peak_rss_mb"] for r in runs),
+        "ctags_seconds_best": ctags_best,
+        "ratio_to_ctags": best / ctags_best,
+        "phases": summary["phases"],
+    }
     benchmark.extra_info.update(figures)
     report("python cold index", figures)
     assert summary["files"] > 0 and summary["symbols"] > 0
@@ -61,7 +69,9 @@ def test_unchanged_reindex(benchmark, indexed) -> None:
     root, cache = indexed
     result = benchmark.pedantic(
         lambda: run_measured(codecairn_cmd("--cache-dir", str(cache), "index", str(root), "--json")),
-        rounds=5, iterations=1)
+        rounds=5,
+        iterations=1,
+    )
     summary = json.loads(result["stdout"])
     assert summary["parsed"] == 0
     # In-process figure too: what a running server pays (no interpreter start-up).
@@ -96,10 +106,12 @@ def test_unchanged_reindex(benchmark, indexed) -> None:
             await ws.close()
 
     unchanged, first, later = asyncio.run(inproc())
-    figures = {"unchanged_reindex_cli_seconds": benchmark.stats.stats.median,
-               "unchanged_reindex_in_server_seconds": unchanged,
-               "one_file_changed_in_server_seconds_first": first,
-               "one_file_changed_in_server_seconds_median": later}
+    figures = {
+        "unchanged_reindex_cli_seconds": benchmark.stats.stats.median,
+        "unchanged_reindex_in_server_seconds": unchanged,
+        "one_file_changed_in_server_seconds_first": first,
+        "one_file_changed_in_server_seconds_median": later,
+    }
     benchmark.extra_info.update(figures)
     report("python re-index", figures)
 
@@ -109,8 +121,13 @@ def test_query_latency_through_mcp(benchmark, indexed) -> None:
     (latency_client.py: the server's latency, the figure the targets are about), and with the
     SDK's client in this process (what a Python agent using the SDK sees)."""
     root, cache = indexed
-    measured = subprocess.run([sys.executable, str(Path(__file__).with_name("latency_client.py")), str(root), str(cache)],
-                              capture_output=True, text=True, timeout=600, check=True)
+    measured = subprocess.run(
+        [sys.executable, str(Path(__file__).with_name("latency_client.py")), str(root), str(cache)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
     figures = json.loads(measured.stdout)
     sdk = McpClientThread(root, cache, "--no-watch", "--no-embed")
     try:
@@ -121,10 +138,14 @@ def test_query_latency_through_mcp(benchmark, indexed) -> None:
         timed(lambda a: sdk.call("find_symbols", a), [{"name": n} for n in names[:20]])  # warm
         find_ms = timed(lambda a: sdk.call("find_symbols", a), finds)
         get_ms = timed(lambda a: sdk.call("get_symbol", a), [{"name": m["qualified_name"]} for m in methods])
-        figures.update({"find_symbols_p50_ms_sdk_client": percentile(find_ms, 0.5),
-                        "find_symbols_p99_ms_sdk_client": percentile(find_ms, 0.99),
-                        "get_symbol_p50_ms_sdk_client": percentile(get_ms, 0.5),
-                        "get_symbol_p99_ms_sdk_client": percentile(get_ms, 0.99)})
+        figures.update(
+            {
+                "find_symbols_p50_ms_sdk_client": percentile(find_ms, 0.5),
+                "find_symbols_p99_ms_sdk_client": percentile(find_ms, 0.99),
+                "get_symbol_p50_ms_sdk_client": percentile(get_ms, 0.5),
+                "get_symbol_p99_ms_sdk_client": percentile(get_ms, 0.99),
+            }
+        )
         i = iter(range(10**9))
         benchmark(lambda: sdk.call("find_symbols", finds[next(i) % len(finds)]))
         benchmark.extra_info.update(figures)

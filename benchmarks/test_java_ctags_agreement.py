@@ -140,9 +140,23 @@ def test_java_agrees_with_ctags(corpus, shipped):
     _, facts = shipped
     started = time.perf_counter()
     out = subprocess.run(
-        ["ctags", "-R", "--languages=Java", "--kinds-Java=-l", "--fields=+nKzS", "--output-format=json",
-         "--sort=no", "-f", "-", "."],
-        cwd=root, capture_output=True, text=True, check=True, timeout=600,
+        [
+            "ctags",
+            "-R",
+            "--languages=Java",
+            "--kinds-Java=-l",
+            "--fields=+nKzS",
+            "--output-format=json",
+            "--sort=no",
+            "-f",
+            "-",
+            ".",
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
     ).stdout
     ctags_s = time.perf_counter() - started
     ours = collections.defaultdict(list)  # (path, name) -> (kind, start, end)

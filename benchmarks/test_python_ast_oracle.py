@@ -48,9 +48,7 @@ def test_definitions_agree_with_ast() -> None:
         }
         facts = extract(source, parser.parse(source), path)
         got = {
-            (s.start_line, s.name)
-            for s in facts.symbols
-            if s.kind in DEFINITION_KINDS and "lambda" not in s.modifiers
+            (s.start_line, s.name) for s in facts.symbols if s.kind in DEFINITION_KINDS and "lambda" not in s.modifiers
         }
         found += len(expected & got)
         missed += len(expected - got)

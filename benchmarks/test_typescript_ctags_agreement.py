@@ -45,7 +45,9 @@ def _helper():
 helper = _helper()
 
 
-@pytest.mark.parametrize("small,large", [("ts-zod", "ts-typescript"), ("ts-rxjs", "ts-effect"), ("js-eslint", "js-three")])
+@pytest.mark.parametrize(
+    "small,large", [("ts-zod", "ts-typescript"), ("ts-rxjs", "ts-effect"), ("js-eslint", "js-three")]
+)
 def test_agreement_with_ctags(small, large):
     root = corpus(small, large)
     indexed = helper.index(root)
@@ -86,8 +88,16 @@ def test_what_the_repairs_recover(monkeypatch):
     monkeypatch.setattr(extractor_module, "repair", lambda source: None)
     without = _exported_declarations_found(root)
     for label, (found, total, partial) in (("without repairs", without), ("with repairs", with_repairs)):
-        report(f"{root.name} {label}", {"exported_declarations": total, "found": found, "lost": total - found,
-                                        "found_percent": 100 * found / total, "partial_files": partial})
+        report(
+            f"{root.name} {label}",
+            {
+                "exported_declarations": total,
+                "found": found,
+                "lost": total - found,
+                "found_percent": 100 * found / total,
+                "partial_files": partial,
+            },
+        )
     assert with_repairs[0] >= without[0] and with_repairs[2] < without[2]
 
 
@@ -109,9 +119,15 @@ def _parse_and_extract_cpu(root: Path, rounds: int = 3) -> tuple[float, float, i
 def test_parse_only_vs_parse_and_extract(small, large):
     root = corpus(small, large)
     parse, both, size = _parse_and_extract_cpu(root)
-    report(f"{root.name} parse vs extract (one process, CPU, best of 3)",
-           {"megabytes": size / 1e6, "parse_seconds": parse, "parse_and_extract_seconds": both,
-            "extract_over_parse": (both - parse) / parse})
+    report(
+        f"{root.name} parse vs extract (one process, CPU, best of 3)",
+        {
+            "megabytes": size / 1e6,
+            "parse_seconds": parse,
+            "parse_and_extract_seconds": both,
+            "extract_over_parse": (both - parse) / parse,
+        },
+    )
 
 
 def _work(args):
@@ -130,7 +146,14 @@ def test_cold_extraction_on_two_processes():
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    report(f"{root.name} read+parse+extract+pickle, 2 processes",
-           {"wall_seconds": wall, "worker_cpu_seconds": cpu, "per_core_if_idle": cpu / 2,
-            "symbols": sum(len(f.symbols) for f in facts), "relations": sum(len(f.relations) for f in facts),
-            "load_average": os.getloadavg()[0]})
+    report(
+        f"{root.name} read+parse+extract+pickle, 2 processes",
+        {
+            "wall_seconds": wall,
+            "worker_cpu_seconds": cpu,
+            "per_core_if_idle": cpu / 2,
+            "symbols": sum(len(f.symbols) for f in facts),
+            "relations": sum(len(f.relations) for f in facts),
+            "load_average": os.getloadavg()[0],
+        },
+    )

@@ -31,7 +31,9 @@ def codecairn_exe() -> str:
     if not exe.exists():
         found = shutil.which("codecairn")
         if not found:
-            pytest.fail("the codecairn command is not installed in this environment: pip install ./core ./plugins/python")
+            pytest.fail(
+                "the codecairn command is not installed in this environment: pip install ./core ./plugins/python"
+            )
         return found
     return str(exe)
 

@@ -39,9 +39,14 @@ def copy_most_of_stdlib(dest: Path) -> Path:
     """Every package and module of the standard library but tests, IDLE, lib2to3 and venv:
     ≈ 600 files, large enough that an index takes a noticeable while."""
     skip = ("site-packages", "test", "idlelib", "lib2to3", "venv")
-    return copy_stdlib(dest, tuple(p.name if p.is_dir() else p.stem for p in STDLIB.iterdir()
-                                   if (p.is_dir() and (p / "__init__.py").exists() and p.name not in skip)
-                                   or p.suffix == ".py"))
+    return copy_stdlib(
+        dest,
+        tuple(
+            p.name if p.is_dir() else p.stem
+            for p in STDLIB.iterdir()
+            if (p.is_dir() and (p / "__init__.py").exists() and p.name not in skip) or p.suffix == ".py"
+        ),
+    )
 
 
 async def call(session: ClientSession, tool: str, args: dict | None = None) -> dict:
@@ -62,9 +67,11 @@ async def ask_questions(root: Path, cache: Path, questions: dict[str, tuple[str,
     Returns the answers by question key (and "index"); the tests check them afterwards."""
     from mcp import ClientSession, StdioServerParameters, stdio_client
 
-    params = StdioServerParameters(command=sys.executable,
-                                   args=["-m", "codecairn.cli", "serve", str(root), "--no-index"],
-                                   env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)})
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "codecairn.cli", "serve", str(root), "--no-index"],
+        env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)},
+    )
     answers: dict[str, dict] = {}
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
@@ -77,6 +84,7 @@ async def ask_questions(root: Path, cache: Path, questions: dict[str, tuple[str,
 
 # ---- run in worker processes by the pool's tests: importable there only through the parent's
 # sys.path (tests/ is on it by pytest's configuration, not by the environment) ----
+
 
 def shout(word: str) -> str:
     print(word * 1000)  # a plugin that prints: must land on stderr, not in the answers

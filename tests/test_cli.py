@@ -42,18 +42,34 @@ def test_index_json_query_and_export(stdlib_part: Path, tmp_path: Path, codecair
     sym = next(s for s in by_type["symbol"] if s["qualified_name"] == "json.decoder.JSONDecoder")
     assert {"kind", "name", "qualified_name", "path", "start_line", "end_line"} <= set(sym)
     assert not sym["path"].startswith("/")
-    edge = next(e for e in by_type["edge"] if e["source"] == "json.decoder.JSONDecoder.decode" and e["kind"] == "calls"
-                and e["target"] == "json.decoder.JSONDecoder.raw_decode")
+    edge = next(
+        e
+        for e in by_type["edge"]
+        if e["source"] == "json.decoder.JSONDecoder.decode"
+        and e["kind"] == "calls"
+        and e["target"] == "json.decoder.JSONDecoder.raw_decode"
+    )
     assert {"kind", "source", "target", "line", "resolution"} <= set(edge)
 
 
 def test_an_unchanged_reindex_reports_what_a_full_one_does_and_follows_changes(
-        stdlib_part: Path, tmp_path: Path, codecairn_exe: str) -> None:
+    stdlib_part: Path, tmp_path: Path, codecairn_exe: str
+) -> None:
     """`codecairn index` on an unchanged tree reads neither symbols nor edges (its summary is
     kept with the index generation); the summary must still be the truth, before and after a change."""
     cache = tmp_path / "cache"
-    keys = ("files", "symbols", "edges", "edge_kinds", "symbol_kinds", "unresolved_calls", "call_resolution",
-            "most_called", "most_extended", "languages")
+    keys = (
+        "files",
+        "symbols",
+        "edges",
+        "edge_kinds",
+        "symbol_kinds",
+        "unresolved_calls",
+        "call_resolution",
+        "most_called",
+        "most_extended",
+        "languages",
+    )
     first = json.loads(run(codecairn_exe, cache, "index", str(stdlib_part), "--json").stdout)
     again = json.loads(run(codecairn_exe, cache, "index", str(stdlib_part), "--json").stdout)
     assert again["parsed"] == 0 and again["unchanged"] == first["files"]
@@ -81,8 +97,12 @@ def test_ctrl_c_stops_the_index_between_batches_and_the_next_run_continues(tmp_p
     copy_most_of_stdlib(root)
     total = sum(1 for _ in root.rglob("*.py"))
     cache = tmp_path / "cache"
-    proc = subprocess.Popen([codecairn_exe, "--cache-dir", str(cache), "index", str(root)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [codecairn_exe, "--cache-dir", str(cache), "index", str(root)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     # Ctrl-C once the first batch is committed: the run is still parsing or resolving then.
     written = 0
     deadline = time.monotonic() + 120

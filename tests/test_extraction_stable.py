@@ -40,13 +40,16 @@ def sample(host: PluginHost, root: Path, language: str) -> list[str]:
     return chosen + [p for p in KNOWN.get(language, []) if (root / p).is_file()]
 
 
-@pytest.mark.parametrize(("language", "root"), [
-    ("python", lambda: STDLIB),
-    ("java", lambda: corpus("java-junit4")),
-    ("go", lambda: corpus("go-xtools")),
-    ("rust", lambda: corpus("rust-tokio")),
-    ("typescript", lambda: corpus("ts-rxjs")),
-])
+@pytest.mark.parametrize(
+    ("language", "root"),
+    [
+        ("python", lambda: STDLIB),
+        ("java", lambda: corpus("java-junit4")),
+        ("go", lambda: corpus("go-xtools")),
+        ("rust", lambda: corpus("rust-tokio")),
+        ("typescript", lambda: corpus("ts-rxjs")),
+    ],
+)
 def test_extracting_a_file_again_gives_the_same_facts(host: PluginHost, language: str, root) -> None:
     root = root()
     paths = sample(host, root, language)

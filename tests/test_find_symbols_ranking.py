@@ -83,13 +83,22 @@ async def test_substring_search_follows_added_and_removed_symbols(ws: Workspace,
 
 
 async def test_after_edits_every_kind_of_name_search_answers_as_a_fresh_server_would(
-        stdlib_part: Path, cache_dir: Path) -> None:
+    stdlib_part: Path, cache_dir: Path
+) -> None:
     """Name search is kept current edit by edit (not rebuilt): after additions, renames and
     removals, exact, prefix, substring, glob and count answers equal those of a server that
     loads the same index from scratch."""
-    queries = [{"name": "decode"}, {"name": "Zyx"}, {"name": "zyxwv"}, {"name": "helper", "limit": 3},
-               {"name": "e", "limit": 5}, {"pattern": "*Zyx*"}, {"pattern": "dec*", "limit": 50},
-               {"name": "JSONDecoder"}, {"name": "wrap", "limit": 2}]
+    queries = [
+        {"name": "decode"},
+        {"name": "Zyx"},
+        {"name": "zyxwv"},
+        {"name": "helper", "limit": 3},
+        {"name": "e", "limit": 5},
+        {"pattern": "*Zyx*"},
+        {"pattern": "dec*", "limit": 50},
+        {"name": "JSONDecoder"},
+        {"name": "wrap", "limit": 2},
+    ]
     ws = await Workspace.open(stdlib_part)
     try:
         await ws.index_now()
@@ -99,7 +108,11 @@ async def test_after_edits_every_kind_of_name_search_answers_as_a_fresh_server_w
         textwrap.write_text(textwrap.read_text() + "\n\nclass ZyxHelper:\n    def decode_zyx(self):\n        pass\n")
         await ws.index_now()
         source = decoder.read_text()
-        decoder.write_text(source.replace("def raw_decode(", "def zyxwv_raw_decode(").replace("class JSONDecoder", "class JSONDecoderZyx"))
+        decoder.write_text(
+            source.replace("def raw_decode(", "def zyxwv_raw_decode(").replace(
+                "class JSONDecoder", "class JSONDecoderZyx"
+            )
+        )
         await ws.index_now()
         (stdlib_part / "shlex.py").unlink()
         await ws.index_now()

@@ -18,8 +18,10 @@ pytestmark = pytest.mark.anyio
 
 
 async def edge_rows(ws: Workspace) -> list[tuple]:
-    return await ws.store.fetch("SELECT id, file_id, kind, source_id, target, receiver, receiver_type, line, "
-                                "target_id, resolution FROM edges ORDER BY id")
+    return await ws.store.fetch(
+        "SELECT id, file_id, kind, source_id, target, receiver, receiver_type, line, "
+        "target_id, resolution FROM edges ORDER BY id"
+    )
 
 
 async def test_the_counted_overview_is_what_a_scan_of_the_tables_gives(stdlib_part: Path, cache_dir: Path) -> None:
@@ -37,8 +39,9 @@ async def test_the_counted_overview_is_what_a_scan_of_the_tables_gives(stdlib_pa
         await ws.close()
 
 
-async def test_cancelled_while_resolving_then_completed(stdlib_part: Path, cache_dir: Path, tmp_path: Path,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_cancelled_while_resolving_then_completed(
+    stdlib_part: Path, cache_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # The reference: the same files indexed in one go, into another cache.
     monkeypatch.setenv("CODECAIRN_CACHE_DIR", str(tmp_path / "reference"))
     ref = await Workspace.open(stdlib_part)
@@ -84,7 +87,8 @@ async def test_cancelled_while_resolving_then_completed(stdlib_part: Path, cache
 
 
 async def test_a_helper_process_loads_the_edges_to_the_same_result_and_a_cancel_keeps_each_once(
-        stdlib_part: Path, cache_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    stdlib_part: Path, cache_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # The reference: this small tree's edges are inserted by the indexing process itself.
     monkeypatch.setenv("CODECAIRN_CACHE_DIR", str(tmp_path / "reference"))
     ref = await Workspace.open(stdlib_part)
@@ -113,8 +117,9 @@ async def test_a_helper_process_loads_the_edges_to_the_same_result_and_a_cancel_
         assert len(sent) == -(-len(expected) // 500) and sum(sent) == len(expected)
         assert await edge_rows(ws) == expected
         assert await index_overview(ws) == expected_overview
-        indexes = {r[0] for r in await ws.store.fetch("SELECT name FROM sqlite_master WHERE type='index' "
-                                                         "AND tbl_name='edges'")}
+        indexes = {
+            r[0] for r in await ws.store.fetch("SELECT name FROM sqlite_master WHERE type='index' AND tbl_name='edges'")
+        }
         assert indexes == set(Store.EDGE_INDEXES)
     finally:
         await ws.close()

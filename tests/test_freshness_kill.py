@@ -24,16 +24,31 @@ DEADLINE = 300.0
 
 def whole_stdlib(root: Path) -> Path:
     root.mkdir()
-    return copy_stdlib(root, tuple(
-        p.name if p.is_dir() else p.stem for p in STDLIB.iterdir()
-        if (p.is_dir() and (p / "__init__.py").exists() and p.name not in ("site-packages", "test", "idlelib", "lib2to3", "venv"))
-        or p.suffix == ".py"))
+    return copy_stdlib(
+        root,
+        tuple(
+            p.name if p.is_dir() else p.stem
+            for p in STDLIB.iterdir()
+            if (
+                p.is_dir()
+                and (p / "__init__.py").exists()
+                and p.name not in ("site-packages", "test", "idlelib", "lib2to3", "venv")
+            )
+            or p.suffix == ".py"
+        ),
+    )
 
 
 def index(exe: str, root: Path, cache: Path) -> subprocess.Popen:
     # A session of its own, so what the killed indexer leaves behind can be cleaned up after.
-    return subprocess.Popen([exe, "index", str(root), "--json"], env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)},
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    return subprocess.Popen(
+        [exe, "index", str(root), "--json"],
+        env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
 
 
 def query(db: Path, sql: str) -> int:
@@ -74,12 +89,12 @@ def assert_consistent(db: Path) -> None:
         orphans = {
             "symbols without a file": "SELECT COUNT(*) FROM symbols WHERE file_id NOT IN (SELECT id FROM files)",
             "symbols without a parent": "SELECT COUNT(*) FROM symbols WHERE parent_id IS NOT NULL "
-                                        "AND parent_id NOT IN (SELECT id FROM symbols)",
+            "AND parent_id NOT IN (SELECT id FROM symbols)",
             "edges without a file": "SELECT COUNT(*) FROM edges WHERE file_id NOT IN (SELECT id FROM files)",
             "edges from nowhere": "SELECT COUNT(*) FROM edges WHERE source_id IS NOT NULL "
-                                  "AND source_id NOT IN (SELECT id FROM symbols)",
+            "AND source_id NOT IN (SELECT id FROM symbols)",
             "edges to nowhere": "SELECT COUNT(*) FROM edges WHERE target_id IS NOT NULL "
-                                "AND target_id NOT IN (SELECT id FROM symbols)",
+            "AND target_id NOT IN (SELECT id FROM symbols)",
             "imports without a file": "SELECT COUNT(*) FROM imports WHERE file_id NOT IN (SELECT id FROM files)",
             "exports without a file": "SELECT COUNT(*) FROM exports WHERE file_id NOT IN (SELECT id FROM files)",
         }
@@ -99,13 +114,16 @@ def assert_complete(db: Path, root: Path) -> None:
         con.close()
     on_disk = {p.relative_to(root).as_posix(): p for p in root.rglob("*.py")}
     assert set(rows) == set(on_disk)
-    stale = [rel for rel, p in on_disk.items() if hashlib.blake2b(p.read_bytes(), digest_size=16).hexdigest() != rows[rel]]
+    stale = [
+        rel for rel, p in on_disk.items() if hashlib.blake2b(p.read_bytes(), digest_size=16).hexdigest() != rows[rel]
+    ]
     assert stale == []
     assert meta.get("resolution_pending") == "0" and meta.get("edges_pending", "0") == "0"
 
 
 def test_a_killed_index_leaves_a_consistent_database_and_the_next_run_completes(
-        tmp_path: Path, cache_dir: Path, codecairn_exe: str) -> None:
+    tmp_path: Path, cache_dir: Path, codecairn_exe: str
+) -> None:
     root = whole_stdlib(tmp_path / "stdlib")
     total = sum(1 for _ in root.rglob("*.py"))
     assert total > 500
@@ -135,8 +153,9 @@ def test_a_killed_index_leaves_a_consistent_database_and_the_next_run_completes(
     assert_consistent(db)
     kept = query(db, f"SELECT COUNT(*) FROM files WHERE generation > {generation}")
     assert 0 < kept < len(changed)
-    assert query(db, "SELECT value FROM meta WHERE key='resolution_pending'") == "1", \
+    assert query(db, "SELECT value FROM meta WHERE key='resolution_pending'") == "1", (
         "the interrupted run's resolution is still owed"
+    )
 
     done = index(codecairn_exe, root, cache_dir)
     out, err = done.communicate(timeout=DEADLINE)

@@ -17,8 +17,14 @@ pytestmark = pytest.mark.anyio
 
 
 def graph(exe: str, cache: Path, root: Path) -> list[str]:
-    out = subprocess.run([exe, "export", str(root)], env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)},
-                         capture_output=True, text=True, check=True, timeout=600).stdout
+    out = subprocess.run(
+        [exe, "export", str(root)],
+        env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    ).stdout
     return sorted(json.dumps(json.loads(line), sort_keys=True) for line in out.splitlines())
 
 
@@ -29,7 +35,8 @@ def edit(path: Path, old: str, new: str) -> None:
 
 
 async def test_narrow_reindexes_leave_the_graph_a_full_index_gives(
-        stdlib_part: Path, tmp_path: Path, cache_dir: Path, codecairn_exe: str) -> None:
+    stdlib_part: Path, tmp_path: Path, cache_dir: Path, codecairn_exe: str
+) -> None:
     root = stdlib_part
     ws = await Workspace.open(root)
     try:
@@ -52,7 +59,8 @@ async def test_narrow_reindexes_leave_the_graph_a_full_index_gives(
         await reindex.run(["shlex.py"])
         # A new module importing another; a module renamed; one deleted.
         (root / "json" / "extra.py").write_text(
-            "from json.decoder import JSONDecoder\n\n\ndef parse(text):\n    return JSONDecoder().decode(text)\n")
+            "from json.decoder import JSONDecoder\n\n\ndef parse(text):\n    return JSONDecoder().decode(text)\n"
+        )
         os.rename(root / "textwrap.py", root / "textwrap_renamed.py")
         (root / "email" / "quoprimime.py").unlink()
         summary = await reindex.run(["json/extra.py", "textwrap.py", "textwrap_renamed.py", "email/quoprimime.py"])

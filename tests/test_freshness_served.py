@@ -22,8 +22,11 @@ DEADLINE = 20.0
 
 
 def server_params(root: Path, cache: Path, *extra: str, **env: str) -> StdioServerParameters:
-    return StdioServerParameters(command=sys.executable, args=["-m", "codecairn.cli", "serve", str(root), *extra],
-                                 env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache), **env})
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "codecairn.cli", "serve", str(root), *extra],
+        env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache), **env},
+    )
 
 
 async def call(session: ClientSession, tool: str, args: dict | None = None) -> dict:
@@ -60,20 +63,31 @@ async def test_an_agent_sees_an_edit_without_calling_index(stdlib_part: Path, ca
         async with ClientSession(read, write) as session:
             await session.initialize()
             first = await call(session, "index")  # the server's own start-up index may still run
-            before = (await call(session, "get_symbol", {"name": "json.decoder.JSONDecoder.raw_decode"}))
-            append(stdlib_part / "json" / "decoder.py",
-                   "\n\ndef decode_all(texts):\n    return [JSONDecoder().raw_decode(t) for t in texts]\n")
+            before = await call(session, "get_symbol", {"name": "json.decoder.JSONDecoder.raw_decode"})
+            append(
+                stdlib_part / "json" / "decoder.py",
+                "\n\ndef decode_all(texts):\n    return [JSONDecoder().raw_decode(t) for t in texts]\n",
+            )
 
-            answer = await until(session, "get_symbol", {"name": "json.decoder.decode_all"},
-                                 settled, "the new function is served")
+            answer = await until(
+                session, "get_symbol", {"name": "json.decoder.decode_all"}, settled, "the new function is served"
+            )
             assert answer["generation"] > before["generation"] >= first.get("generation", 0)
             assert "stale" not in answer
             assert "json.decoder.JSONDecoder" in {c.get("qualified_name") for c in answer["callees"]}
 
             (stdlib_part / "json" / "decoder.py").write_text(
-                (stdlib_part / "json" / "decoder.py").read_text().replace("def decode_all(texts):", "def decode_each(texts):"))
-            gone = await until(session, "get_symbol", {"name": "json.decoder.decode_all"},
-                               lambda a: a.get("error") == "not_found", "the renamed function's old name is gone")
+                (stdlib_part / "json" / "decoder.py")
+                .read_text()
+                .replace("def decode_all(texts):", "def decode_each(texts):")
+            )
+            gone = await until(
+                session,
+                "get_symbol",
+                {"name": "json.decoder.decode_all"},
+                lambda a: a.get("error") == "not_found",
+                "the renamed function's old name is gone",
+            )
             assert gone["_error"]
             renamed = await call(session, "get_symbol", {"name": "json.decoder.decode_each"})
             assert renamed["name"] == "decode_each"
@@ -113,11 +127,13 @@ def server_pid(root: Path) -> int:
 
 
 async def test_a_reindex_that_fails_keeps_the_old_state_and_is_retried(
-        stdlib_part: Path, cache_dir: Path, tmp_path: Path) -> None:
+    stdlib_part: Path, cache_dir: Path, tmp_path: Path
+) -> None:
     errors = tmp_path / "server.log"
     with open(errors, "w") as errlog:
-        async with stdio_client(server_params(stdlib_part, cache_dir, CODECAIRN_LOG_LEVEL="WARNING"),
-                                errlog=errlog) as (read, write):
+        async with stdio_client(
+            server_params(stdlib_part, cache_dir, CODECAIRN_LOG_LEVEL="WARNING"), errlog=errlog
+        ) as (read, write):
             async with ClientSession(read, write) as session:
                 await session.initialize()
                 await call(session, "index")
@@ -146,7 +162,8 @@ async def test_a_reindex_that_fails_keeps_the_old_state_and_is_retried(
                     resource.prlimit(pid, resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
 
                 # Room again: the retry brings the edit in without anyone asking.
-                answer = await until(session, "get_symbol", {"name": "json.decoder.many_3999"},
-                                     settled, "the retried re-index landed")
+                answer = await until(
+                    session, "get_symbol", {"name": "json.decoder.many_3999"}, settled, "the retried re-index landed"
+                )
                 assert answer["callees"][0]["qualified_name"] == "json.decoder.many_3998"
                 assert "stale" not in await call(session, "get_symbol", {"name": "json.decoder.JSONDecoder"})

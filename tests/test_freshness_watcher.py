@@ -86,7 +86,8 @@ async def test_an_edit_is_in_the_answers_without_calling_index(stdlib_part: Path
         # A later edit of the same function's body moves what the answers say.
         text = (stdlib_part / "json" / "decoder.py").read_text()
         (stdlib_part / "json" / "decoder.py").write_text(
-            text.replace("    return JSONDecoder().raw_decode(text)\n", "    return loads(text)\n"))
+            text.replace("    return JSONDecoder().raw_decode(text)\n", "    return loads(text)\n")
+        )
 
         async def calls_loads() -> bool:
             await ws.wait_fresh()
@@ -145,8 +146,10 @@ async def test_ignored_places_stay_out_until_the_rules_change(stdlib_part: Path,
 
         # The rules change: what they no longer exclude is indexed.
         (stdlib_part / ".gitignore").write_text("# nothing ignored now\n")
-        await eventually(lambda: found(ws, "generated.output.generated_code"),
-                         "a directory the .gitignore no longer excludes is indexed")
+        await eventually(
+            lambda: found(ws, "generated.output.generated_code"),
+            "a directory the .gitignore no longer excludes is indexed",
+        )
         assert not any(p.startswith("node_modules/") for p in ws.files_by_path), "node_modules is never indexed"
 
 
@@ -185,13 +188,17 @@ async def test_a_remembered_place_moves_with_the_edit_the_watcher_picked_up(stdl
 
 
 def git(root: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.com",
+    }
     return subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True, text=True).stdout
 
 
-async def test_polling_follows_git_edits_new_files_reverts_and_checkouts(
-        stdlib_part: Path, cache_dir: Path) -> None:
+async def test_polling_follows_git_edits_new_files_reverts_and_checkouts(stdlib_part: Path, cache_dir: Path) -> None:
     git(stdlib_part, "init", "-q", "-b", "main")
     git(stdlib_part, "add", "-A")
     git(stdlib_part, "commit", "-q", "-m", "stdlib")
@@ -215,6 +222,7 @@ async def test_polling_follows_git_edits_new_files_reverts_and_checkouts(
         await eventually(lambda: found(ws, "json.decoder.edited_again"), "a second edit to a dirty file")
 
         git(stdlib_part, "checkout", "--", "json/decoder.py")  # reverted: clean again
+
         async def reverted() -> bool:
             await ws.wait_fresh()
             return "json.decoder.edited_again" not in names_in(ws, "json/decoder.py")

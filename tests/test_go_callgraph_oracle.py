@@ -47,15 +47,19 @@ VALUE_KINDS = {"field", "variable", "constant"}
 def go_tools() -> None:
     missing = [tool for tool in ("go", "callgraph") if shutil.which(tool) is None]
     if missing:
-        pytest.fail(f"{' and '.join(missing)} not on PATH: run `apt-get install -y golang-go golang-golang-x-tools` "
-                    "(scripts/test-prerequisites.sh does it)")
+        pytest.fail(
+            f"{' and '.join(missing)} not on PATH: run `apt-get install -y golang-go golang-golang-x-tools` "
+            "(scripts/test-prerequisites.sh does it)"
+        )
 
 
 def xtools_corpus() -> Path:
     path = CORPORA / "go-xtools"
     if not path.is_dir():
-        pytest.fail(f"corpus go-xtools is missing at {path}: run `scripts/test-prerequisites.sh small` "
-                    "(or set CODECAIRN_CORPORA)")
+        pytest.fail(
+            f"corpus go-xtools is missing at {path}: run `scripts/test-prerequisites.sh small` "
+            "(or set CODECAIRN_CORPORA)"
+        )
     return path
 
 
@@ -65,16 +69,30 @@ def go_env(work: Path, root: Path) -> dict[str, str]:
     gopath.mkdir(parents=True, exist_ok=True)
     if not (gopath / "src").exists():
         (gopath / "src").symlink_to(root, target_is_directory=True)
-    return {**os.environ, "GOPATH": str(gopath), "GO111MODULE": "off", "GOFLAGS": "", "GOPROXY": "off",
-            "GOCACHE": str(work / "gocache"), "GOTOOLCHAIN": "local", "CGO_ENABLED": "0"}
+    return {
+        **os.environ,
+        "GOPATH": str(gopath),
+        "GO111MODULE": "off",
+        "GOFLAGS": "",
+        "GOPROXY": "off",
+        "GOCACHE": str(work / "gocache"),
+        "GOTOOLCHAIN": "local",
+        "CGO_ENABLED": "0",
+    }
 
 
 def buildable_xtools_packages(env: dict[str, str]) -> list[str]:
     """Every x/tools package whose dependencies are all on this machine (x/tools or GOROOT)."""
-    out = subprocess.run(["go", "list", "-e", "-f", "{{.ImportPath}}|{{if .DepsErrors}}x{{end}}{{if .Error}}x{{end}}",
-                          f"{XTOOLS}/..."], env=env, capture_output=True, text=True, check=True).stdout
-    return [p for p, _, bad in (line.partition("|") for line in out.splitlines())
-            if p and not bad and "/testdata" not in p]
+    out = subprocess.run(
+        ["go", "list", "-e", "-f", "{{.ImportPath}}|{{if .DepsErrors}}x{{end}}{{if .Error}}x{{end}}", f"{XTOOLS}/..."],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return [
+        p for p, _, bad in (line.partition("|") for line in out.splitlines()) if p and not bad and "/testdata" not in p
+    ]
 
 
 def compiled_files(packages: list[str], env: dict[str, str]) -> dict[str, str]:
@@ -83,35 +101,50 @@ def compiled_files(packages: list[str], env: dict[str, str]) -> dict[str, str]:
     them all, so their edges are left out of the comparison."""
     src = Path(env["GOPATH"]) / "src"
     bases = (str(src) + "/", str(src.resolve()) + "/")
-    out = subprocess.run(["go", "list", "-deps", "-f", '{{.ImportPath}}|{{.Dir}}|{{join .GoFiles " "}}', *packages],
-                         env=env, capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        ["go", "list", "-deps", "-f", '{{.ImportPath}}|{{.Dir}}|{{join .GoFiles " "}}', *packages],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     files: dict[str, str] = {}
     for line in out.splitlines():
         pkg, directory, names = line.split("|")
         if not pkg.startswith(XTOOLS):
             continue
-        rel = next(directory[len(b):] for b in bases if directory.startswith(b))
+        rel = next(directory[len(b) :] for b in bases if directory.startswith(b))
         for name in names.split():
             files[f"{rel}/{name}"] = pkg
     return files
 
 
 def start_callgraph(packages: list[str], env: dict[str, str], out: Path) -> subprocess.Popen:
-    return subprocess.Popen(["callgraph", "-algo=static", "-format={{.Caller}}\t{{.Callee}}\t{{.Filename}}\t{{.Line}}",
-                             *packages], env=env, stdout=out.open("w"), stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        ["callgraph", "-algo=static", "-format={{.Caller}}\t{{.Callee}}\t{{.Filename}}\t{{.Line}}", *packages],
+        env=env,
+        stdout=out.open("w"),
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def codecairn_export(root: Path, cache: Path) -> list[dict[str, Any]]:
     """Index (cold, private cache) and export the graph, through the CLI a user would run."""
-    done = subprocess.run([sys.executable, "-m", "codecairn.cli", "--cache-dir", str(cache), "export", str(root)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "codecairn.cli", "--cache-dir", str(cache), "export", str(root)],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     return [json.loads(line) for line in done.stdout.splitlines()]
 
 
 _INSTANTIATION = re.compile(r"\[[^\[\]]*\]")
 _METHOD = re.compile(r"^\(\*?([^()]+)\)\.(.+)$")
-_PACKAGE_INIT = re.compile(r"^(?:.*/)?[^/.]+\.init(?:#\d+)?$")  # `golang.org/x/tools/go/ssa.init`, `init#1`; not `T.init`
+_PACKAGE_INIT = re.compile(
+    r"^(?:.*/)?[^/.]+\.init(?:#\d+)?$"
+)  # `golang.org/x/tools/go/ssa.init`, `init#1`; not `T.init`
 
 
 def codecairn_name(callgraph_name: str) -> str:
@@ -127,8 +160,9 @@ def codecairn_name(callgraph_name: str) -> str:
     return f"{m.group(1)}.{m.group(2)}" if m else name
 
 
-def compare(callgraph_lines: list[str], records: list[dict[str, Any]], files: dict[str, str],
-            gopath_src: Path) -> dict[str, Any]:
+def compare(
+    callgraph_lines: list[str], records: list[dict[str, Any]], files: dict[str, str], gopath_src: Path
+) -> dict[str, Any]:
     bases = (str(gopath_src) + "/", str(gopath_src.resolve()) + "/")
     symbols: dict[str, dict[str, Any]] = {}
     for r in records:
@@ -136,13 +170,13 @@ def compare(callgraph_lines: list[str], records: list[dict[str, Any]], files: di
             symbols.setdefault(r["qualified_name"], r)
 
     oracle: Counter = Counter()
-    functions: set[str] = set()   # every function the oracle built (callers and callees)
+    functions: set[str] = set()  # every function the oracle built (callers and callees)
     out_of_reach = synthetic = 0
     for line in callgraph_lines:
         caller, callee, filename, line_no = line.split("\t")
         functions.add(codecairn_name(caller).split("$")[0])
         functions.add(codecairn_name(callee).split("$")[0])
-        path = next((filename[len(b):] for b in bases if filename.startswith(b)), None)
+        path = next((filename[len(b) :] for b in bases if filename.startswith(b)), None)
         if path is None or path not in files:
             continue
         target = codecairn_name(callee)
@@ -190,8 +224,9 @@ def compare(callgraph_lines: list[str], records: list[dict[str, Any]], files: di
         "resolved_edges": n_mine,
         "precision": sum(agreed.values()) / n_mine if n_mine else 0.0,
         "recall": sum(agreed.values()) / n_oracle if n_oracle else 0.0,
-        "precision_by_label": {label: sum((c & oracle).values()) / sum(c.values())
-                               for label, c in resolved.items() if c},
+        "precision_by_label": {
+            label: sum((c & oracle).values()) / sum(c.values()) for label, c in resolved.items() if c
+        },
         "name_only_edges": n_name_only,
         "name_only_precision": sum(guessed_right.values()) / n_name_only if n_name_only else 0.0,
         "recall_with_name_only": (sum(agreed.values()) + sum(guessed_right.values())) / n_oracle if n_oracle else 0.0,
@@ -232,5 +267,10 @@ def test_go_call_edges_agree_with_the_static_callgraph(tmp_path: Path) -> None:
     assert figures["precision"] >= PRECISION_TARGET, figures["wrong_examples"]
     assert figures["recall"] >= RECALL_TARGET, figures["missed_examples"]
     # The dynamic calls set aside are few next to the static ones compared.
-    assert sum(figures["set_aside"].get(k, 0) for k in ("type conversion", "through a function value",
-                                                        "interface method (dynamic call)")) < 0.1 * figures["resolved_edges"]
+    assert (
+        sum(
+            figures["set_aside"].get(k, 0)
+            for k in ("type conversion", "through a function value", "interface method (dynamic call)")
+        )
+        < 0.1 * figures["resolved_edges"]
+    )

@@ -29,7 +29,9 @@ async def test_only_changed_files_are_reparsed_and_answers_follow(stdlib_part: P
         # Edit one file, add one, delete one, rename one.
         tw = stdlib_part / "textwrap.py"
         tw.write_text(tw.read_text() + "\n\ndef brand_new_helper(text):\n    return dedent(text)\n")
-        (stdlib_part / "json" / "extra.py").write_text("from .decoder import JSONDecoder\n\n\nclass Strict(JSONDecoder):\n    pass\n")
+        (stdlib_part / "json" / "extra.py").write_text(
+            "from .decoder import JSONDecoder\n\n\nclass Strict(JSONDecoder):\n    pass\n"
+        )
         (stdlib_part / "email" / "quoprimime.py").unlink()
         (stdlib_part / "http" / "cookies.py").rename(stdlib_part / "http" / "biscuits.py")
 

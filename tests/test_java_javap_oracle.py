@@ -72,20 +72,23 @@ VERSION = "4.13.2"
 PRECISION_TARGET = 0.90
 RECALL_TARGET = 0.60
 RESOLVED = ("exact", "import", "inherited")
-FETCH = (f"run `scripts/test-prerequisites.sh small`, or by hand: `apt-get install -y openjdk-17-jdk-headless` "
-         f"and `mkdir -p {DEBS} && cd {DEBS} && apt-get download junit4`")
+FETCH = (
+    f"run `scripts/test-prerequisites.sh small`, or by hand: `apt-get install -y openjdk-17-jdk-headless` "
+    f"and `mkdir -p {DEBS} && cd {DEBS} && apt-get download junit4`"
+)
 
 
 # ---- the bytecode ---------------------------------------------------------------------------------
 
+
 @dataclass
 class Method:
-    name: str                     # `<init>` for constructors, `<clinit>` for static initialisers
-    synthetic: bool               # ACC_SYNTHETIC or ACC_BRIDGE: javac wrote it, not the source
+    name: str  # `<init>` for constructors, `<clinit>` for static initialisers
+    synthetic: bool  # ACC_SYNTHETIC or ACC_BRIDGE: javac wrote it, not the source
     # (pc, opcode, class, name, created_at): for an `<init>` that completes a `new` of that class (an
     # object creation, rather than a constructor chaining to super/this), the pc of the `new`.
     invokes: list[tuple[int, str, str, str, int | None]] = field(default_factory=list)
-    lines: list[tuple[int, int]] = field(default_factory=list)              # (pc, line)
+    lines: list[tuple[int, int]] = field(default_factory=list)  # (pc, line)
 
     def line_at(self, pc: int) -> int | None:
         best = None
@@ -107,8 +110,8 @@ class Method:
 
 @dataclass
 class ClassFile:
-    name: str                     # binary name with dots: org.junit.runners.ParentRunner$1
-    source: str                   # root-relative source path: src/main/java/org/junit/runners/ParentRunner.java
+    name: str  # binary name with dots: org.junit.runners.ParentRunner$1
+    source: str  # root-relative source path: src/main/java/org/junit/runners/ParentRunner.java
     superclass: str | None
     interfaces: list[str]
     synthetic: bool
@@ -124,8 +127,10 @@ class ClassFile:
 
 
 _GENERICS = re.compile(r"<[^<>]*>")
-_INVOKE = re.compile(r"^\s+(\d+): (invoke(?:virtual|static|special|interface))\s+#\d+(?:,\s*\d+)?\s+"
-                     r"// (?:Interface)?Method (?:(\S+)\.)?(\"?[^\":.]+\"?):")
+_INVOKE = re.compile(
+    r"^\s+(\d+): (invoke(?:virtual|static|special|interface))\s+#\d+(?:,\s*\d+)?\s+"
+    r"// (?:Interface)?Method (?:(\S+)\.)?(\"?[^\":.]+\"?):"
+)
 _NEW = re.compile(r"^\s+(\d+): new\s+#\d+\s+// class (\S+)$")
 _LINE = re.compile(r"^\s+line (\d+): (\d+)$")
 
@@ -146,7 +151,7 @@ def parse_javap(text: str) -> dict[str, ClassFile]:
         compiled = next((i for i, text in enumerate(lines) if text.strip().startswith("Compiled from ")), None)
         if compiled is None:
             continue
-        source_file = lines[compiled].strip()[len("Compiled from "):].strip('"')
+        source_file = lines[compiled].strip()[len("Compiled from ") :].strip('"')
         decl = _strip_generics(lines[compiled + 1])
         m = re.search(r"(?:class|interface|enum)\s+(\S+)(?:\s+extends\s+(.+?))?(?:\s+implements\s+(.+))?\s*$", decl)
         assert m, decl
@@ -161,13 +166,23 @@ def parse_javap(text: str) -> dict[str, ClassFile]:
             superclass = listed_extends[0] if listed_extends else "java.lang.Object"
             interfaces = implements
         package = name.rsplit(".", 1)[0] if "." in name else ""
-        cls = ClassFile(name=name, source=MAIN + package.replace(".", "/") + "/" + source_file,
-                        superclass=superclass, interfaces=interfaces, synthetic="ACC_SYNTHETIC" in flags,
-                        enum="ACC_ENUM" in flags)
+        cls = ClassFile(
+            name=name,
+            source=MAIN + package.replace(".", "/") + "/" + source_file,
+            superclass=superclass,
+            interfaces=interfaces,
+            synthetic="ACC_SYNTHETIC" in flags,
+            enum="ACC_ENUM" in flags,
+        )
         current: Method | None = None
         for i, line in enumerate(lines):
-            if line.startswith("  ") and not line.startswith("   ") and line.endswith(";") \
-                    and i + 1 < len(lines) and lines[i + 1].startswith("    descriptor: ("):
+            if (
+                line.startswith("  ")
+                and not line.startswith("   ")
+                and line.endswith(";")
+                and i + 1 < len(lines)
+                and lines[i + 1].startswith("    descriptor: (")
+            ):
                 header = line.strip()
                 if header == "static {};":
                     mname = "<clinit>"
@@ -204,15 +219,17 @@ def parse_javap(text: str) -> dict[str, ClassFile]:
 
 # ---- the ground truth -----------------------------------------------------------------------------
 
+
 @dataclass
 class Site:
     """One call site the compiler wrote: where, what it declared, what codecairn may call it."""
+
     path: str
-    lines: tuple[int, int]    # first, last: a call's line; the lines an object creation may be on
-    caller: str           # Class.method in binary names
-    declared: str         # Class.method as the bytecode names it
-    accepts: frozenset[str]   # codecairn qualified names that are right
-    nearest: frozenset[str]   # the nearest declaration only (strict)
+    lines: tuple[int, int]  # first, last: a call's line; the lines an object creation may be on
+    caller: str  # Class.method in binary names
+    declared: str  # Class.method as the bytecode names it
+    accepts: frozenset[str]  # codecairn qualified names that are right
+    nearest: frozenset[str]  # the nearest declaration only (strict)
 
 
 def codecairn_class(binary: str) -> str:
@@ -279,8 +296,9 @@ def anonymous_methods(classes: dict[str, ClassFile], records: list[dict[str, Any
     return out
 
 
-def ground_truth(classes: dict[str, ClassFile], corpus: Path, records: list[dict[str, Any]]
-                 ) -> tuple[list[Site], dict[str, int], set[tuple[str, int]]]:
+def ground_truth(
+    classes: dict[str, ClassFile], corpus: Path, records: list[dict[str, Any]]
+) -> tuple[list[Site], dict[str, int], set[tuple[str, int]]]:
     """Every call site in the main sources, the counts set aside, and every (path, line) with any invoke."""
     anonymous = anonymous_methods(classes, records)
 
@@ -334,8 +352,11 @@ def ground_truth(classes: dict[str, ClassFile], corpus: Path, records: list[dict
                         if cls.anonymous or not written:
                             aside["implicit super() / this()"] += 1
                             continue
-                    elif cls.enum and method.name == "<clinit>" and \
-                            cls.name in (target_class, getattr(classes.get(target_class), "superclass", None)):
+                    elif (
+                        cls.enum
+                        and method.name == "<clinit>"
+                        and cls.name in (target_class, getattr(classes.get(target_class), "superclass", None))
+                    ):
                         aside["enum constant construction"] += 1
                         continue
                     accepts = constructor_names(classes, target_class)
@@ -358,6 +379,7 @@ def ground_truth(classes: dict[str, ClassFile], corpus: Path, records: list[dict
 
 
 # ---- the two tools --------------------------------------------------------------------------------
+
 
 def javap_tools() -> Path:
     """The junit4 jar from Debian's .deb, unpacked; fails with the commands that fetch what is missing."""
@@ -384,30 +406,39 @@ def unpack_jar(deb: Path, work: Path) -> Path:
 
 def start_javap(jar: Path, out: Path) -> subprocess.Popen:
     with zipfile.ZipFile(jar) as z:
-        names = [n[:-len(".class")].replace("/", ".") for n in z.namelist() if n.endswith(".class")]
+        names = [n[: -len(".class")].replace("/", ".") for n in z.namelist() if n.endswith(".class")]
     with out.open("w") as sink:  # the child keeps its own copy of the descriptor
-        return subprocess.Popen(["javap", "-c", "-p", "-l", "-v", "-cp", str(jar), *sorted(names)],
-                                stdout=sink, stderr=subprocess.PIPE, text=True)
+        return subprocess.Popen(
+            ["javap", "-c", "-p", "-l", "-v", "-cp", str(jar), *sorted(names)],
+            stdout=sink,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
 
 
 def codecairn_export(root: Path, cache: Path) -> list[dict[str, Any]]:
     """Index (cold, private cache) and export the graph, through the CLI a user would run."""
-    done = subprocess.run([sys.executable, "-m", "codecairn.cli", "--cache-dir", str(cache), "export", str(root)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "codecairn.cli", "--cache-dir", str(cache), "export", str(root)],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     return [json.loads(line) for line in done.stdout.splitlines()]
 
 
 # ---- the comparison -------------------------------------------------------------------------------
 
-def compare(sites: list[Site], aside: dict[str, int], any_invoke: set[tuple[str, int]],
-            records: list[dict[str, Any]]) -> dict[str, Any]:
+
+def compare(
+    sites: list[Site], aside: dict[str, int], any_invoke: set[tuple[str, int]], records: list[dict[str, Any]]
+) -> dict[str, Any]:
     by_line: dict[tuple[str, int], list[Site]] = defaultdict(list)
     for s in sites:
         for n in range(s.lines[0], s.lines[1] + 1):
             by_line[(s.path, n)].append(s)
 
-    edges: dict[str, list[dict]] = defaultdict(list)   # resolution label -> edges
+    edges: dict[str, list[dict]] = defaultdict(list)  # resolution label -> edges
     unresolved = 0
     for r in records:
         if r["type"] != "edge" or r["kind"] != "calls" or not r["path"].startswith(MAIN):
@@ -461,6 +492,7 @@ def compare(sites: list[Site], aside: dict[str, int], any_invoke: set[tuple[str,
         qn = codecairn_class(cls)
         names = {qn, f"{qn}.{qn.rsplit('.', 1)[-1]}"} if method in ("<init>", "<clinit>") else {f"{qn}.{method}"}
         return e["source"] in names
+
     callers_agree = sum(1 for s in hit if any(caller_ok(s, e) for e in near(at_line, s) if e["target"] in s.accepts))
 
     n = len(right) + len(wrong)
@@ -473,8 +505,11 @@ def compare(sites: list[Site], aside: dict[str, int], any_invoke: set[tuple[str,
         "resolved_by_label": {label: len(edges[label]) for label in RESOLVED},
         "precision": len(right) / n if n else 0.0,
         "precision_strict_nearest_declaration": len(strict_right) / n if n else 0.0,
-        "precision_by_label": {label: sum(1 for e in right if e["resolution"] == label) /
-                               max(1, sum(1 for e in right + wrong if e["resolution"] == label)) for label in RESOLVED},
+        "precision_by_label": {
+            label: sum(1 for e in right if e["resolution"] == label)
+            / max(1, sum(1 for e in right + wrong if e["resolution"] == label))
+            for label in RESOLVED
+        },
         "recall": len(hit) / len(unique_sites) if unique_sites else 0.0,
         "name_only_edges": n_guess,
         "name_only_precision": len(guessed_right) / n_guess if n_guess else 0.0,
@@ -482,10 +517,14 @@ def compare(sites: list[Site], aside: dict[str, int], any_invoke: set[tuple[str,
         "caller_agreement": callers_agree / len(hit) if hit else 0.0,
         "unresolved_edges": unresolved,
         "no_invoke_on_line": no_invoke,
-        "wrong_examples": sorted(f"{e['path'][len(MAIN):]}:{e['line']} {e['source']} -> {e['target']} ({e['resolution']})"
-                                 f" | javap: {sorted(s.declared for s in by_line.get((e['path'], e['line']), ()))}"
-                                 for e in wrong)[:15],
-        "missed_examples": sorted(f"{s.path[len(MAIN):]}:{s.lines[0]} {s.caller} -> {s.declared}" for s in missed)[:15],
+        "wrong_examples": sorted(
+            f"{e['path'][len(MAIN) :]}:{e['line']} {e['source']} -> {e['target']} ({e['resolution']})"
+            f" | javap: {sorted(s.declared for s in by_line.get((e['path'], e['line']), ()))}"
+            for e in wrong
+        )[:15],
+        "missed_examples": sorted(f"{s.path[len(MAIN) :]}:{s.lines[0]} {s.caller} -> {s.declared}" for s in missed)[
+            :15
+        ],
     }
 
 

@@ -85,10 +85,12 @@ async def test_an_agent_explores_go_x_tools(cache_dir: Path) -> None:
     assert f"{SSA}.register" in qualified(a["alloc"]["bases"])
     assert "register" in {m["name"] for m in a["alloc"]["members"] if m["kind"] == "field"}
     assert qualified(a["register"]["bases"]) == {f"{SSA}.anInstruction"}
-    assert {f"{SSA}.Alloc", f"{SSA}.Call", f"{SSA}.Phi", f"{SSA}.BinOp", f"{SSA}.UnOp"} <= \
-        qualified(a["register"]["subclasses"])
-    assert {f"{SSA}.register", f"{SSA}.Jump", f"{SSA}.If", f"{SSA}.Return", f"{SSA}.Store"} <= \
-        qualified(a["an_instruction"]["subclasses"])
+    assert {f"{SSA}.Alloc", f"{SSA}.Call", f"{SSA}.Phi", f"{SSA}.BinOp", f"{SSA}.UnOp"} <= qualified(
+        a["register"]["subclasses"]
+    )
+    assert {f"{SSA}.register", f"{SSA}.Jump", f"{SSA}.If", f"{SSA}.Return", f"{SSA}.Store"} <= qualified(
+        a["an_instruction"]["subclasses"]
+    )
     # Interfaces embed interfaces too.
     assert qualified(a["call_instruction"]["bases"]) == {f"{SSA}.Instruction"}
     assert {"Common", "Value"} <= {m["name"] for m in a["call_instruction"]["members"]}
@@ -110,8 +112,15 @@ async def test_an_agent_explores_go_x_tools(cache_dir: Path) -> None:
     assert [s["name"] for s in external["symbols"]] == ["driverRequest", "findExternalDriver"]
 
     exported = {e["name"] for e in a["imports_go"]["exports"]}
-    assert {"AddImport", "AddNamedImport", "DeleteImport", "DeleteNamedImport", "RewriteImport",
-            "UsesImport", "Imports"} <= exported
+    assert {
+        "AddImport",
+        "AddNamedImport",
+        "DeleteImport",
+        "DeleteNamedImport",
+        "RewriteImport",
+        "UsesImport",
+        "Imports",
+    } <= exported
     # Only capitalised identifiers are exported (an exported method of an unexported type is
     # listed as `type.Method`).
     assert all(name.rsplit(".", 1)[-1][0].isupper() for name in exported), exported

@@ -32,14 +32,18 @@ QUESTIONS = {
     "get_test_class": ("get_symbol", {"name": f"{PARENT}.getTestClass"}),
     "assert_equals": ("get_symbol", {"name": "org.junit.Assert.assertEquals"}),
     "assert_equals_at_145": ("get_symbol", {"name": "org.junit.Assert.assertEquals", "line": 145}),
-    "assert_equals_long": ("get_symbol", {"name": "Assert.assertEquals", "path": f"{MAIN}/org/junit/Assert.java",
-                                          "line": 633}),  # inside its body
+    "assert_equals_long": (
+        "get_symbol",
+        {"name": "Assert.assertEquals", "path": f"{MAIN}/org/junit/Assert.java", "line": 633},
+    ),  # inside its body
     "test_case": ("get_symbol", {"name": "junit.framework.TestCase"}),
     "none": ("get_symbol", {"name": "org.junit.Test.None"}),
     "annotations": ("find_symbols", {"name": "Test", "kinds": ["annotation"]}),
     "outline": ("file_outline", {"path": f"{MAIN}/org/junit/runners/BlockJUnit4ClassRunner.java"}),
-    "wildcard_user": ("file_outline", {"path": "src/test/java/org/junit/tests/experimental/theories/"
-                                               "PotentialAssignmentTest.java"}),
+    "wildcard_user": (
+        "file_outline",
+        {"path": "src/test/java/org/junit/tests/experimental/theories/PotentialAssignmentTest.java"},
+    ),
     "quoted": ("get_symbol", {"name": "PotentialAssignmentTest.shouldUseQuotedValueInDescription"}),
     "stats": ("stats", {}),
 }
@@ -71,31 +75,47 @@ def test_a_known_class_its_members_base_and_subclasses(a: dict[str, dict]) -> No
     assert block["doc"].startswith("Implements the JUnit 4 standard test case class model")
     assert block["modifiers"] == ["public"]
     members = {(m["name"], m["kind"]) for m in block["members"]}
-    assert {("runChild", "method"), ("methodBlock", "method"), ("computeTestMethods", "method"),
-            ("methodDescriptions", "field"), ("RuleCollector", "class")} <= members
-    assert [m["line"] for m in block["members"] if m["name"] == "BlockJUnit4ClassRunner"] == [73, 83], \
+    assert {
+        ("runChild", "method"),
+        ("methodBlock", "method"),
+        ("computeTestMethods", "method"),
+        ("methodDescriptions", "field"),
+        ("RuleCollector", "class"),
+    } <= members
+    assert [m["line"] for m in block["members"] if m["name"] == "BlockJUnit4ClassRunner"] == [73, 83], (
         "both constructors, each at its own line"
+    )
     # `extends ParentRunner<FrameworkMethod>`: the base, found in the same package, without its type argument.
     assert qualified(block["bases"]) == {PARENT}
     assert "resolution" not in block["bases"][0]
     subclasses = qualified(block["subclasses"])
-    assert {"org.junit.experimental.theories.Theories", f"{RUNNERS}.JUnit4",
-            f"{RUNNERS}.parameterized.BlockJUnit4ClassRunnerWithParameters"} <= subclasses  # other packages
-    assert "org.junit.runners.CustomBlockJUnit4ClassRunnerTest.CustomBlockJUnit4ClassRunner" in subclasses  # nested, in a test
+    assert {
+        "org.junit.experimental.theories.Theories",
+        f"{RUNNERS}.JUnit4",
+        f"{RUNNERS}.parameterized.BlockJUnit4ClassRunnerWithParameters",
+    } <= subclasses  # other packages
+    assert (
+        "org.junit.runners.CustomBlockJUnit4ClassRunnerTest.CustomBlockJUnit4ClassRunner" in subclasses
+    )  # nested, in a test
 
     parent = a["parent"]
     assert {"public", "abstract"} <= set(parent["modifiers"])
     bases = {b["qualified_name"]: b for b in parent["bases"]}
-    assert set(bases) == {"org.junit.runner.Runner", "org.junit.runner.manipulation.Filterable",
-                          "org.junit.runner.manipulation.Orderable"}
+    assert set(bases) == {
+        "org.junit.runner.Runner",
+        "org.junit.runner.manipulation.Filterable",
+        "org.junit.runner.manipulation.Orderable",
+    }
     assert bases["org.junit.runner.Runner"]["resolution"] == "import"
     assert bases["org.junit.runner.manipulation.Filterable"]["kind"] == "implements"
     assert {BLOCK, f"{RUNNERS}.Suite"} <= qualified(parent["subclasses"])
 
     # JUnit 3's TestCase: a class extending a class and implementing an interface of its package.
     test_case = a["test_case"]
-    assert {(b["qualified_name"], b.get("kind", "extends")) for b in test_case["bases"]} == \
-        {("junit.framework.Assert", "extends"), ("junit.framework.Test", "implements")}
+    assert {(b["qualified_name"], b.get("kind", "extends")) for b in test_case["bases"]} == {
+        ("junit.framework.Assert", "extends"),
+        ("junit.framework.Test", "implements"),
+    }
 
     # A nested type, and an annotation type.
     assert a["none"]["parent"] == "org.junit.Test" and a["none"]["kind"] == "class"
@@ -109,8 +129,14 @@ def test_callers_and_callees_of_known_methods_say_how_they_were_resolved(a: dict
     assert method_block["modifiers"] == ["protected"]
     callees = {c["qualified_name"]: c for c in method_block["callees"] if "qualified_name" in c}
     # Calls of the class's own methods (exact: no label), ...
-    for own in ("methodInvoker", "possiblyExpectingExceptions", "withPotentialTimeout", "withBefores",
-                "withAfters", "withRules"):
+    for own in (
+        "methodInvoker",
+        "possiblyExpectingExceptions",
+        "withPotentialTimeout",
+        "withBefores",
+        "withAfters",
+        "withRules",
+    ):
         assert "resolution" not in callees[f"{BLOCK}.{own}"], own
     assert callees[f"{BLOCK}.withBefores"]["call_line"] == 319
     # ... one it inherits from ParentRunner, ...
@@ -129,9 +155,14 @@ def test_callers_and_callees_of_known_methods_say_how_they_were_resolved(a: dict
     assert callers[custom]["resolution"] == "inherited"
 
     class_block = a["class_block"]
-    assert [c["qualified_name"].rsplit(".", 1)[1] for c in class_block["callees"]] == \
-        ["childrenInvoker", "areAllChildrenIgnored", "withBeforeClasses", "withAfterClasses",
-         "withClassRules", "withInterruptIsolation"]  # in the order they are called
+    assert [c["qualified_name"].rsplit(".", 1)[1] for c in class_block["callees"]] == [
+        "childrenInvoker",
+        "areAllChildrenIgnored",
+        "withBeforeClasses",
+        "withAfterClasses",
+        "withClassRules",
+        "withInterruptIsolation",
+    ]  # in the order they are called
     assert [(c["caller"], c["line"]) for c in class_block["callers"]] == [(f"{PARENT}.run", 412)]
 
     # getTestClass() is called by subclasses in other packages without a receiver: inherited.
@@ -147,9 +178,11 @@ def test_an_overloaded_method_is_ambiguous_until_a_line_picks_one(a: dict[str, d
     assert all(c["qualified_name"] == "org.junit.Assert.assertEquals" for c in candidates)
     signatures = [c["signature"] for c in candidates]
     assert len(signatures) == len(set(signatures)) >= 10, "each overload shows its own parameters"
-    assert {"void assertEquals(Object expected, Object actual)",
-            "void assertEquals(long expected, long actual)",
-            "void assertEquals(String message, double expected, double actual, double delta)"} <= set(signatures)
+    assert {
+        "void assertEquals(Object expected, Object actual)",
+        "void assertEquals(long expected, long actual)",
+        "void assertEquals(String message, double expected, double actual, double delta)",
+    } <= set(signatures)
 
     at_145 = a["assert_equals_at_145"]
     assert "ambiguous" not in at_145
@@ -172,8 +205,10 @@ def test_imports_and_exports_of_a_known_file(a: dict[str, dict]) -> None:
     exported = {e["name"] for e in outline["exports"]}
     # public and protected, never private
     assert {"BlockJUnit4ClassRunner", "runChild", "methodBlock", "createTest", "computeTestMethods"} <= exported
-    assert not {"validatePublicConstructor", "hasOneConstructor", "getTimeout", "RuleCollector",
-                "CURRENT_RULE_CONTAINER"} & exported
+    assert (
+        not {"validatePublicConstructor", "hasOneConstructor", "getTimeout", "RuleCollector", "CURRENT_RULE_CONTAINER"}
+        & exported
+    )
     (cls,) = [s for s in outline["symbols"] if s["kind"] == "class"]
     assert cls["name"] == "BlockJUnit4ClassRunner" and cls["lines"] == "63-473"
     assert {"runChild", "methodBlock"} <= {c["name"] for c in cls["children"]}

@@ -56,8 +56,9 @@ async def test_an_agent_explores_tokio(cache_dir: Path) -> None:
     assert stream["kind"] == "struct" and stream["doc"] == "A TCP stream between a local and a remote socket."
     members = {m["name"]: m["kind"] for m in stream["members"]}
     assert members["io"] == "field"
-    assert {"connect", "peek", "split", "into_split", "set_nodelay", "try_read"} <= \
-        {name for name, kind in members.items() if kind == "method"}
+    assert {"connect", "peek", "split", "into_split", "set_nodelay", "try_read"} <= {
+        name for name, kind in members.items() if kind == "method"
+    }
     # Its bases: the traits it implements (`impl AsyncRead for TcpStream`), resolved to tokio's own
     # traits; std's (`fmt::Debug`) are named but unresolved: the standard library is not indexed.
     bases = {b.get("qualified_name") or b["name"]: b for b in stream["bases"]}
@@ -69,8 +70,13 @@ async def test_an_agent_explores_tokio(cache_dir: Path) -> None:
     async_read = a["async_read"]
     assert async_read["kind"] == "trait" and [m["name"] for m in async_read["members"]] == ["poll_read"]
     implementors = {s["qualified_name"]: s for s in async_read["subclasses"]}
-    for implementor in (STREAM, "crate::fs::file::File", "crate::io::util::buf_reader::BufReader",
-                        "crate::net::unix::stream::UnixStream", "crate::process::ChildStdout"):
+    for implementor in (
+        STREAM,
+        "crate::fs::file::File",
+        "crate::io::util::buf_reader::BufReader",
+        "crate::net::unix::stream::UnixStream",
+        "crate::process::ChildStdout",
+    ):
         assert implementors[implementor]["kind"] == "implements", implementor
     assert "kind" not in implementors["crate::io::async_buf_read::AsyncBufRead"], "a supertrait: extends"
     assert ASYNC_READ in qualified(a["buf_read"]["bases"])
@@ -103,8 +109,13 @@ async def test_an_agent_explores_tokio(cache_dir: Path) -> None:
     # `pub(crate)` ones), `pub use` listed as re-exports.
     stream_rs = a["stream_rs"]
     uses = {(i["module"], i.get("name")) for i in stream_rs["imports"]}
-    assert {("crate::io", "AsyncRead"), ("crate::io", "PollEvented"), ("crate::future", "poll_fn"),
-            ("std::net", "SocketAddr"), ("bytes", "BufMut")} <= uses
+    assert {
+        ("crate::io", "AsyncRead"),
+        ("crate::io", "PollEvented"),
+        ("crate::future", "poll_fn"),
+        ("std::net", "SocketAddr"),
+        ("bytes", "BufMut"),
+    } <= uses
     assert ("std::os::unix::prelude", "*") in uses  # a glob
     exported = {e["name"] for e in stream_rs["exports"]}
     assert {"TcpStream", "TcpStream::connect", "TcpStream::peek", "TcpStream::into_split"} <= exported

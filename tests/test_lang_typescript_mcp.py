@@ -69,17 +69,32 @@ def test_the_observable_class_its_members_and_its_family(rx: dict[str, dict]) ->
     assert observable["doc"].startswith("A representation of any set of values over any amount of time.")
     assert "export" in observable["modifiers"]
     members = {(m["name"], m["kind"]) for m in observable["members"]}
-    assert {("constructor", "constructor"), ("lift", "method"), ("subscribe", "method"), ("pipe", "method"),
-            ("forEach", "method"), ("toPromise", "method"), ("_trySubscribe", "method"),
-            ("source", "property"), ("operator", "property")} <= members
+    assert {
+        ("constructor", "constructor"),
+        ("lift", "method"),
+        ("subscribe", "method"),
+        ("pipe", "method"),
+        ("forEach", "method"),
+        ("toPromise", "method"),
+        ("_trySubscribe", "method"),
+        ("source", "property"),
+        ("operator", "property"),
+    } <= members
     # `implements Subscribable<T>`: an interface imported from ./types, without its type argument.
     (base,) = observable["bases"]
-    assert (base["qualified_name"], base["kind"], base["resolution"]) == \
-        ("internal/types.Subscribable", "implements", "import")
+    assert (base["qualified_name"], base["kind"], base["resolution"]) == (
+        "internal/types.Subscribable",
+        "implements",
+        "import",
+    )
     # Subclasses all over the tree, each extending the imported Observable; an interface extends it too.
-    assert {SUBJECT, "internal/observable/ConnectableObservable.ConnectableObservable",
-            "internal/operators/groupBy.GroupedObservable", "internal/testing/ColdObservable.ColdObservable",
-            "internal/types.Connectable"} <= qualified(observable["subclasses"])
+    assert {
+        SUBJECT,
+        "internal/observable/ConnectableObservable.ConnectableObservable",
+        "internal/operators/groupBy.GroupedObservable",
+        "internal/testing/ColdObservable.ColdObservable",
+        "internal/types.Connectable",
+    } <= qualified(observable["subclasses"])
 
     # Subject extends Observable (the subclass's side of the same edge) and implements SubscriptionLike.
     subject = rx["subject"]
@@ -87,9 +102,12 @@ def test_the_observable_class_its_members_and_its_family(rx: dict[str, dict]) ->
     bases = {b["qualified_name"]: b for b in subject["bases"]}
     assert bases[OBSERVABLE]["resolution"] == "import" and "kind" not in bases[OBSERVABLE]  # extends
     assert bases["internal/types.SubscriptionLike"]["kind"] == "implements"
-    assert {"internal/BehaviorSubject.BehaviorSubject", "internal/ReplaySubject.ReplaySubject",
-            "internal/AsyncSubject.AsyncSubject", "internal/Subject.AnonymousSubject"} <= \
-        qualified(subject["subclasses"])
+    assert {
+        "internal/BehaviorSubject.BehaviorSubject",
+        "internal/ReplaySubject.ReplaySubject",
+        "internal/AsyncSubject.AsyncSubject",
+        "internal/Subject.AnonymousSubject",
+    } <= qualified(subject["subclasses"])
     assert {"next", "error", "complete", "asObservable", "observers"} <= {m["name"] for m in subject["members"]}
 
 
@@ -121,8 +139,13 @@ def test_imports_and_exports_of_observable_ts_and_of_the_barrel(rx: dict[str, di
     outline = rx["outline"]
     assert outline["language"] == "typescript" and not outline.get("partial")
     imports = {(i["module"], i["name"]): i for i in outline["imports"]}
-    assert {("./Subscriber", "SafeSubscriber"), ("./Subscriber", "Subscriber"), ("./types", "Observer"),
-            ("./util/pipe", "pipeFromArray"), ("./config", "config")} <= set(imports)
+    assert {
+        ("./Subscriber", "SafeSubscriber"),
+        ("./Subscriber", "Subscriber"),
+        ("./types", "Observer"),
+        ("./util/pipe", "pipeFromArray"),
+        ("./config", "config"),
+    } <= set(imports)
     assert imports[("./symbol/observable", "observable")]["alias"] == "Symbol_observable"  # `as` renames
     assert [e["name"] for e in outline["exports"]] == ["Observable"]
     assert [s["name"] for s in outline["symbols"]] == ["Observable", "getPromiseCtor", "isObserver", "isSubscriber"]
@@ -146,11 +169,16 @@ def test_a_javascript_class_from_eslint(eslint: dict[str, dict]) -> None:
     assert decorative["language"] == "javascript" and decorative["kind"] == "class"
     assert decorative["path"] == f"{TOKEN_STORE}/decorative-cursor.js"
     assert decorative["doc"] == "The abstract class about cursors which manipulate another cursor."
-    assert [(m["name"], m["kind"]) for m in decorative["members"]] == [("constructor", "constructor"),
-                                                                       ("moveNext", "method")]
+    assert [(m["name"], m["kind"]) for m in decorative["members"]] == [
+        ("constructor", "constructor"),
+        ("moveNext", "method"),
+    ]
     assert qualified(decorative["bases"]) == {f"{TOKEN_STORE}/cursor.Cursor"}
-    assert {f"{TOKEN_STORE}/filter-cursor.FilterCursor", f"{TOKEN_STORE}/limit-cursor.LimitCursor",
-            f"{TOKEN_STORE}/skip-cursor.SkipCursor"} <= qualified(decorative["subclasses"])
+    assert {
+        f"{TOKEN_STORE}/filter-cursor.FilterCursor",
+        f"{TOKEN_STORE}/limit-cursor.LimitCursor",
+        f"{TOKEN_STORE}/skip-cursor.SkipCursor",
+    } <= qualified(decorative["subclasses"])
 
     # Subclasses call `super.moveNext()`.
     how = {c["caller"]: c.get("resolution") for c in eslint["move_next"]["callers"]}
@@ -159,7 +187,11 @@ def test_a_javascript_class_from_eslint(eslint: dict[str, dict]) -> None:
     outline = eslint["outline"]
     assert outline["language"] == "javascript"
     (required,) = outline["imports"]
-    assert (required["module"], required["alias"], required["kind"], required["line"]) == \
-        ("./cursor", "Cursor", "require", 11)
+    assert (required["module"], required["alias"], required["kind"], required["line"]) == (
+        "./cursor",
+        "Cursor",
+        "require",
+        11,
+    )
     (exported,) = outline["exports"]
     assert (exported["name"], exported["kind"]) == ("DecorativeCursor", "default")  # module.exports = class ...

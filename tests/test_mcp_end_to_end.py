@@ -21,7 +21,9 @@ EXPECTED_TOOLS = {"index", "find_symbols", "get_symbol", "read_symbol", "file_ou
 
 def server_params(root: Path, cache: Path, *extra: str) -> StdioServerParameters:
     env = {**os.environ, "CODECAIRN_CACHE_DIR": str(cache)}
-    return StdioServerParameters(command=sys.executable, args=["-m", "codecairn.cli", "serve", str(root), *extra], env=env)
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "codecairn.cli", "serve", str(root), *extra], env=env
+    )
 
 
 async def call(session: ClientSession, tool: str, args: dict | None = None, **kw) -> dict:
@@ -69,7 +71,10 @@ async def test_an_agent_explores_the_standard_library(stdlib_part: Path, cache_d
             assert sub["bases"][0]["name" if "name" in sub["bases"][0] else "qualified_name"] == "ValueError"
 
             parser = await call(session, "get_symbol", {"name": "argparse.ArgumentParser"})
-            assert {b["qualified_name"] for b in parser["bases"]} >= {"argparse._AttributeHolder", "argparse._ActionsContainer"}
+            assert {b["qualified_name"] for b in parser["bases"]} >= {
+                "argparse._AttributeHolder",
+                "argparse._ActionsContainer",
+            }
 
             holder = await call(session, "get_symbol", {"name": "_AttributeHolder"})
             assert "argparse.ArgumentParser" in {s["qualified_name"] for s in holder["subclasses"]}
@@ -89,7 +94,9 @@ async def test_an_agent_explores_the_standard_library(stdlib_part: Path, cache_d
             assert stats["languages"] == {"python": summary["files"]}
 
 
-async def test_bad_requests_get_clear_errors_and_change_nothing(stdlib_part: Path, cache_dir: Path, tmp_path: Path) -> None:
+async def test_bad_requests_get_clear_errors_and_change_nothing(
+    stdlib_part: Path, cache_dir: Path, tmp_path: Path
+) -> None:
     outside = tmp_path / "secret.py"
     outside.write_text("SECRET = 1\n")
     (stdlib_part / "escape.py").symlink_to(outside)
@@ -118,8 +125,9 @@ async def test_bad_requests_get_clear_errors_and_change_nothing(stdlib_part: Pat
             assert missing["error"] == "not_found"
 
             after = await call(session, "stats")
-            assert {k: after[k] for k in ("files", "symbols", "edges", "generation")} == \
-                   {k: before[k] for k in ("files", "symbols", "edges", "generation")}
+            assert {k: after[k] for k in ("files", "symbols", "edges", "generation")} == {
+                k: before[k] for k in ("files", "symbols", "edges", "generation")
+            }
 
 
 async def test_cancelling_an_index_stops_it_and_the_next_run_completes(tmp_path: Path, cache_dir: Path) -> None:

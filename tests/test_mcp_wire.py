@@ -14,24 +14,41 @@ import pytest
 
 
 @pytest.mark.parametrize("stdin", ["pipe", "file"])  # the event loop's pipes; the SDK's threads
-def test_malformed_messages_get_errors_and_the_session_continues(stdlib_part: Path, cache_dir: Path,
-                                                                 tmp_path: Path, stdin: str) -> None:
+def test_malformed_messages_get_errors_and_the_session_continues(
+    stdlib_part: Path, cache_dir: Path, tmp_path: Path, stdin: str
+) -> None:
     lines = [
         "this is not json",
-        json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}),
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": {"name": "raw", "version": "0"},
+                },
+            }
+        ),
         json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
         json.dumps({"jsonrpc": "2.0", "id": 2, "method": "ping"}),
-        json.dumps({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "find_symbols", "arguments": "oops"}}),
+        json.dumps(
+            {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "find_symbols", "arguments": "oops"}}
+        ),
         json.dumps({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "stats", "arguments": {}}}),
     ]
     requests = tmp_path / "requests.jsonl"
     requests.write_text("\n".join(lines) + "\n")
     with requests.open() as source:
-        proc = subprocess.Popen([sys.executable, "-m", "codecairn.cli", "serve", str(stdlib_part), "--no-index"],
-                                stdin=subprocess.PIPE if stdin == "pipe" else source, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True,
-                                env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache_dir)})
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "codecairn.cli", "serve", str(stdlib_part), "--no-index"],
+            stdin=subprocess.PIPE if stdin == "pipe" else source,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache_dir)},
+        )
         # Input ends right after the last request: every request is still answered, then the
         # server exits.
         out, _ = proc.communicate(requests.read_text() if stdin == "pipe" else None, timeout=120)
@@ -49,18 +66,31 @@ def test_malformed_messages_get_errors_and_the_session_continues(stdlib_part: Pa
 
 
 def test_a_client_that_stops_reading_ends_the_session_cleanly(stdlib_part: Path, cache_dir: Path) -> None:
-    proc = subprocess.Popen([sys.executable, "-m", "codecairn.cli", "serve", str(stdlib_part), "--no-index",
-                             "--no-watch", "--no-embed"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache_dir)})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "codecairn.cli", "serve", str(stdlib_part), "--no-index", "--no-watch", "--no-embed"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache_dir)},
+    )
     assert proc.stdin and proc.stdout and proc.stderr
 
     def send(message: dict) -> None:
         proc.stdin.write(json.dumps(message).encode() + b"\n")
         proc.stdin.flush()
 
-    send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}})
+    send(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "0"},
+            },
+        }
+    )
     assert json.loads(proc.stdout.readline())["id"] == 1
     proc.stdout.close()  # the client goes away without closing its side of stdin
     try:
@@ -74,19 +104,35 @@ def test_a_client_that_stops_reading_ends_the_session_cleanly(stdlib_part: Path,
     assert "closed the server's output" in err and "Traceback" not in err
 
 
-def test_a_message_over_the_size_limit_is_refused_and_the_next_one_is_answered(stdlib_part: Path, cache_dir: Path) -> None:
+def test_a_message_over_the_size_limit_is_refused_and_the_next_one_is_answered(
+    stdlib_part: Path, cache_dir: Path
+) -> None:
     huge = json.dumps({"jsonrpc": "2.0", "id": 9, "method": "ping", "params": {"padding": "x" * 20000}})
     lines = [
-        json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}),
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": {"name": "raw", "version": "0"},
+                },
+            }
+        ),
         json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
         huge,
         json.dumps({"jsonrpc": "2.0", "id": 2, "method": "ping"}),  # sent in the same write as the huge one
     ]
-    proc = subprocess.run([sys.executable, "-m", "codecairn.cli", "serve", str(stdlib_part), "--no-index",
-                           "--no-watch", "--no-embed"], input="\n".join(lines) + "\n", capture_output=True,
-                          text=True, timeout=120,
-                          env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache_dir), "CODECAIRN_MAX_MESSAGE_BYTES": "4096"})
+    proc = subprocess.run(
+        [sys.executable, "-m", "codecairn.cli", "serve", str(stdlib_part), "--no-index", "--no-watch", "--no-embed"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache_dir), "CODECAIRN_MAX_MESSAGE_BYTES": "4096"},
+    )
     replies = {r.get("id"): r for r in map(json.loads, proc.stdout.splitlines())}
     assert sorted(replies, key=str) == sorted([1, None, 2], key=str)  # nothing answered for id 9
     assert replies[None]["error"]["code"] == -32700 and replies[2]["result"] == {}

@@ -17,8 +17,11 @@ pytestmark = pytest.mark.anyio
 
 
 def server_params(root: Path, cache: Path, *extra: str, env: dict | None = None) -> StdioServerParameters:
-    return StdioServerParameters(command=sys.executable, args=["-m", "codecairn.cli", "serve", str(root), *extra],
-                                 env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache), **(env or {})})
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "codecairn.cli", "serve", str(root), *extra],
+        env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache), **(env or {})},
+    )
 
 
 async def call(session: ClientSession, tool: str, args: dict | None = None) -> dict:
@@ -28,7 +31,7 @@ async def call(session: ClientSession, tool: str, args: dict | None = None) -> d
 
 
 def read_lines(root: Path, path: str, start: int, end: int) -> list[str]:
-    return (root / path).read_text().splitlines()[start - 1:end]
+    return (root / path).read_text().splitlines()[start - 1 : end]
 
 
 def line_of(root: Path, path: str, text: str) -> int:
@@ -70,22 +73,40 @@ async def test_remembered_places_follow_edits_moves_renames_and_deletions(projec
             await call(session, "index")
 
             # By symbol: the whole method, anchored to itself.
-            raw = await call(session, "remember", {"symbol": "JSONDecoder.raw_decode", "tags": ["errors"],
-                                                   "reason": "where a decoding failure becomes JSONDecodeError"})
+            raw = await call(
+                session,
+                "remember",
+                {
+                    "symbol": "JSONDecoder.raw_decode",
+                    "tags": ["errors"],
+                    "reason": "where a decoding failure becomes JSONDecodeError",
+                },
+            )
             assert raw["path"] == "json/decoder.py" and raw["symbol"] == "json.decoder.JSONDecoder.raw_decode"
             raw_text = read_lines(root, raw["path"], raw["start_line"], raw["end_line"])
             assert raw_text[0].strip().startswith("def raw_decode(")
 
             # By path and lines: three lines in the middle of a function.
             start = line_of(root, "json/decoder.py", "chunk = _m(s, end)")
-            scan = await call(session, "remember", {"path": "json/decoder.py", "start_line": start,
-                                                    "end_line": start + 2, "tags": ["parsing", "hot path"],
-                                                    "reason": "the string scanner's inner loop: one regex match per chunk"})
+            scan = await call(
+                session,
+                "remember",
+                {
+                    "path": "json/decoder.py",
+                    "start_line": start,
+                    "end_line": start + 2,
+                    "tags": ["parsing", "hot path"],
+                    "reason": "the string scanner's inner loop: one regex match per chunk",
+                },
+            )
             assert scan["symbol"] == "json.decoder.py_scanstring"
             scan_text = read_lines(root, "json/decoder.py", start, start + 2)
 
-            wrap = await call(session, "remember", {"symbol": "textwrap.TextWrapper._wrap_chunks",
-                                                    "reason": "line filling: where long words get broken"})
+            wrap = await call(
+                session,
+                "remember",
+                {"symbol": "textwrap.TextWrapper._wrap_chunks", "reason": "line filling: where long words get broken"},
+            )
             wrap_place = (wrap["start_line"], wrap["end_line"])
 
             # Recall by path (a directory), by symbol (members included), by words of the reason.
@@ -149,7 +170,11 @@ async def test_remembered_places_follow_edits_moves_renames_and_deletions(projec
 
             # forget: by id, then by tag; stats counts what is left.
             assert await call(session, "forget", {"ids": [wrap["id"], 999]}) == {
-                "forgotten": 1, "ids": [wrap["id"]], "not_found": [999], "generation": gone["generation"]}
+                "forgotten": 1,
+                "ids": [wrap["id"]],
+                "not_found": [999],
+                "generation": gone["generation"],
+            }
             assert (await call(session, "forget", {"tags": ["errors"]}))["forgotten"] == 1
             left = await call(session, "recall")
             assert [m["id"] for m in left["memories"]] == [scan["id"]]
@@ -164,8 +189,16 @@ async def test_edited_lines_inside_a_surviving_function_widen_to_it_and_say_so(p
             await call(session, "index")
             start = line_of(root, "shlex.py", "def split(s, comments=False, posix=True):")
             body = line_of(root, "shlex.py", "lex.whitespace_split = True")
-            kept = await call(session, "remember", {"path": "shlex.py", "start_line": body, "end_line": body,
-                                                    "reason": "split() turns on whitespace splitting"})
+            kept = await call(
+                session,
+                "remember",
+                {
+                    "path": "shlex.py",
+                    "start_line": body,
+                    "end_line": body,
+                    "reason": "split() turns on whitespace splitting",
+                },
+            )
             assert kept["symbol"] == "shlex.split"
 
             text = (root / "shlex.py").read_text()
@@ -179,14 +212,17 @@ async def test_edited_lines_inside_a_surviving_function_widen_to_it_and_say_so(p
             assert (m["start_line"], m["end_line"], m["state"]) == (body, body, "current") and "edited" not in m
 
 
-async def test_memories_survive_a_server_restart_and_edits_made_while_it_was_down(project: Path, cache_dir: Path) -> None:
+async def test_memories_survive_a_server_restart_and_edits_made_while_it_was_down(
+    project: Path, cache_dir: Path
+) -> None:
     root = project
     async with stdio_client(server_params(root, cache_dir, "--no-index")) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
             await call(session, "index")
-            saved = await call(session, "remember", {"symbol": "json.dumps", "reason": "the public entry point",
-                                                     "tags": ["api"]})
+            saved = await call(
+                session, "remember", {"symbol": "json.dumps", "reason": "the public entry point", "tags": ["api"]}
+            )
     original = read_lines(root, "json/__init__.py", saved["start_line"], saved["end_line"])
 
     init = root / "json/__init__.py"
@@ -202,8 +238,9 @@ async def test_memories_survive_a_server_restart_and_edits_made_while_it_was_dow
             assert read_lines(root, m["path"], m["start_line"], m["end_line"]) == original
 
 
-async def test_bad_memory_requests_get_clear_errors_and_change_nothing(project: Path, cache_dir: Path,
-                                                                       tmp_path: Path) -> None:
+async def test_bad_memory_requests_get_clear_errors_and_change_nothing(
+    project: Path, cache_dir: Path, tmp_path: Path
+) -> None:
     root = project
     outside = tmp_path / "outside.py"
     outside.write_text("SECRET = 1\n")

@@ -16,8 +16,11 @@ pytestmark = pytest.mark.anyio
 
 
 def server_params(root: Path, cache: Path, **env: str) -> StdioServerParameters:
-    return StdioServerParameters(command=sys.executable, args=["-m", "codecairn.cli", "serve", str(root), "--no-index"],
-                                 env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache), **env})
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "codecairn.cli", "serve", str(root), "--no-index"],
+        env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache), **env},
+    )
 
 
 async def call(session: ClientSession, tool: str, args: dict | None = None) -> dict:
@@ -41,17 +44,44 @@ async def test_an_agent_records_decisions_a_human_can_read(project: Path, cache_
             empty = await call(session, "notes")
             assert empty["exists"] is False and empty["headings"] == [] and empty["path"] == ".codecairn/adr.md"
 
-            first = await call(session, "notes", {"action": "set", "heading": "ADR-001: One SQLite file per workspace",
-                                                  "text": "Status: accepted"})
+            first = await call(
+                session,
+                "notes",
+                {"action": "set", "heading": "ADR-001: One SQLite file per workspace", "text": "Status: accepted"},
+            )
             assert first["action"] == "created" and first["created_file"] is True
-            await call(session, "notes", {"action": "set", "heading": "ADR-001 > Context",
-                                          "text": "Agents open many sessions; the index must be shared."})
-            await call(session, "notes", {"action": "set", "heading": "ADR-001 > Decision",
-                                          "text": "WAL mode, one writer, readers never block."})
-            await call(session, "notes", {"action": "set", "heading": "ADR-002: Memories store hashes, not code",
-                                          "text": "Status: proposed"})
-            await call(session, "notes", {"action": "set", "heading": "ADR-002 > Context",
-                                          "text": "Snapshots get committed; source text must not leak."})
+            await call(
+                session,
+                "notes",
+                {
+                    "action": "set",
+                    "heading": "ADR-001 > Context",
+                    "text": "Agents open many sessions; the index must be shared.",
+                },
+            )
+            await call(
+                session,
+                "notes",
+                {
+                    "action": "set",
+                    "heading": "ADR-001 > Decision",
+                    "text": "WAL mode, one writer, readers never block.",
+                },
+            )
+            await call(
+                session,
+                "notes",
+                {"action": "set", "heading": "ADR-002: Memories store hashes, not code", "text": "Status: proposed"},
+            )
+            await call(
+                session,
+                "notes",
+                {
+                    "action": "set",
+                    "heading": "ADR-002 > Context",
+                    "text": "Snapshots get committed; source text must not leak.",
+                },
+            )
 
             assert adr.read_text() == (
                 "# Architecture decisions\n\n"
@@ -59,12 +89,18 @@ async def test_an_agent_records_decisions_a_human_can_read(project: Path, cache_
                 "### Context\n\nAgents open many sessions; the index must be shared.\n\n"
                 "### Decision\n\nWAL mode, one writer, readers never block.\n\n"
                 "## ADR-002: Memories store hashes, not code\n\nStatus: proposed\n\n"
-                "### Context\n\nSnapshots get committed; source text must not leak.\n")
+                "### Context\n\nSnapshots get committed; source text must not leak.\n"
+            )
 
             outline = await call(session, "notes", {"action": "outline"})
             assert [(h["level"], h["heading"]) for h in outline["headings"]] == [
-                (1, "Architecture decisions"), (2, "ADR-001: One SQLite file per workspace"), (3, "Context"),
-                (3, "Decision"), (2, "ADR-002: Memories store hashes, not code"), (3, "Context")]
+                (1, "Architecture decisions"),
+                (2, "ADR-001: One SQLite file per workspace"),
+                (3, "Context"),
+                (3, "Decision"),
+                (2, "ADR-002: Memories store hashes, not code"),
+                (3, "Context"),
+            ]
             assert outline["complete"] is True
 
             # Addressing: a unique prefix, a parent path; a repeated heading alone is ambiguous.
@@ -76,25 +112,38 @@ async def test_an_agent_records_decisions_a_human_can_read(project: Path, cache_
             assert "ADR-002" not in whole["text"]
             ambiguous = await call(session, "notes", {"action": "get", "heading": "Context"})
             assert ambiguous["error"] == "bad_argument" and ambiguous["ambiguous"] is True
-            assert [c["line"] for c in ambiguous["candidates"]] == [h["line"] for h in outline["headings"]
-                                                                     if h["heading"] == "Context"]
+            assert [c["line"] for c in ambiguous["candidates"]] == [
+                h["line"] for h in outline["headings"] if h["heading"] == "Context"
+            ]
 
             # Replacing a section's own text keeps its sub-sections; appending adds to it.
             short = await call(session, "notes", {"action": "set", "heading": "ADR-002", "text": "Status: accepted"})
             assert short["error"] == "bad_argument"
             assert short["did_you_mean"] == "ADR-002: Memories store hashes, not code", "never a near-duplicate section"
-            replaced = await call(session, "notes", {"action": "set", "text": "Status: accepted",
-                                                     "heading": "ADR-002: Memories store hashes, not code"})
+            replaced = await call(
+                session,
+                "notes",
+                {"action": "set", "text": "Status: accepted", "heading": "ADR-002: Memories store hashes, not code"},
+            )
             assert replaced["action"] == "replaced"
-            await call(session, "notes", {"action": "set", "heading": "ADR-002 > Context", "mode": "append",
-                                          "text": "Reviewed by the team."})
+            await call(
+                session,
+                "notes",
+                {"action": "set", "heading": "ADR-002 > Context", "mode": "append", "text": "Reviewed by the team."},
+            )
             adr2 = await call(session, "notes", {"action": "get", "heading": "ADR-002"})
-            assert adr2["text"] == ("## ADR-002: Memories store hashes, not code\n\nStatus: accepted\n\n### Context\n\n"
-                                    "Snapshots get committed; source text must not leak.\n\nReviewed by the team.")
+            assert adr2["text"] == (
+                "## ADR-002: Memories store hashes, not code\n\nStatus: accepted\n\n### Context\n\n"
+                "Snapshots get committed; source text must not leak.\n\nReviewed by the team."
+            )
 
             gone = await call(session, "notes", {"action": "delete", "heading": "ADR-001 > Decision"})
-            assert gone == {"path": ".codecairn/adr.md", "deleted": "Decision", "removed_lines": 4,
-                            "generation": gone["generation"]}
+            assert gone == {
+                "path": ".codecairn/adr.md",
+                "deleted": "Decision",
+                "removed_lines": 4,
+                "generation": gone["generation"],
+            }
             everything = await call(session, "notes", {"action": "get"})
             assert "Decision" not in everything["text"] and "\n\n\n" not in everything["text"]
             assert everything["text"] == adr.read_text().rstrip("\n")
@@ -102,11 +151,14 @@ async def test_an_agent_records_decisions_a_human_can_read(project: Path, cache_
 
             # A human edits the file by hand; the agent sees it.
             adr.write_text(adr.read_text() + "\n## ADR-003: Hand-written\n\nBy a human.\n")
-            assert (await call(session, "notes", {"action": "get", "heading": "ADR-003"}))["text"].endswith("By a human.")
+            assert (await call(session, "notes", {"action": "get", "heading": "ADR-003"}))["text"].endswith(
+                "By a human."
+            )
 
 
-async def test_notes_refuse_bad_requests_and_paths_that_leave_the_root(project: Path, cache_dir: Path,
-                                                                       tmp_path: Path) -> None:
+async def test_notes_refuse_bad_requests_and_paths_that_leave_the_root(
+    project: Path, cache_dir: Path, tmp_path: Path
+) -> None:
     outside = tmp_path / "elsewhere"
     outside.mkdir()
     (project / "docs").symlink_to(outside, target_is_directory=True)

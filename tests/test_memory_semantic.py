@@ -32,10 +32,12 @@ async def test_recall_finds_reasons_by_meaning_when_an_embedder_is_installed(tmp
     ws = await Workspace.open(root, host)
     try:
         await ws.index_now()
-        errors = await ws.memory.remember(symbol="JSONDecoder.raw_decode",
-                                          reason="where a decoding failure becomes JSONDecodeError")
-        await ws.memory.remember(path="json/tool.py", start_line=1, end_line=3,
-                                 reason="the command-line pretty printer")
+        errors = await ws.memory.remember(
+            symbol="JSONDecoder.raw_decode", reason="where a decoding failure becomes JSONDecodeError"
+        )
+        await ws.memory.remember(
+            path="json/tool.py", start_line=1, end_line=3, reason="the command-line pretty printer"
+        )
 
         by_words = await ws.memory.recall(query="decoding failure")
         assert [m["id"] for m in by_words["memories"]] == [errors["id"]]

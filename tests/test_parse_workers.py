@@ -65,16 +65,21 @@ def through_the_pool(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def edges_and_symbols(ws: Workspace) -> tuple[list[tuple], list[tuple]]:
-    edges = await ws.store.fetch("SELECT e.kind, f.path, e.line, e.target, e.receiver, t.qualified_name, e.resolution "
-                                 "FROM edges e JOIN files f ON f.id = e.file_id "
-                                 "LEFT JOIN symbols t ON t.id = e.target_id ORDER BY 1, 2, 3, 4, 5")
-    symbols = await ws.store.fetch("SELECT f.path, s.kind, s.qualified_name, s.start_line, s.signature "
-                                   "FROM symbols s JOIN files f ON f.id = s.file_id ORDER BY 1, 4, 3")
+    edges = await ws.store.fetch(
+        "SELECT e.kind, f.path, e.line, e.target, e.receiver, t.qualified_name, e.resolution "
+        "FROM edges e JOIN files f ON f.id = e.file_id "
+        "LEFT JOIN symbols t ON t.id = e.target_id ORDER BY 1, 2, 3, 4, 5"
+    )
+    symbols = await ws.store.fetch(
+        "SELECT f.path, s.kind, s.qualified_name, s.start_line, s.signature "
+        "FROM symbols s JOIN files f ON f.id = s.file_id ORDER BY 1, 4, 3"
+    )
     return edges, symbols
 
 
 async def test_workers_are_plain_children_that_end_with_the_parsing_and_match_an_in_process_index(
-        stdlib_part: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    stdlib_part: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("CODECAIRN_CACHE_DIR", str(tmp_path / "inline-cache"))
     ws = await Workspace.open(stdlib_part)
     try:
@@ -106,8 +111,8 @@ async def test_workers_are_plain_children_that_end_with_the_parsing_and_match_an
 
 
 async def test_a_worker_killed_mid_index_fails_the_run_and_the_next_run_completes_it(
-        stdlib_part: Path, cache_dir: Path, tmp_path: Path, through_the_pool: None,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    stdlib_part: Path, cache_dir: Path, tmp_path: Path, through_the_pool: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(pipeline, "CHUNK_FILES", 2)  # many chunks: most are still to come at the kill
     killed: list[int] = []
 
@@ -144,6 +149,7 @@ async def test_a_worker_killed_mid_index_fails_the_run_and_the_next_run_complete
 
 
 # ---- the pool on its own ------------------------------------------------------------------------
+
 
 def test_answers_come_back_in_order_with_their_exceptions() -> None:
     pool = ProcessPool(2)

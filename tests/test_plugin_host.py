@@ -36,9 +36,13 @@ def test_plugins_are_listed_with_distribution_languages_and_tools(codecairn_exe:
 def test_a_broken_plugin_is_reported_and_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     site = tmp_path / "site"
     _fake_distribution(site, "cc-broken-import", "cc_missing_module_xyz", None)
-    _fake_distribution(site, "cc-garbage", "cc_garbage_plugin",
-                       "from codecairn.hookspecs import hookimpl\n\n@hookimpl\ndef codecairn_languages():\n    return 42\n"
-                       "\n@hookimpl\ndef codecairn_tools():\n    raise RuntimeError('boom')\n")
+    _fake_distribution(
+        site,
+        "cc-garbage",
+        "cc_garbage_plugin",
+        "from codecairn.hookspecs import hookimpl\n\n@hookimpl\ndef codecairn_languages():\n    return 42\n"
+        "\n@hookimpl\ndef codecairn_tools():\n    raise RuntimeError('boom')\n",
+    )
     monkeypatch.syspath_prepend(str(site))
     host = PluginHost()
     failures = {f.distribution: f.error for f in host.failures}
@@ -64,9 +68,13 @@ def test_a_slow_plugin_is_bounded_and_reported(tmp_path: Path, monkeypatch: pyte
     import codecairn.host as host_module
 
     site = tmp_path / "site"
-    _fake_distribution(site, "cc-sleepy", "cc_sleepy_plugin",
-                       "import time\nfrom codecairn.hookspecs import hookimpl\n\n@hookimpl\n"
-                       "def codecairn_languages():\n    time.sleep(30)\n    return []\n")
+    _fake_distribution(
+        site,
+        "cc-sleepy",
+        "cc_sleepy_plugin",
+        "import time\nfrom codecairn.hookspecs import hookimpl\n\n@hookimpl\n"
+        "def codecairn_languages():\n    time.sleep(30)\n    return []\n",
+    )
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.setattr(host_module, "PLUGIN_TIMEOUT_SECONDS", 1.0)
     started = time.monotonic()
@@ -79,16 +87,27 @@ def test_a_slow_plugin_is_bounded_and_reported(tmp_path: Path, monkeypatch: pyte
 def test_an_extractor_named_by_import_path_is_checked_at_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Extractors named "module:function" are imported only in the parse workers; one that is not
     installed is reported when the host loads, not once per file."""
-    declare = ("import tree_sitter_python\nfrom codecairn.hookspecs import ImportedOnCall, Language, hookimpl\n\n"
-               "@hookimpl\ndef codecairn_languages():\n    return [Language(name={name!r}, extensions=({ext!r},), "
-               "grammar=tree_sitter_python.language, extractor=ImportedOnCall({target!r}))]\n")
+    declare = (
+        "import tree_sitter_python\nfrom codecairn.hookspecs import ImportedOnCall, Language, hookimpl\n\n"
+        "@hookimpl\ndef codecairn_languages():\n    return [Language(name={name!r}, extensions=({ext!r},), "
+        "grammar=tree_sitter_python.language, extractor=ImportedOnCall({target!r}))]\n"
+    )
     site = tmp_path / "site"
-    _fake_distribution(site, "cc-lazy-missing", "cc_lazy_missing",
-                       declare.format(name="ghost", ext=".ghost", target="cc_no_such_extractor:extract"))
-    _fake_distribution(site, "cc-lazy-bad", "cc_lazy_bad",
-                       declare.format(name="badform", ext=".badform", target="no colon here"))
-    _fake_distribution(site, "cc-lazy-good", "cc_lazy_good",
-                       declare.format(name="pyagain", ext=".pyagain", target="codecairn_python.extractor:extract"))
+    _fake_distribution(
+        site,
+        "cc-lazy-missing",
+        "cc_lazy_missing",
+        declare.format(name="ghost", ext=".ghost", target="cc_no_such_extractor:extract"),
+    )
+    _fake_distribution(
+        site, "cc-lazy-bad", "cc_lazy_bad", declare.format(name="badform", ext=".badform", target="no colon here")
+    )
+    _fake_distribution(
+        site,
+        "cc-lazy-good",
+        "cc_lazy_good",
+        declare.format(name="pyagain", ext=".pyagain", target="codecairn_python.extractor:extract"),
+    )
     monkeypatch.syspath_prepend(str(site))
     host = PluginHost()
     failures = {f.distribution: f.error for f in host.failures}

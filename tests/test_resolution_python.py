@@ -89,10 +89,10 @@ async def test_calls_resolve_through_scopes_imports_and_inheritance(project: Pat
         a = ws.answers
         pay = await a.get_symbol("Order.pay")
         got = callees(pay)
-        assert got["shop.money.round_cents"] == "import"      # rc(...), money.round_cents, m.round_cents
-        assert got["shop.orders.Base.total"] == "inherited"   # self.total() and super().total()
-        assert got["shop.money.Gateway.charge"] == "import"   # self.gateway = Gateway(), Gateway imported
-        assert got["shop.orders.helper"] == "exact"           # same file
+        assert got["shop.money.round_cents"] == "import"  # rc(...), money.round_cents, m.round_cents
+        assert got["shop.orders.Base.total"] == "inherited"  # self.total() and super().total()
+        assert got["shop.money.Gateway.charge"] == "import"  # self.gateway = Gateway(), Gateway imported
+        assert got["shop.orders.helper"] == "exact"  # same file
         charge = await a.get_symbol("shop.money.Gateway.charge")
         assert callees(charge) == {"shop.money.Gateway.send": "exact", "shop.money.round_cents": "exact"}
         make = await a.get_symbol("Base.make")
@@ -100,16 +100,16 @@ async def test_calls_resolve_through_scopes_imports_and_inheritance(project: Pat
 
         main = await a.get_symbol("app.main")
         got = callees(main)
-        assert got["shop.orders.Order"] == "import"           # through the package's re-export
-        assert got["shop.orders.helper"] == "import"          # import shop.orders; shop.orders.helper()
-        assert got["shop.orders.Order.pay"] == "import"       # o = Order(); o.pay(), Order imported
+        assert got["shop.orders.Order"] == "import"  # through the package's re-export
+        assert got["shop.orders.helper"] == "import"  # import shop.orders; shop.orders.helper()
+        assert got["shop.orders.Order.pay"] == "import"  # o = Order(); o.pay(), Order imported
 
         helper = await a.get_symbol("shop.orders.helper")
         assert {c["caller"] for c in helper["callers"]} == {"shop.orders.Order.pay", "app.main"}
         assert helper["unresolved_callees"] == 1 and helper["unresolved_callee_names"] == ["mystery_function"]
 
         stats = await a.stats()
-        assert stats["unresolved_calls"] >= 1          # mystery_function, round(), ... stay countable
+        assert stats["unresolved_calls"] >= 1  # mystery_function, round(), ... stay countable
         assert set(stats["call_resolution"]) <= {"exact", "import", "inherited", "name-only"}
     finally:
         await ws.close()
@@ -135,12 +135,17 @@ async def test_calls_to_builtins_are_never_guessed_to_be_a_namesake(tmp_path: Pa
     module (CPython's locale.str) must not collect every call to str() in the project."""
     root = tmp_path / "proj"
     root.mkdir()
-    (root / "fmt.py").write_text("def str(val):\n    return repr(val)\n\n\ndef sorted(items):\n    return items\n\n\n"
-                                 "def local_use():\n    return str(1)\n\n\nclass Exception:\n    pass\n")
-    (root / "app.py").write_text("def main(values):\n    return str(len(values)), sorted(values)\n\n\n"
-                                 "class Failure(Exception):\n    pass\n\n\ndef unique_helper():\n    pass\n")
-    (root / "use.py").write_text("from fmt import str as fmt_str\n\n\ndef run():\n    unique_helper()\n"
-                                 "    return fmt_str(2)\n")
+    (root / "fmt.py").write_text(
+        "def str(val):\n    return repr(val)\n\n\ndef sorted(items):\n    return items\n\n\n"
+        "def local_use():\n    return str(1)\n\n\nclass Exception:\n    pass\n"
+    )
+    (root / "app.py").write_text(
+        "def main(values):\n    return str(len(values)), sorted(values)\n\n\n"
+        "class Failure(Exception):\n    pass\n\n\ndef unique_helper():\n    pass\n"
+    )
+    (root / "use.py").write_text(
+        "from fmt import str as fmt_str\n\n\ndef run():\n    unique_helper()\n    return fmt_str(2)\n"
+    )
     ws = await Workspace.open(root)
     try:
         await ws.index_now()

@@ -14,8 +14,10 @@ FILES = {
     "src/ui/Button.tsx": "export default class Button { click(): void {} }\n",
     "src/ui/index.ts": "export * from './util';\nexport { default as Button } from './Button';\n",
     "src/ui/util.js": "export function helper() { return 1; }\n",
-    "src/app.ts": ("import Button from './ui/Button';\nimport { helper, Button as B2 } from './ui';\n"
-                   "export function main() { const b = new Button(); b.click(); helper(); return new B2(); }\n"),
+    "src/app.ts": (
+        "import Button from './ui/Button';\nimport { helper, Button as B2 } from './ui';\n"
+        "export function main() { const b = new Button(); b.click(); helper(); return new B2(); }\n"
+    ),
 }
 
 
@@ -28,8 +30,11 @@ async def test_imports_resolve_across_the_ecmascript_family(tmp_path: Path, cach
         await ws.index_now()
         main = await ws.answers.get_symbol("src/app.main")
         got = {(c["qualified_name"], c.get("resolution", "exact")) for c in main["callees"]}
-        assert got == {("src/ui/Button.Button", "import"), ("src/ui/Button.Button.click", "import"),
-                       ("src/ui/util.helper", "import")}
+        assert got == {
+            ("src/ui/Button.Button", "import"),
+            ("src/ui/Button.Button.click", "import"),
+            ("src/ui/util.helper", "import"),
+        }
         assert "unresolved_callees" not in main
         button = await ws.answers.get_symbol("Button.click")
         assert button["callers"][0]["caller"] == "src/app.main"

@@ -24,8 +24,11 @@ async def call(session: ClientSession, tool: str, args: dict | None = None) -> d
 
 
 async def test_an_agent_finds_code_by_what_it_does(stdlib_part: Path, cache_dir: Path) -> None:
-    params = StdioServerParameters(command=sys.executable, args=["-m", "codecairn.cli", "serve", str(stdlib_part), "--no-watch"],
-                                   env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache_dir)})
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "codecairn.cli", "serve", str(stdlib_part), "--no-watch"],
+        env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache_dir)},
+    )
     async with stdio_client(params) as (r, w):
         async with ClientSession(r, w) as s:
             await s.initialize()
@@ -42,10 +45,16 @@ async def test_an_agent_finds_code_by_what_it_does(stdlib_part: Path, cache_dir:
             assert "shlex.split" in names, names
             assert all(x["matched"] == ["semantic"] and 0 < x["semantic_score"] <= 1 for x in found["results"])
 
-            cookies = await call(s, "find_symbols", {"query": "parse an HTTP cookie header", "kinds": ["class", "method", "function"], "limit": 10})
+            cookies = await call(
+                s,
+                "find_symbols",
+                {"query": "parse an HTTP cookie header", "kinds": ["class", "method", "function"], "limit": 10},
+            )
             assert any(x["path"].startswith("http/cookie") for x in cookies["results"])
 
-            hybrid = await call(s, "find_symbols", {"name": "wrap", "query": "wrap a paragraph of text to a width", "limit": 5})
+            hybrid = await call(
+                s, "find_symbols", {"name": "wrap", "query": "wrap a paragraph of text to a width", "limit": 5}
+            )
             top = hybrid["results"][0]
             assert top["qualified_name"].startswith("textwrap.") and top["matched"] == ["name", "semantic"]
 
@@ -85,12 +94,19 @@ async def test_cancelled_embedding_keeps_what_was_stored_and_resumes(stdlib_part
         await again.close()
 
 
-async def test_without_a_model_semantic_search_says_what_to_install(stdlib_part: Path, cache_dir: Path, tmp_path: Path) -> None:
+async def test_without_a_model_semantic_search_says_what_to_install(
+    stdlib_part: Path, cache_dir: Path, tmp_path: Path
+) -> None:
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "codecairn.cli", "serve", str(stdlib_part), "--no-watch"],
-        env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache_dir),
-             "CODECAIRN_EMBED_MODEL": str(tmp_path / "missing.onnx"),
-             "CODECAIRN_EMBED_TOKENIZER": str(tmp_path / "missing.json")})
+        command=sys.executable,
+        args=["-m", "codecairn.cli", "serve", str(stdlib_part), "--no-watch"],
+        env={
+            **os.environ,
+            "CODECAIRN_CACHE_DIR": str(cache_dir),
+            "CODECAIRN_EMBED_MODEL": str(tmp_path / "missing.onnx"),
+            "CODECAIRN_EMBED_TOKENIZER": str(tmp_path / "missing.json"),
+        },
+    )
     async with stdio_client(params) as (r, w):
         async with ClientSession(r, w) as s:
             await s.initialize()

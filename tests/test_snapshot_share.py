@@ -19,14 +19,24 @@ from codecairn.workspace import Workspace
 
 
 def git(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.com",
+    }
     return subprocess.run(["git", *args], cwd=root, env=env, check=check, capture_output=True, text=True)
 
 
 def codecairn(exe: str, cache: Path, *args: str) -> dict:
-    done = subprocess.run([exe, *args, "--json"], env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)},
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [exe, *args, "--json"],
+        env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     return {**json.loads(done.stdout), "_stderr": done.stderr}
 
@@ -39,8 +49,14 @@ def repository(root: Path) -> Path:
 
 
 def graph(exe: str, cache: Path, root: Path) -> list[dict]:
-    out = subprocess.run([exe, "export", str(root)], env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)},
-                         capture_output=True, text=True, check=True, timeout=600).stdout
+    out = subprocess.run(
+        [exe, "export", str(root)],
+        env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    ).stdout
     return sorted((json.loads(line) for line in out.splitlines()), key=lambda r: json.dumps(r, sort_keys=True))
 
 
@@ -70,17 +86,21 @@ def test_a_teammate_starts_from_the_committed_snapshot(stdlib_part: Path, tmp_pa
     scratch = tmp_path / "scratch"
     shutil.copytree(bob, scratch, ignore=shutil.ignore_patterns(".git", ".codecairn"))
     codecairn(codecairn_exe, tmp_path / "scratch-cache", "index", str(scratch))
-    assert graph(codecairn_exe, tmp_path / "bob-cache", bob) == graph(codecairn_exe, tmp_path / "scratch-cache", scratch)
+    assert graph(codecairn_exe, tmp_path / "bob-cache", bob) == graph(
+        codecairn_exe, tmp_path / "scratch-cache", scratch
+    )
 
 
 @pytest.mark.anyio
 async def test_the_snapshot_holds_no_absolute_path_no_source_and_no_memories(
-        stdlib_part: Path, cache_dir: Path, tmp_path: Path) -> None:
+    stdlib_part: Path, cache_dir: Path, tmp_path: Path
+) -> None:
     ws = await Workspace.open(stdlib_part)
     try:
         await ws.index_now()
-        await ws.memory.remember(reason="Alice's private note about the decoder", path="json/decoder.py",
-                                 start_line=1, end_line=3)
+        await ws.memory.remember(
+            reason="Alice's private note about the decoder", path="json/decoder.py", start_line=1, end_line=3
+        )
         result = await export_snapshot(ws)
     finally:
         await ws.close()
@@ -90,8 +110,11 @@ async def test_the_snapshot_holds_no_absolute_path_no_source_and_no_memories(
     assert b"private note" not in data
 
     source = (stdlib_part / "json" / "decoder.py").read_text()
-    statements = {line.strip() for line in source.splitlines()
-                  if re.match(r"\s+(return |raise |if |for |while |\w+ = )", line) and len(line.strip()) > 20}
+    statements = {
+        line.strip()
+        for line in source.splitlines()
+        if re.match(r"\s+(return |raise |if |for |while |\w+ = )", line) and len(line.strip()) > 20
+    }
     assert len(statements) > 20
     assert [s for s in statements if s.encode() in data] == [], "no line of code is in the snapshot"
 
@@ -110,7 +133,8 @@ async def test_the_snapshot_holds_no_absolute_path_no_source_and_no_memories(
 
 
 def test_branches_that_both_change_the_snapshot_merge_keeping_ours(
-        stdlib_part: Path, tmp_path: Path, codecairn_exe: str) -> None:
+    stdlib_part: Path, tmp_path: Path, codecairn_exe: str
+) -> None:
     repo = repository(stdlib_part)
     cache = tmp_path / "cache"
     codecairn(codecairn_exe, cache, "snapshot", "export", str(repo))
@@ -119,7 +143,9 @@ def test_branches_that_both_change_the_snapshot_merge_keeping_ours(
     codecairn(codecairn_exe, cache, "snapshot", "export", str(repo))
     assert git(repo, "status", "--porcelain").stdout == "", "an unchanged index exports to the same bytes"
     assert git(repo, "check-attr", "merge", "binary", "--", ".codecairn/index.db.zst").stdout.splitlines() == [
-        ".codecairn/index.db.zst: merge: ours", ".codecairn/index.db.zst: binary: set"]
+        ".codecairn/index.db.zst: merge: ours",
+        ".codecairn/index.db.zst: binary: set",
+    ]
 
     git(repo, "checkout", "-q", "-b", "theirs")
     with open(repo / "shlex.py", "a") as fh:
@@ -147,7 +173,8 @@ def test_branches_that_both_change_the_snapshot_merge_keeping_ours(
 
 
 def test_a_snapshot_never_replaces_an_index_and_a_bad_one_is_skipped(
-        stdlib_part: Path, tmp_path: Path, codecairn_exe: str) -> None:
+    stdlib_part: Path, tmp_path: Path, codecairn_exe: str
+) -> None:
     cache = tmp_path / "cache"
     exported = codecairn(codecairn_exe, cache, "snapshot", "export", str(stdlib_part))
 
@@ -169,7 +196,8 @@ def test_a_snapshot_never_replaces_an_index_and_a_bad_one_is_skipped(
 
 
 def test_files_of_a_language_whose_plugin_changed_are_parsed_again(
-        stdlib_part: Path, tmp_path: Path, codecairn_exe: str) -> None:
+    stdlib_part: Path, tmp_path: Path, codecairn_exe: str
+) -> None:
     exported = codecairn(codecairn_exe, tmp_path / "cache", "snapshot", "export", str(stdlib_part))
     # The exporter had another version of the Python plugin (its facts may differ from ours).
     packed = stdlib_part / ".codecairn" / "index.db.zst"

@@ -22,7 +22,12 @@ def _body_lines(path: Path, count: int = 5) -> list[str]:
     picked = []
     for line in lines:
         s = line.strip()
-        if (line.startswith("        ") and len(s) > 40 and lines.count(line) == 1 and not s.startswith(("def ", "class ", "#", '"', "'"))):
+        if (
+            line.startswith("        ")
+            and len(s) > 40
+            and lines.count(line) == 1
+            and not s.startswith(("def ", "class ", "#", '"', "'"))
+        ):
             picked.append(s)
         if len(picked) == count:
             break
@@ -47,7 +52,9 @@ def _run(exe: str, *args: str, cache: Path) -> subprocess.CompletedProcess:
     return subprocess.run([exe, "--cache-dir", str(cache), *args], capture_output=True, text=True, timeout=300)
 
 
-def test_a_corrupt_database_is_reported_and_left_untouched(stdlib_part: Path, tmp_path: Path, codecairn_exe: str) -> None:
+def test_a_corrupt_database_is_reported_and_left_untouched(
+    stdlib_part: Path, tmp_path: Path, codecairn_exe: str
+) -> None:
     cache = tmp_path / "cache"
     assert _run(codecairn_exe, "index", str(stdlib_part), "--json", cache=cache).returncode == 0
     db = database_path(stdlib_part, cache)
@@ -92,7 +99,9 @@ def test_a_rebuild_keeps_what_agents_remembered(stdlib_part: Path, tmp_path: Pat
         ws = await Workspace.open(stdlib_part)
         try:
             if write:
-                await ws.memory.remember(reason="where JSON documents are decoded", symbol="json.decoder.JSONDecoder.decode")
+                await ws.memory.remember(
+                    reason="where JSON documents are decoded", symbol="json.decoder.JSONDecoder.decode"
+                )
             return await ws.memory.count()
         finally:
             await ws.close()

@@ -60,7 +60,8 @@ def third_party(tmp_path: Path):
     src = tmp_path / "demo"
     (src / "cc_demo_thirdparty").mkdir(parents=True)
     (src / "cc_demo_thirdparty" / "__init__.py").write_text(PLUGIN)
-    (src / "pyproject.toml").write_text(textwrap.dedent(f"""
+    (src / "pyproject.toml").write_text(
+        textwrap.dedent(f"""
         [build-system]
         requires = ["setuptools>=61"]
         build-backend = "setuptools.build_meta"
@@ -72,7 +73,8 @@ def third_party(tmp_path: Path):
 
         [project.entry-points.codecairn]
         demo = "cc_demo_thirdparty"
-        """))
+        """)
+    )
     pip("install", "--no-deps", str(src))
     try:
         yield
@@ -81,8 +83,11 @@ def third_party(tmp_path: Path):
 
 
 def params(root: Path, cache: Path, **env: str) -> StdioServerParameters:
-    return StdioServerParameters(command=sys.executable, args=["-m", "codecairn.cli", "serve", str(root)],
-                                 env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache), **env})
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "codecairn.cli", "serve", str(root)],
+        env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache), **env},
+    )
 
 
 async def tool_names(session: ClientSession) -> set[str]:
@@ -93,14 +98,23 @@ async def tool_names(session: ClientSession) -> set[str]:
 def project(tmp_path: Path) -> Path:
     root = tmp_path / "proj"
     root.mkdir()
-    (root / "gui.pyw").write_text("class Window:\n    def show(self):\n        return draw()\n\n\ndef draw():\n    pass\n")
+    (root / "gui.pyw").write_text(
+        "class Window:\n    def show(self):\n        return draw()\n\n\ndef draw():\n    pass\n"
+    )
     (root / "lib.rb").write_text("class Gem\n  def cut\n  end\nend\n")
     return root
 
 
 async def test_installing_a_plugin_adds_its_language_and_tools(third_party, project: Path, tmp_path: Path) -> None:
-    listed = json.loads(subprocess.run([sys.executable, "-m", "codecairn.cli", "plugins", "--json"],
-                                       capture_output=True, text=True, timeout=120, check=True).stdout)
+    listed = json.loads(
+        subprocess.run(
+            [sys.executable, "-m", "codecairn.cli", "plugins", "--json"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        ).stdout
+    )
     demo = next(p for p in listed["plugins"] if p["name"] == "demo")
     assert demo["distribution"] == DIST and demo["version"] == "1.2.3"
     assert demo["languages"] == ["pywin"] and set(demo["tools"]) == {"demo_count_files", "demo_dawdle"}

@@ -31,8 +31,9 @@ def project(parent: Path, name: str, functions: int = 3) -> Path:
 
 
 def cli(exe: str, cache: Path, *args: str) -> subprocess.CompletedProcess:
-    done = subprocess.run([exe, *args], env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)},
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [exe, *args], env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)}, capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0, done.stderr
     return done
 
@@ -51,7 +52,8 @@ def last_used(db: Path, when: float) -> None:
 
 
 def test_the_list_shows_each_root_with_its_size_last_use_and_counts(
-        tmp_path: Path, cache_dir: Path, codecairn_exe: str) -> None:
+    tmp_path: Path, cache_dir: Path, codecairn_exe: str
+) -> None:
     shop = project(tmp_path, "shop", functions=5)
     blog = project(tmp_path, "blog", functions=2)
     started = time.time()
@@ -74,7 +76,8 @@ def test_the_list_shows_each_root_with_its_size_last_use_and_counts(
 
 @pytest.mark.anyio
 async def test_gc_deletes_indexes_whose_root_is_gone_but_never_one_in_use(
-        tmp_path: Path, cache_dir: Path, codecairn_exe: str) -> None:
+    tmp_path: Path, cache_dir: Path, codecairn_exe: str
+) -> None:
     gone = project(tmp_path, "gone")
     busy = project(tmp_path, "busy")
     kept = project(tmp_path, "kept")
@@ -141,7 +144,8 @@ def test_a_root_that_cannot_be_reached_is_not_gone(tmp_path: Path, codecairn_exe
 
 
 def test_unused_indexes_expire_and_the_size_cap_drops_the_least_recently_used(
-        tmp_path: Path, cache_dir: Path, codecairn_exe: str) -> None:
+    tmp_path: Path, cache_dir: Path, codecairn_exe: str
+) -> None:
     old, older, recent = (project(tmp_path, n, functions=40) for n in ("old", "older", "recent"))
     dbs = {r.name: indexed(codecairn_exe, cache_dir, r) for r in (old, older, recent)}
     now = time.time()
@@ -150,7 +154,9 @@ def test_unused_indexes_expire_and_the_size_cap_drops_the_least_recently_used(
     last_used(dbs["recent"], now - 1 * DAY)
     (cache_dir / "workspaces" / "damaged-000000000000.db").write_bytes(b"not a database at all" * 100)
 
-    listed = {Path(e["database"]).name: e for e in json.loads(cli(codecairn_exe, cache_dir, "workspaces", "--json").stdout)}
+    listed = {
+        Path(e["database"]).name: e for e in json.loads(cli(codecairn_exe, cache_dir, "workspaces", "--json").stdout)
+    }
     assert listed["damaged-000000000000.db"]["error"].startswith("unreadable")
 
     dry = json.loads(cli(codecairn_exe, cache_dir, "workspaces", "--gc", "--dry-run", "--json").stdout)
@@ -164,7 +170,9 @@ def test_unused_indexes_expire_and_the_size_cap_drops_the_least_recently_used(
     sizes = {name: workspaces.describe(db).size_bytes for name, db in dbs.items() if name != "old"}
     cap = sizes["recent"] + 100 + len(b"not a database at all" * 100)
     report = json.loads(cli(codecairn_exe, cache_dir, "workspaces", "--gc", "--max-bytes", str(cap), "--json").stdout)
-    assert [(r["root"], r["reason"]) for r in report["removed"]] == [(str(older), f"total size over the {cap} byte cap")]
+    assert [(r["root"], r["reason"]) for r in report["removed"]] == [
+        (str(older), f"total size over the {cap} byte cap")
+    ]
     assert dbs["recent"].exists()
     assert (cache_dir / "workspaces" / "damaged-000000000000.db").exists(), "never deleted: it cannot be read"
 

@@ -23,7 +23,7 @@ from codecairn.workspace import Workspace
 from measure import McpClientThread, codecairn_cmd, corpus, percentile, report, run_measured
 
 INDEXED = corpus("py-requests", "py-cpython-lib")  # indexed cold, with and without embedding beside it
-EMBEDDED = corpus("py-rich", "py-django")          # whose symbols are embedded meanwhile
+EMBEDDED = corpus("py-rich", "py-django")  # whose symbols are embedded meanwhile
 ROUNDS = 2
 QUERIES = 300
 
@@ -67,8 +67,12 @@ def test_structural_index_slowdown_while_embedding(benchmark, tmp_path: Path, mo
         finally:
             await background.close()
         alone, beside = min(times["alone"]), min(times["beside embedding"])
-        return {"index_alone_s": alone, "index_beside_embedding_s": beside, "slowdown": beside / alone - 1,
-                "symbols_embedded_meanwhile": min(embedded_during)}
+        return {
+            "index_alone_s": alone,
+            "index_beside_embedding_s": beside,
+            "slowdown": beside / alone - 1,
+            "symbols_embedded_meanwhile": min(embedded_during),
+        }
 
     figures = benchmark.pedantic(lambda: asyncio.run(measure()), rounds=1, iterations=1)
     benchmark.extra_info.update(figures)
@@ -98,7 +102,9 @@ def test_find_symbols_p99_while_embedding(benchmark, tmp_path: Path) -> None:
     def measure() -> dict[str, float]:
         busy = McpClientThread(root, cache, "--no-watch")
         try:
-            names = [r["name"] for r in busy.call("find_symbols", {"kinds": ["class", "function"], "limit": 100})["results"]]
+            names = [
+                r["name"] for r in busy.call("find_symbols", {"kinds": ["class", "function"], "limit": 100})["results"]
+            ]
             names = [n[: max(3, len(n) // 2)] for n in names]
             deadline = time.monotonic() + 120
             while busy.call("stats").get("embeddings", 0) == 0 and time.monotonic() < deadline:
@@ -119,9 +125,14 @@ def test_find_symbols_p99_while_embedding(benchmark, tmp_path: Path) -> None:
         finally:
             idle_client.close()
         p99_idle, p99_busy = percentile(idle, 0.99), percentile(embedding, 0.99)
-        return {"p50_idle_ms": percentile(idle, 0.5), "p99_idle_ms": p99_idle,
-                "p50_embedding_ms": percentile(embedding, 0.5), "p99_embedding_ms": p99_busy,
-                "p99_ratio": p99_busy / p99_idle, "embedded_while_measuring": pending_before - pending_after}
+        return {
+            "p50_idle_ms": percentile(idle, 0.5),
+            "p99_idle_ms": p99_idle,
+            "p50_embedding_ms": percentile(embedding, 0.5),
+            "p99_embedding_ms": p99_busy,
+            "p99_ratio": p99_busy / p99_idle,
+            "embedded_while_measuring": pending_before - pending_after,
+        }
 
     figures = benchmark.pedantic(measure, rounds=1, iterations=1)
     benchmark.extra_info.update(figures)

@@ -1,12 +1,12 @@
 """The command line: thin wrappers around a Workspace.
 
-    codecairn index PATH [--json] [--rebuild]   build or refresh the index, then show what it found
-    codecairn serve [ROOT]                      MCP stdio server
-    codecairn plugins [--json]                  loaded plugins, their languages and tools
-    codecairn query NAME [--root PATH]          find_symbols / get_symbol, for humans
-    codecairn export PATH                       the graph as JSON Lines on stdout
-    codecairn snapshot export [ROOT]            write ROOT/.codecairn/index.db.zst to commit and share
-    codecairn workspaces [--gc] [--json]        the index databases in the cache; collect unused ones
+codecairn index PATH [--json] [--rebuild]   build or refresh the index, then show what it found
+codecairn serve [ROOT]                      MCP stdio server
+codecairn plugins [--json]                  loaded plugins, their languages and tools
+codecairn query NAME [--root PATH]          find_symbols / get_symbol, for humans
+codecairn export PATH                       the graph as JSON Lines on stdout
+codecairn snapshot export [ROOT]            write ROOT/.codecairn/index.db.zst to commit and share
+codecairn workspaces [--gc] [--json]        the index databases in the cache; collect unused ones
 """
 
 from __future__ import annotations
@@ -32,22 +32,28 @@ if TYPE_CHECKING:
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="codecairn", description="Code knowledge for AI coding agents, over MCP.")
     p.add_argument("--version", action="version", version=f"codecairn {__version__}")
-    p.add_argument("--cache-dir", help="where index databases live (default: $CODECAIRN_CACHE_DIR or "
-                                       "$XDG_CACHE_HOME/codecairn)")
+    p.add_argument(
+        "--cache-dir", help="where index databases live (default: $CODECAIRN_CACHE_DIR or $XDG_CACHE_HOME/codecairn)"
+    )
     p.add_argument("--log-level", default=None, help="debug, info, warning, error")
     sub = p.add_subparsers(dest="command", required=True)
     ix = sub.add_parser("index", help="index or refresh a root and show what was found")
     ix.add_argument("path")
     ix.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     ix.add_argument("--rebuild", action="store_true", help="delete this root's index database first")
-    ix.add_argument("--embed", action="store_true",
-                    help="also compute semantic-search vectors now, beside indexing (the server does it "
-                         "in the background anyway)")
+    ix.add_argument(
+        "--embed",
+        action="store_true",
+        help="also compute semantic-search vectors now, beside indexing (the server does it in the background anyway)",
+    )
     sv = sub.add_parser("serve", help="serve a root over MCP stdio")
     sv.add_argument("roots", nargs="*", default=["."])
     sv.add_argument("--no-index", action="store_true", help="do not refresh the index on start")
-    sv.add_argument("--no-watch", action="store_true",
-                    help="do not watch files for changes (answers still name stale files; `index` refreshes)")
+    sv.add_argument(
+        "--no-watch",
+        action="store_true",
+        help="do not watch files for changes (answers still name stale files; `index` refreshes)",
+    )
     sv.add_argument("--no-embed", action="store_true", help="do not compute semantic-search vectors")
     pl = sub.add_parser("plugins", help="list loaded plugins")
     pl.add_argument("--json", action="store_true")
@@ -64,12 +70,20 @@ def _parser() -> argparse.ArgumentParser:
     sne.add_argument("--output", help="write here instead (no .gitattributes is written then)")
     sne.add_argument("--json", action="store_true")
     ws = sub.add_parser("workspaces", help="list index databases; --gc deletes unused ones")
-    ws.add_argument("--gc", action="store_true",
-                    help="delete indexes whose root is gone, unused ones, then the oldest above the size cap")
-    ws.add_argument("--max-age-days", type=float, default=None,
-                    help="unused for longer than this is collected (default 90, or $CODECAIRN_GC_MAX_AGE_DAYS)")
-    ws.add_argument("--max-bytes", type=int, default=None,
-                    help="total size cap (default 2 GiB, or $CODECAIRN_GC_MAX_BYTES)")
+    ws.add_argument(
+        "--gc",
+        action="store_true",
+        help="delete indexes whose root is gone, unused ones, then the oldest above the size cap",
+    )
+    ws.add_argument(
+        "--max-age-days",
+        type=float,
+        default=None,
+        help="unused for longer than this is collected (default 90, or $CODECAIRN_GC_MAX_AGE_DAYS)",
+    )
+    ws.add_argument(
+        "--max-bytes", type=int, default=None, help="total size cap (default 2 GiB, or $CODECAIRN_GC_MAX_BYTES)"
+    )
     ws.add_argument("--dry-run", action="store_true", help="with --gc: say what would be deleted")
     ws.add_argument("--json", action="store_true")
     return p
@@ -137,9 +151,11 @@ async def _snapshot_export(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({**out.to_dict(), "parsed": summary.parsed}))
     else:
-        print(f"{out.path}: {out.files} files, {out.symbols} symbols, {out.size_bytes // 1024} KiB "
-              f"(index {out.database_bytes // 1024} KiB) in {out.seconds:.1f}s. Commit it at a release cadence, "
-              "not on every change: each commit adds a whole new blob to the history (docs/freshness.md).")
+        print(
+            f"{out.path}: {out.files} files, {out.symbols} symbols, {out.size_bytes // 1024} KiB "
+            f"(index {out.database_bytes // 1024} KiB) in {out.seconds:.1f}s. Commit it at a release cadence, "
+            "not on every change: each commit adds a whole new blob to the history (docs/freshness.md)."
+        )
     return 0
 
 
@@ -154,8 +170,10 @@ def _workspaces(args: argparse.Namespace) -> int:
         verb = "would delete" if args.dry_run else "deleted"
         for r in report.removed:
             print(f"{verb} {r['database']} ({r.get('root', '?')}, {r['size_bytes'] // 1024} KiB): {r['reason']}")
-        print(f"{verb} {len(report.removed)} index(es), {report.freed_bytes // 1024} KiB; "
-              f"{len(report.kept)} kept, {report.total_bytes // 1024} KiB")
+        print(
+            f"{verb} {len(report.removed)} index(es), {report.freed_bytes // 1024} KiB; "
+            f"{len(report.kept)} kept, {report.total_bytes // 1024} KiB"
+        )
         return 0
     infos = workspaces.list_indexes()
     if args.json:
@@ -167,8 +185,10 @@ def _workspaces(args: argparse.Namespace) -> int:
         state = i.error or i.root_state + (", in use" if i.in_use else "")
         used = (i.to_dict().get("last_used") or "")[:16].replace("T", " ")
         counts = "" if i.files is None else f"{i.files} files, {i.symbols} symbols, "
-        print(f"{i.root or '?'}  [{state}]  {counts}{i.size_bytes / 2**20:.1f} MiB, last used {used or '?'}  "
-              f"({i.database})")
+        print(
+            f"{i.root or '?'}  [{state}]  {counts}{i.size_bytes / 2**20:.1f} MiB, last used {used or '?'}  "
+            f"({i.database})"
+        )
     return 0
 
 
@@ -184,8 +204,9 @@ def _plugins(args: argparse.Namespace) -> int:
 
     table = Table("plugin", "distribution", "version", "languages", "tools")
     for p in info["plugins"]:
-        table.add_row(p["name"], p["distribution"], p["version"], ", ".join(p.get("languages", [])),
-                      ", ".join(p.get("tools", [])))
+        table.add_row(
+            p["name"], p["distribution"], p["version"], ", ".join(p.get("languages", [])), ", ".join(p.get("tools", []))
+        )
     console = Console()
     console.print(table)
     for f in info.get("failed", []):
@@ -221,7 +242,8 @@ async def _index(args: argparse.Namespace) -> int:
     ws = await Workspace.open(root, host, load_symbols=False)
     if kept_memories:
         await ws.store.db.executemany(
-            f"INSERT OR IGNORE INTO memories VALUES ({','.join('?' * len(kept_memories[0]))})", kept_memories)
+            f"INSERT OR IGNORE INTO memories VALUES ({','.join('?' * len(kept_memories[0]))})", kept_memories
+        )
         print(f"codecairn: kept {len(kept_memories)} remembered locations across the rebuild", file=sys.stderr)
     try:
         with _progress_bars(shown=not args.json and sys.stderr.isatty()) as bar, _interruptible() as interrupt:
@@ -237,16 +259,28 @@ async def _index(args: argparse.Namespace) -> int:
         if interrupt.cancelled_caught:
             raise KeyboardInterrupt
         overview = await index_overview(ws)
-        result = {"files": summary.files, "symbols": overview["symbols"], "edges": sum(overview["edges"].values()),
-                  "skipped": sum(summary.skipped.values()), "seconds": round(summary.seconds, 3),
-                  "parsed": summary.parsed, "unchanged": summary.unchanged, "deleted": summary.deleted,
-                  "languages": ws.language_counts(), "edge_kinds": overview["edges"],
-                  "symbol_kinds": overview["symbol_kinds"],
-                  "unresolved_calls": overview["unresolved_calls"], "call_resolution": overview["call_resolution"],
-                  "most_called": overview["most_called"], "most_extended": overview["most_extended"],
-                  "skipped_reasons": summary.skipped, "failed": len(summary.failed),
-                  "database": str(ws.store.path), "database_size_bytes": await ws.store.size_bytes(),
-                  "phases": {k: round(v, 3) for k, v in summary.phases.items()}}
+        result = {
+            "files": summary.files,
+            "symbols": overview["symbols"],
+            "edges": sum(overview["edges"].values()),
+            "skipped": sum(summary.skipped.values()),
+            "seconds": round(summary.seconds, 3),
+            "parsed": summary.parsed,
+            "unchanged": summary.unchanged,
+            "deleted": summary.deleted,
+            "languages": ws.language_counts(),
+            "edge_kinds": overview["edges"],
+            "symbol_kinds": overview["symbol_kinds"],
+            "unresolved_calls": overview["unresolved_calls"],
+            "call_resolution": overview["call_resolution"],
+            "most_called": overview["most_called"],
+            "most_extended": overview["most_extended"],
+            "skipped_reasons": summary.skipped,
+            "failed": len(summary.failed),
+            "database": str(ws.store.path),
+            "database_size_bytes": await ws.store.size_bytes(),
+            "phases": {k: round(v, 3) for k, v in summary.phases.items()},
+        }
         if imported is not None:
             result["snapshot"] = imported.to_dict()
         if args.json:
@@ -279,8 +313,9 @@ def _progress_bars(shown: bool):
         return _NoBars()
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), transient=True)
+    return Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True
+    )
 
 
 def _salvage_memories(db: Path) -> list[tuple]:
@@ -305,6 +340,7 @@ def _interruptible() -> Iterator[anyio.CancelScope]:
 
     loop = asyncio.get_running_loop()
     with anyio.CancelScope() as scope:
+
         def interrupt() -> None:
             loop.remove_signal_handler(signal.SIGINT)
             scope.cancel()
@@ -355,15 +391,20 @@ def _show_summary(ws, result: dict[str, Any]) -> None:
     from rich.table import Table
 
     console = Console()
-    console.print(f"[bold]{ws.root}[/bold]: {result['files']} files ({result['parsed']} parsed, "
-                  f"{result['unchanged']} unchanged, {result['deleted']} deleted) in {result['seconds']}s")
+    console.print(
+        f"[bold]{ws.root}[/bold]: {result['files']} files ({result['parsed']} parsed, "
+        f"{result['unchanged']} unchanged, {result['deleted']} deleted) in {result['seconds']}s"
+    )
     t = Table("languages", "files", "symbol kinds", "count", "edges", "count")
     langs = list(result["languages"].items())
     top_kinds = list(result["symbol_kinds"].items())[:8]
     edges = list(result["edge_kinds"].items())
     for i in range(max(len(langs), len(top_kinds), len(edges))):
-        row = [*(langs[i] if i < len(langs) else ("", "")), *(top_kinds[i] if i < len(top_kinds) else ("", "")),
-               *(edges[i] if i < len(edges) else ("", ""))]
+        row = [
+            *(langs[i] if i < len(langs) else ("", "")),
+            *(top_kinds[i] if i < len(top_kinds) else ("", "")),
+            *(edges[i] if i < len(edges) else ("", "")),
+        ]
         t.add_row(*[str(c) for c in row])
     console.print(t)
     calls = result["edge_kinds"].get("calls", 0)
@@ -403,9 +444,17 @@ async def _export(ws) -> int:
     files = {f.id: f.path for f in ws.files_by_id.values()}
     write = out.write
     for r in await ws.store.fetch(
-            "SELECT id, file_id, parent_id, kind, name, qualified_name, start_line, end_line, signature, doc FROM symbols ORDER BY file_id, id"):
-        rec = {"type": "symbol", "kind": r[3], "name": r[4], "qualified_name": r[5], "path": files.get(r[1], ""),
-               "start_line": r[6], "end_line": r[7]}
+        "SELECT id, file_id, parent_id, kind, name, qualified_name, start_line, end_line, signature, doc FROM symbols ORDER BY file_id, id"
+    ):
+        rec = {
+            "type": "symbol",
+            "kind": r[3],
+            "name": r[4],
+            "qualified_name": r[5],
+            "path": files.get(r[1], ""),
+            "start_line": r[6],
+            "end_line": r[7],
+        }
         if r[2] is not None and r[2] in rows:
             rec["parent"] = rows[r[2]].qualified_name
         if r[8]:
@@ -414,18 +463,52 @@ async def _export(ws) -> int:
             rec["doc"] = r[9]
         write(json.dumps(rec) + "\n")
     for r in await ws.store.fetch(
-            "SELECT kind, source_id, target, target_id, line, resolution, file_id FROM edges ORDER BY file_id, id"):
-        rec = {"type": "edge", "kind": r[0],
-               "source": rows[r[1]].qualified_name if r[1] in rows else files.get(r[6], ""),
-               "target": rows[r[3]].qualified_name if r[3] in rows else r[2],
-               "line": r[4], "resolution": r[5], "path": files.get(r[6], "")}
+        "SELECT kind, source_id, target, target_id, line, resolution, file_id FROM edges ORDER BY file_id, id"
+    ):
+        rec = {
+            "type": "edge",
+            "kind": r[0],
+            "source": rows[r[1]].qualified_name if r[1] in rows else files.get(r[6], ""),
+            "target": rows[r[3]].qualified_name if r[3] in rows else r[2],
+            "line": r[4],
+            "resolution": r[5],
+            "path": files.get(r[6], ""),
+        }
         write(json.dumps(rec) + "\n")
-    for r in await ws.store.fetch("SELECT file_id, module, name, alias, line, kind FROM imports ORDER BY file_id, line"):
-        write(json.dumps({"type": "import", "path": files.get(r[0], ""), "module": r[1], "name": r[2],
-                          "alias": r[3], "line": r[4], "kind": r[5]}) + "\n")
-    for r in await ws.store.fetch("SELECT file_id, name, line, kind, source, alias FROM exports ORDER BY file_id, line"):
-        write(json.dumps({"type": "export", "path": files.get(r[0], ""), "name": r[1], "line": r[2],
-                          "kind": r[3], "source": r[4], "alias": r[5]}) + "\n")
+    for r in await ws.store.fetch(
+        "SELECT file_id, module, name, alias, line, kind FROM imports ORDER BY file_id, line"
+    ):
+        write(
+            json.dumps(
+                {
+                    "type": "import",
+                    "path": files.get(r[0], ""),
+                    "module": r[1],
+                    "name": r[2],
+                    "alias": r[3],
+                    "line": r[4],
+                    "kind": r[5],
+                }
+            )
+            + "\n"
+        )
+    for r in await ws.store.fetch(
+        "SELECT file_id, name, line, kind, source, alias FROM exports ORDER BY file_id, line"
+    ):
+        write(
+            json.dumps(
+                {
+                    "type": "export",
+                    "path": files.get(r[0], ""),
+                    "name": r[1],
+                    "line": r[2],
+                    "kind": r[3],
+                    "source": r[4],
+                    "alias": r[5],
+                }
+            )
+            + "\n"
+        )
     out.flush()
     return 0
 

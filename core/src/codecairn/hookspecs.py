@@ -122,7 +122,7 @@ class Tool:
 class Embedder(Protocol):
     """Turns texts into vectors. Called from a worker thread, in batches."""
 
-    model_id: str    # changes when the vectors would change: a new model means re-embedding
+    model_id: str  # changes when the vectors would change: a new model means re-embedding
     dimensions: int
 
     def embed(self, texts: list[str]) -> np.ndarray: ...  # float32 (len(texts), dimensions), L2-normalised

@@ -95,8 +95,9 @@ class PluginHost:
                 self.pm.register(plugin, name=ep.name)
             except Exception as exc:  # ImportError, PluginValidationError, ValueError, anything
                 self.failures.append(PluginFailure(ep.name, dist, f"{type(exc).__name__}: {exc}"))
-                log.error("plugin %s (%s) failed to load and was skipped: %s: %s",
-                          ep.name, dist, type(exc).__name__, exc)
+                log.error(
+                    "plugin %s (%s) failed to load and was skipped: %s: %s", ep.name, dist, type(exc).__name__, exc
+                )
                 continue
             version = ep.dist.version if ep.dist is not None else ""
             self.plugins[ep.name] = PluginInfo(ep.name, distribution=dist, version=version)
@@ -141,7 +142,8 @@ class PluginHost:
                 self.plugins[plugin_name].languages.append(lang.name)
                 for position, ext in enumerate((*lang.extensions, *lang.filenames)):
                     claims.setdefault(ext.lower() if ext.startswith(".") else ext, []).append(
-                        (lang.depth != "rich", position != 0, lang.name, plugin_name))
+                        (lang.depth != "rich", position != 0, lang.name, plugin_name)
+                    )
         for ext, claimants in claims.items():
             # Deterministic choice: the user's override; else a rich plugin over a grammar pack;
             # else the language that lists it first (its own extension); else the first name.
@@ -151,8 +153,13 @@ class PluginHost:
             self.extension_map[ext] = chosen
             if len(claimants) > 1:
                 self.extension_conflicts[ext] = names
-                log.info("extension %s is claimed by %s; using %s (override with %s)",
-                         ext, ", ".join(names), chosen, EXTENSION_OVERRIDE_ENV)
+                log.info(
+                    "extension %s is claimed by %s; using %s (override with %s)",
+                    ext,
+                    ", ".join(names),
+                    chosen,
+                    EXTENSION_OVERRIDE_ENV,
+                )
 
     def _collect_tools(self) -> None:
         for plugin_name, value in self._call_each("codecairn_tools"):
@@ -193,9 +200,14 @@ class PluginHost:
     def describe(self) -> dict[str, Any]:
         return {
             "plugins": [
-                {"name": p.name, "distribution": p.distribution, "version": p.version,
-                 **({"languages": p.languages} if p.languages else {}),
-                 **({"tools": p.tools} if p.tools else {}), **({"builtin": True} if p.builtin else {})}
+                {
+                    "name": p.name,
+                    "distribution": p.distribution,
+                    "version": p.version,
+                    **({"languages": p.languages} if p.languages else {}),
+                    **({"tools": p.tools} if p.tools else {}),
+                    **({"builtin": True} if p.builtin else {}),
+                }
                 for p in self.plugins.values()
             ],
             **({"failed": [f.__dict__ for f in self.failures]} if self.failures else {}),

@@ -20,8 +20,8 @@ DATA_KINDS = frozenset({"field", "property", "variable", "constant", "enum_membe
 INHERITANCE_KINDS = ("extends", "implements")
 
 # How a relationship's target was found (stored on every resolved edge).
-EXACT = "exact"          # same file / same enclosing scope / same package
-IMPORT = "import"        # through an import binding
+EXACT = "exact"  # same file / same enclosing scope / same package
+IMPORT = "import"  # through an import binding
 INHERITED = "inherited"  # found on a supertype of the receiver's class
 NAME_ONLY = "name-only"  # the only symbol anywhere with that name: a guess, labelled as one
 
@@ -35,16 +35,16 @@ class Symbol(NamedTuple):
     end_line: int
     end_col: int
     signature: str = ""
-    doc: str = ""                    # first line (sentence) of the doc comment / docstring
-    parent: int = -1                 # index of the enclosing symbol in FileFacts.symbols, -1 = none
+    doc: str = ""  # first line (sentence) of the doc comment / docstring
+    parent: int = -1  # index of the enclosing symbol in FileFacts.symbols, -1 = none
     modifiers: tuple[str, ...] = ()  # e.g. "async", "static", "abstract", "property", "public", "@decorator"
 
 
 class Relation(NamedTuple):
-    kind: str          # "extends" | "implements" | "calls" | "references"
-    source: int        # index of the symbol it occurs in (FileFacts.symbols), -1 = file level
-    target: str        # the target name exactly as written: "Base", "pkg.Base", "charge"
-    line: int          # line of the call site / base clause
+    kind: str  # "extends" | "implements" | "calls" | "references"
+    source: int  # index of the symbol it occurs in (FileFacts.symbols), -1 = file level
+    target: str  # the target name exactly as written: "Base", "pkg.Base", "charge"
+    line: int  # line of the call site / base clause
     receiver: str = ""  # for calls: the text before the name ("self", "order.items", "this", "super()")
     # A type the extractor could read off the syntax for the receiver: Go's method receiver
     # ("s" in func (s *Server)), a typed local ("Foo f = ..."), "x = Foo()". Empty when unknown.
@@ -52,20 +52,20 @@ class Relation(NamedTuple):
 
 
 class Import(NamedTuple):
-    module: str          # as written: "os.path", "..pkg", "./util", "java.util", "crate::io"
-    name: str = ""       # the imported member ("" = the module itself, "*" = wildcard)
-    alias: str = ""      # the local name it is bound to ("" = none: side-effect / wildcard)
+    module: str  # as written: "os.path", "..pkg", "./util", "java.util", "crate::io"
+    name: str = ""  # the imported member ("" = the module itself, "*" = wildcard)
+    alias: str = ""  # the local name it is bound to ("" = none: side-effect / wildcard)
     line: int = 0
-    kind: str = ""       # "" or a language's variant: "static", "type", "require", "dynamic", "side-effect"
-    target: str = ""     # best-effort qualified name of what is bound, in the language's own qualified names
+    kind: str = ""  # "" or a language's variant: "static", "type", "require", "dynamic", "side-effect"
+    target: str = ""  # best-effort qualified name of what is bound, in the language's own qualified names
 
 
 class Export(NamedTuple):
-    name: str           # the exported name ("*" for export-all)
+    name: str  # the exported name ("*" for export-all)
     line: int = 0
-    kind: str = ""      # "" | "default" | "re-export" | "all" (from __all__) ...
-    source: str = ""    # module re-exported from, when it is a re-export
-    alias: str = ""     # the name it is exported as, when renamed
+    kind: str = ""  # "" | "default" | "re-export" | "all" (from __all__) ...
+    source: str = ""  # module re-exported from, when it is a re-export
+    alias: str = ""  # the name it is exported as, when renamed
 
 
 class FileFacts(NamedTuple):
@@ -76,6 +76,6 @@ class FileFacts(NamedTuple):
     relations: list[Relation]
     imports: list[Import]
     exports: list[Export]
-    module: str = ""        # the file's own qualified prefix (Python "pkg.mod", Java "org.junit")
-    partial: bool = False   # the tree had ERROR/MISSING nodes: facts outside them are still here
-    extractor: str = ""     # which extractor produced this (a rich plugin's name or "tags")
+    module: str = ""  # the file's own qualified prefix (Python "pkg.mod", Java "org.junit")
+    partial: bool = False  # the tree had ERROR/MISSING nodes: facts outside them are still here
+    extractor: str = ""  # which extractor produced this (a rich plugin's name or "tags")

@@ -64,18 +64,28 @@ class CodecairnServer:
         self.workspace = workspace
         self.tools: dict[str, Tool] = dict(workspace.host.tools)
         self._validators = {name: jsonschema.Draft202012Validator(t.input_schema) for name, t in self.tools.items()}
-        self.server = Server("codecairn", version=__version__, on_list_tools=self.on_list_tools,
-                             on_call_tool=self.on_call_tool)
+        self.server = Server(
+            "codecairn", version=__version__, on_list_tools=self.on_list_tools, on_call_tool=self.on_call_tool
+        )
 
-    async def on_list_tools(self, ctx: ServerRequestContext, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[
-            types.Tool(name=t.name, description=t.description, input_schema=t.input_schema)
-            for t in self.tools.values()])
+    async def on_list_tools(
+        self, ctx: ServerRequestContext, params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(
+            tools=[
+                types.Tool(name=t.name, description=t.description, input_schema=t.input_schema)
+                for t in self.tools.values()
+            ]
+        )
 
-    async def on_call_tool(self, ctx: ServerRequestContext, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def on_call_tool(
+        self, ctx: ServerRequestContext, params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
         tool = self.tools.get(params.name)
         if tool is None:
-            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name!r}. Known: {', '.join(sorted(self.tools))}")
+            raise MCPError(
+                types.INVALID_PARAMS, f"Unknown tool: {params.name!r}. Known: {', '.join(sorted(self.tools))}"
+            )
         args = params.arguments or {}
         errors = sorted(self._validators[tool.name].iter_errors(args), key=lambda e: list(e.path))
         if errors:
@@ -94,17 +104,25 @@ class CodecairnServer:
             return self._error(exc)
         except TimeoutError:
             log.error("tool %s (%s) timed out after %ss", tool.name, tool.plugin, TOOL_TIMEOUT_SECONDS)
-            return self._error(ToolError(UNAVAILABLE, f"{tool.name} took longer than {TOOL_TIMEOUT_SECONDS:g}s and was stopped"))
+            return self._error(
+                ToolError(UNAVAILABLE, f"{tool.name} took longer than {TOOL_TIMEOUT_SECONDS:g}s and was stopped")
+            )
         except Exception as exc:  # a plugin's bug is one failed call, not a dead server
             log.exception("tool %s (%s) failed", tool.name, tool.plugin)
             return self._error(ToolError("internal_error", f"{tool.name} failed: {type(exc).__name__}: {exc}"))
         if not isinstance(payload, dict):
-            return self._error(ToolError("internal_error", f"{tool.name} returned {type(payload).__name__}, not an object"))
+            return self._error(
+                ToolError("internal_error", f"{tool.name} returned {type(payload).__name__}, not an object")
+            )
         payload = self._stamp(payload)
         text = _text(payload)
         if len(text.encode()) > RESPONSE_BUDGET_BYTES:
-            return self._error(ToolError(
-                "too_large", f"the answer is larger than {RESPONSE_BUDGET_BYTES} bytes; narrow it (limit, path, max_lines)"))
+            return self._error(
+                ToolError(
+                    "too_large",
+                    f"the answer is larger than {RESPONSE_BUDGET_BYTES} bytes; narrow it (limit, path, max_lines)",
+                )
+            )
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
 
     def _stamp(self, payload: dict[str, Any]) -> dict[str, Any]:
@@ -131,26 +149,35 @@ class CodecairnServer:
 async def serve(workspace: Workspace, *, index_on_start: bool = True, watch: bool = True, embed: bool = True) -> None:
     server = CodecairnServer(workspace)
     if sys.stdin.isatty():
-        print(f"codecairn serve: MCP on stdin/stdout for {workspace.root}. Register this command with your "
-              "agent (docs/clients.md). Ctrl-D stops it.", file=sys.stderr)
+        print(
+            f"codecairn serve: MCP on stdin/stdout for {workspace.root}. Register this command with your "
+            "agent (docs/clients.md). Ctrl-D stops it.",
+            file=sys.stderr,
+        )
     async with anyio.create_task_group() as tg:
         if index_on_start:
+
             async def background_index() -> None:
                 try:
                     s = await workspace.index_now()
                     log.info("indexed %s: %d files (%d parsed) in %.2fs", workspace.root, s.files, s.parsed, s.seconds)
                 except Exception:
                     log.exception("background index of %s failed; answers come from the stored index", workspace.root)
+
             tg.start_soon(background_index)
         if watch:
+
             async def watch_files() -> None:
                 from codecairn.freshness.watcher import Watcher
 
                 try:
                     await Watcher(workspace).run()
                 except Exception:
-                    log.exception("the watcher of %s stopped; answers still name stale files, and `index` "
-                                  "refreshes", workspace.root)
+                    log.exception(
+                        "the watcher of %s stopped; answers still name stale files, and `index` refreshes",
+                        workspace.root,
+                    )
+
             tg.start_soon(watch_files)
         if embed:
             tg.start_soon(workspace.embeddings.run_forever)

@@ -41,8 +41,8 @@ SNAPSHOT_NAME = "index.db.zst"
 GITATTRIBUTES_LINE = f"{SNAPSHOT_NAME} binary merge=ours"
 SHARED_TABLES = frozenset({"files", "symbols", "edges", "imports", "exports", "meta"})
 SHARED_META = frozenset({"generation", "resolved_once"})
-LEVEL = 10            # zstd level: ~3x smaller than the database in about a second per 50 MB
-MAX_EXPANSION = 64    # refuse a snapshot that would decompress to more than this many times its size
+LEVEL = 10  # zstd level: ~3x smaller than the database in about a second per 50 MB
+MAX_EXPANSION = 64  # refuse a snapshot that would decompress to more than this many times its size
 
 
 def snapshot_path(root: Path) -> Path:
@@ -71,8 +71,14 @@ class Exported:
     seconds: float
 
     def to_dict(self) -> dict[str, Any]:
-        return {"path": str(self.path), "size_bytes": self.size_bytes, "database_bytes": self.database_bytes,
-                "files": self.files, "symbols": self.symbols, "seconds": round(self.seconds, 3)}
+        return {
+            "path": str(self.path),
+            "size_bytes": self.size_bytes,
+            "database_bytes": self.database_bytes,
+            "files": self.files,
+            "symbols": self.symbols,
+            "seconds": round(self.seconds, 3),
+        }
 
 
 async def export_snapshot(ws: Workspace, output: Path | None = None, level: int = LEVEL) -> Exported:
@@ -105,12 +111,15 @@ def _export(db: Path, target: Path, versions: dict[str, str], level: int) -> Exp
             con.execute("PRAGMA secure_delete=ON")  # deleted memories leave no text in free pages
             con.execute("BEGIN")
             for (name,) in con.execute(
-                    "SELECT name FROM pragma_table_list WHERE schema='main' AND type IN ('table', 'virtual') "
-                    "AND name NOT LIKE 'sqlite_%'").fetchall():
+                "SELECT name FROM pragma_table_list WHERE schema='main' AND type IN ('table', 'virtual') "
+                "AND name NOT LIKE 'sqlite_%'"
+            ).fetchall():
                 if name not in SHARED_TABLES:
                     con.execute(f'DELETE FROM "{name}"')  # memories and anything else personal
             con.execute(f"DELETE FROM meta WHERE key NOT IN ({','.join('?' * len(SHARED_META))})", tuple(SHARED_META))
-            con.execute("INSERT INTO meta(key, value) VALUES ('snapshot_plugins', ?)", (json.dumps(versions, sort_keys=True),))
+            con.execute(
+                "INSERT INTO meta(key, value) VALUES ('snapshot_plugins', ?)", (json.dumps(versions, sort_keys=True),)
+            )
             con.execute("UPDATE files SET mtime_ns = 0")
             con.execute("COMMIT")
             # Rebuilt from content alone: no trace of what was deleted, and the same index always
@@ -214,8 +223,10 @@ def _adopt(path: Path, snapshot: Path, root: Path, host: PluginHost) -> Imported
         try:
             version = con.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
-                raise StoreError(f"{snapshot} was exported by a newer codecairn (schema {version} > "
-                                 f"{SCHEMA_VERSION}); upgrade codecairn to use it")
+                raise StoreError(
+                    f"{snapshot} was exported by a newer codecairn (schema {version} > "
+                    f"{SCHEMA_VERSION}); upgrade codecairn to use it"
+                )
             check = [r[0] for r in con.execute("PRAGMA quick_check").fetchall()]
             if check != ["ok"]:
                 raise StoreError(f"{snapshot} is damaged ({'; '.join(check[:3])}); export it again")
@@ -225,8 +236,10 @@ def _adopt(path: Path, snapshot: Path, root: Path, host: PluginHost) -> Imported
             reparse = sorted(lang for lang, version in theirs.items() if ours.get(lang) not in (None, version))
             con.execute("BEGIN")
             now = time.time()
-            con.executemany("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
-                            [("root", str(root)), ("created_at", str(now)), ("imported_at", str(now))])
+            con.executemany(
+                "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                [("root", str(root)), ("created_at", str(now)), ("imported_at", str(now))],
+            )
             con.execute("UPDATE files SET mtime_ns = -1")  # read and hash every file on the next run
             if reparse:
                 con.execute(f"UPDATE files SET hash = '' WHERE language IN ({','.join('?' * len(reparse))})", reparse)

@@ -105,8 +105,11 @@ class _InFlight:
         await self._idle.wait()
 
 
-PARSE_ERROR = types.JSONRPCError(jsonrpc="2.0", id=None, error=types.ErrorData(
-    code=types.PARSE_ERROR, message="Parse error: not a JSON-RPC 2.0 message"))
+PARSE_ERROR = types.JSONRPCError(
+    jsonrpc="2.0",
+    id=None,
+    error=types.ErrorData(code=types.PARSE_ERROR, message="Parse error: not a JSON-RPC 2.0 message"),
+)
 
 
 @contextlib.asynccontextmanager
@@ -179,9 +182,11 @@ async def _pipes() -> AsyncIterator[tuple]:
     try:
         reader = asyncio.StreamReader(limit=MAX_LINE_BYTES)
         reader_transport, _ = await loop.connect_read_pipe(
-            lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(wire_in, "rb", 0))
+            lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(wire_in, "rb", 0)
+        )
         writer_transport, writer_protocol = await loop.connect_write_pipe(
-            asyncio.streams.FlowControlMixin, os.fdopen(wire_out, "wb", 0))
+            asyncio.streams.FlowControlMixin, os.fdopen(wire_out, "wb", 0)
+        )
         wire = asyncio.StreamWriter(writer_transport, writer_protocol, None, loop)
 
         async def incoming() -> AsyncIterator[SessionMessage | Exception]:

@@ -81,9 +81,15 @@ class Workspace:
         self._symbols_lock = asyncio.Lock()
 
     @classmethod
-    async def open(cls, root: str | os.PathLike, host: PluginHost | None = None, *,
-                   db_path: Path | None = None, cache_dir: Path | None = None,
-                   load_symbols: bool = True) -> Workspace:
+    async def open(
+        cls,
+        root: str | os.PathLike,
+        host: PluginHost | None = None,
+        *,
+        db_path: Path | None = None,
+        cache_dir: Path | None = None,
+        load_symbols: bool = True,
+    ) -> Workspace:
         real = validate_root(root)
         host = host or PluginHost()
         db = db_path or database_path(real, cache_dir)
@@ -127,15 +133,28 @@ class Workspace:
         self.index.add(await self.store.all_symbols())
         rows = await self.store.fetch_writer(
             "SELECT source_id, target_id, receiver_type FROM edges WHERE kind IN ('extends','implements') "
-            "AND target_id IS NOT NULL")
+            "AND target_id IS NOT NULL"
+        )
         by_qn = self.index.by_qn
         self.index.set_bases(
-            (owner, target) for source, target, owner_qn in rows
-            for owner in ([source] if source is not None else by_qn.get(owner_qn, ())))
+            (owner, target)
+            for source, target, owner_qn in rows
+            for owner in ([source] if source is not None else by_qn.get(owner_qn, ()))
+        )
 
     def _set_file(self, row: FileRow) -> None:
-        state = FileState(row.id, row.path, row.language, row.module, row.size, row.mtime_ns, row.hash,
-                          row.lines, row.partial, row.extractor)
+        state = FileState(
+            row.id,
+            row.path,
+            row.language,
+            row.module,
+            row.size,
+            row.mtime_ns,
+            row.hash,
+            row.lines,
+            row.partial,
+            row.extractor,
+        )
         self.files_by_path[row.path] = state
         self.files_by_id[row.id] = state
 
@@ -161,10 +180,16 @@ class Workspace:
     async def after_change(self) -> None:
         """After every index run — this full one, or the watcher's narrow re-index of a few files."""
         await self.memory.after_index()  # memories follow the code that just changed
-        self.embeddings.notify()         # the background job embeds what changed
+        self.embeddings.notify()  # the background job embeds what changed
 
-    def apply_batch(self, parsed: list[ParsedFile], deleted: list[int], known: dict[str, FileRow],
-                    rows: list[tuple], file_ids: dict[str, int]) -> set[str]:
+    def apply_batch(
+        self,
+        parsed: list[ParsedFile],
+        deleted: list[int],
+        known: dict[str, FileRow],
+        rows: list[tuple],
+        file_ids: dict[str, int],
+    ) -> set[str]:
         """Mirror one committed batch into the in-memory indexes; returns the names of the
         symbols that went away (edges naming them may resolve differently now)."""
         gone = [file_ids[p.path] for p in parsed if p.path in known] + list(deleted)
@@ -177,8 +202,18 @@ class Workspace:
                 self.files_by_path.pop(state.path, None)
         self.index.add(rows)
         for p in parsed:
-            state = FileState(file_ids[p.path], p.path, p.language, p.facts.module, p.size, p.mtime_ns,
-                              p.hash, p.lines, p.facts.partial, p.facts.extractor)
+            state = FileState(
+                file_ids[p.path],
+                p.path,
+                p.language,
+                p.facts.module,
+                p.size,
+                p.mtime_ns,
+                p.hash,
+                p.lines,
+                p.facts.partial,
+                p.facts.extractor,
+            )
             self.files_by_path[p.path] = state
             self.files_by_id[state.id] = state
         return removed_names

@@ -34,7 +34,7 @@ IMPORT_SUFFIX = ".importing"
 MAX_AGE_ENV = "CODECAIRN_GC_MAX_AGE_DAYS"
 MAX_BYTES_ENV = "CODECAIRN_GC_MAX_BYTES"
 DEFAULT_MAX_AGE_DAYS = 90.0
-DEFAULT_MAX_BYTES = 2 * 1024 ** 3
+DEFAULT_MAX_BYTES = 2 * 1024**3
 LEASE_WAIT_SECONDS = 10.0
 GONE_ERRNOS = frozenset({errno.ENOENT, errno.ENOTDIR})
 
@@ -128,12 +128,12 @@ class IndexInfo:
     database: str
     size_bytes: int
     root: str = ""
-    root_state: str = "unknown"   # present | gone | unreachable (<why>) | unknown
+    root_state: str = "unknown"  # present | gone | unreachable (<why>) | unknown
     last_used_at: float = 0.0
     files: int | None = None
     symbols: int | None = None
     in_use: bool = False
-    error: str = ""               # the database could not be read
+    error: str = ""  # the database could not be read
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
@@ -200,10 +200,10 @@ def list_indexes(directory: Path | None = None) -> list[IndexInfo]:
 
 @dataclass
 class Collected:
-    removed: list[dict[str, Any]] = field(default_factory=list)   # IndexInfo dicts + "reason"
+    removed: list[dict[str, Any]] = field(default_factory=list)  # IndexInfo dicts + "reason"
     kept: list[dict[str, Any]] = field(default_factory=list)
     freed_bytes: int = 0
-    total_bytes: int = 0       # what is left
+    total_bytes: int = 0  # what is left
     dry_run: bool = False
 
 
@@ -225,8 +225,14 @@ def delete_index(db: Path) -> bool:
         return True
 
 
-def collect(directory: Path | None = None, *, max_age_days: float | None = None, max_bytes: int | None = None,
-            dry_run: bool = False, now: float | None = None) -> Collected:
+def collect(
+    directory: Path | None = None,
+    *,
+    max_age_days: float | None = None,
+    max_bytes: int | None = None,
+    dry_run: bool = False,
+    now: float | None = None,
+) -> Collected:
     max_age = max_age_days if max_age_days is not None else _env_float(MAX_AGE_ENV, DEFAULT_MAX_AGE_DAYS)
     cap = max_bytes if max_bytes is not None else int(_env_float(MAX_BYTES_ENV, DEFAULT_MAX_BYTES))
     now = time.time() if now is None else now

@@ -35,7 +35,11 @@ KINDS = {
 def ctags_definitions(root):
     out = subprocess.run(
         ["ctags", "-R", "--languages=Go", "-f", "-", "-x", "--_xformat=%F\t%n\t%K\t%N", "."],
-        cwd=root, capture_output=True, text=True, check=True, timeout=120,
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
     ).stdout
     for line in out.splitlines():
         path, number, kind, name = line.split("\t")
@@ -54,8 +58,10 @@ def test_we_find_what_ctags_finds_in_xtools(xtools, xtools_facts):
         else:
             missed[kind].append(f"{path}:{line} {name}")
     for kind in sorted(total):
-        print(f"{kind:11} {KINDS[kind]:20} {found[kind]:6}/{total[kind]:<6} {found[kind] / total[kind]:.3f}",
-              missed[kind][:3])
+        print(
+            f"{kind:11} {KINDS[kind]:20} {found[kind]:6}/{total[kind]:<6} {found[kind] / total[kind]:.3f}",
+            missed[kind][:3],
+        )
     recall = sum(found.values()) / sum(total.values())
     print(f"recall {recall:.4f} over {sum(total.values())} ctags definitions")
     assert sum(total.values()) > 14_000

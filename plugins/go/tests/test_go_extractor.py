@@ -154,8 +154,12 @@ def test_struct_fields_and_embedding(extract_go):
     conn = facts.symbols.index(by_name(facts, "net.Conn"))
     fields = {s.qualified_name: s for s in facts.symbols if s.kind == "field"}
     assert set(fields) == {
-        "net.Conn.Base", "net.Conn.Reader", "net.Conn.addr", "net.Conn.label",
-        "net.Conn.opts", "net.Conn.opts.retries",
+        "net.Conn.Base",
+        "net.Conn.Reader",
+        "net.Conn.addr",
+        "net.Conn.label",
+        "net.Conn.opts",
+        "net.Conn.opts.retries",
     }
     assert fields["net.Conn.addr"].doc == "addr is where we dial."
     assert fields["net.Conn.addr"].parent == conn
@@ -189,7 +193,8 @@ def test_interfaces_list_their_methods_and_embedded_interfaces(extract_go):
     assert put.signature == "Put(key string, value []byte) error"
     # A type-set constraint is not a base interface.
     assert [(r.source, r.target) for r in facts.relations if r.kind == "extends"] == [
-        (store, "io.Closer"), (store, "Reader"),
+        (store, "io.Closer"),
+        (store, "Reader"),
     ]
 
 

@@ -59,8 +59,9 @@ def test_the_test_annotation_and_its_elements(junit4_facts):
     facts = junit4_facts["src/main/java/org/junit/Test.java"]
     (test,) = symbols_named(facts, "org.junit.Test")
     assert test.kind == "annotation"
-    elements = {s.name: s.signature for s in facts.symbols if s.parent == facts.symbols.index(test)
-                and s.kind == "method"}
+    elements = {
+        s.name: s.signature for s in facts.symbols if s.parent == facts.symbols.index(test) and s.kind == "method"
+    }
     assert elements == {
         "expected": "Class<? extends Throwable> expected() default None.class",
         "timeout": "long timeout() default 0L",
@@ -81,6 +82,9 @@ def test_many_call_receivers_get_a_type_from_their_declaration(junit4_facts):
     typed = [r for r in calls if r.receiver_type]
     assert len(calls) > 10_000
     # Bare calls and this/super calls need no type; of calls on a plain variable, most get one.
-    on_variables = [r for r in calls if r.receiver.isidentifier() and r.receiver[0].islower()
-                    and r.receiver not in ("this", "super")]
+    on_variables = [
+        r
+        for r in calls
+        if r.receiver.isidentifier() and r.receiver[0].islower() and r.receiver not in ("this", "super")
+    ]
     assert len(typed) / len(on_variables) > 0.9

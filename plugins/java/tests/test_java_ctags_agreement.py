@@ -46,9 +46,23 @@ KINDS = {
 
 def ctags_definitions(root):
     out = subprocess.run(
-        ["ctags", "-R", "--languages=Java", "--kinds-Java=-l", "--fields=+nKzS", "--output-format=json",
-         "--sort=no", "-f", "-", "."],
-        cwd=root, capture_output=True, text=True, check=True, timeout=300,
+        [
+            "ctags",
+            "-R",
+            "--languages=Java",
+            "--kinds-Java=-l",
+            "--fields=+nKzS",
+            "--output-format=json",
+            "--sort=no",
+            "-f",
+            "-",
+            ".",
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
     ).stdout
     for line in out.splitlines():
         tag = json.loads(line)

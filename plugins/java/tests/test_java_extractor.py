@@ -97,7 +97,11 @@ def test_the_package_is_the_module_and_a_symbol(extract_java):
     assert facts.module == "com.shop.orders"
     package = facts.symbols[0]
     assert (package.kind, package.name, package.qualified_name, package.start_line) == (
-        "package", "com.shop.orders", "com.shop.orders", 1)
+        "package",
+        "com.shop.orders",
+        "com.shop.orders",
+        1,
+    )
     assert facts.extractor == "java"
     assert facts.partial is False
     assert pickle.loads(pickle.dumps(facts)) == facts
@@ -115,8 +119,7 @@ def test_types_members_and_their_qualified_names(extract_java):
     assert service.kind == "class"
     assert service.parent == -1
     assert (service.start_line, service.end_line) == (15, 49)  # annotations included, javadoc not
-    assert service.signature == (
-        "class OrderService extends BaseService<Order> implements Placing, java.io.Closeable")
+    assert service.signature == ("class OrderService extends BaseService<Order> implements Placing, java.io.Closeable")
     assert service.modifiers == ("@Service", "@Deprecated", "public", "final")
 
     close = by_name(facts, "com.shop.orders.OrderService.close")
@@ -243,7 +246,8 @@ def test_interfaces_enums_records_and_annotation_types(extract_java):
 
     assert kinds["com.shop.model.Money"] == "record"
     assert by_name(facts, "com.shop.model.Money").signature == (
-        "record Money(long cents, java.util.Currency currency) implements Priced")
+        "record Money(long cents, java.util.Currency currency) implements Priced"
+    )
     assert kinds["com.shop.model.Money.cents"] == "field"  # record components are its fields
     assert kinds["com.shop.model.Money.currency"] == "field"
     assert kinds["com.shop.model.Money.Money"] == "constructor"  # the compact constructor
@@ -320,7 +324,9 @@ def test_local_and_anonymous_classes_are_named_inside_their_method(extract_java)
     assert source_of(facts, call_to(facts, "tick")) == "app.Scheduler.start.$1.run"
     assert source_of(facts, call_to(facts, "idle")) == "app.Scheduler.onIdle.$1.run"
     assert [source_of(facts, r) for r in calls(facts) if r.target == "Runnable"] == [
-        "app.Scheduler", "app.Scheduler.start"]
+        "app.Scheduler",
+        "app.Scheduler.start",
+    ]
 
 
 def test_calls_name_the_method_and_the_receiver_as_written(extract_java):
@@ -492,7 +498,14 @@ def test_imports_written_oddly_still_bind(extract_java):
 def test_exports_are_the_public_api_of_public_top_level_types(extract_java):
     facts = extract_java(ORDER_SERVICE)
     assert [e.name for e in facts.exports] == [
-        "OrderService", "MAX_PENDING", "MIN_PENDING", "gateway", "add", "close", "Receipt"]
+        "OrderService",
+        "MAX_PENDING",
+        "MIN_PENDING",
+        "gateway",
+        "add",
+        "close",
+        "Receipt",
+    ]
     assert all(e.kind == "" for e in facts.exports)
     facts = extract_java(
         """
@@ -517,7 +530,11 @@ def test_module_info_declares_a_module(extract_java):
     )
     (module,) = facts.symbols
     assert (module.kind, module.name, module.signature, module.doc) == (
-        "module", "com.shop.api", "module com.shop.api", "The shop's public API.")
+        "module",
+        "com.shop.api",
+        "module com.shop.api",
+        "The shop's public API.",
+    )
 
 
 def test_a_file_with_syntax_errors_keeps_everything_outside_them(extract_java):
@@ -545,10 +562,18 @@ def test_a_file_with_syntax_errors_keeps_everything_outside_them(extract_java):
     )
     assert facts.partial is True
     assert [s.qualified_name for s in facts.symbols] == [
-        "app", "app.Broken", "app.Broken.good", "app.Broken.bad", "app.Broken.after"]
+        "app",
+        "app.Broken",
+        "app.Broken.good",
+        "app.Broken.bad",
+        "app.Broken.after",
+    ]
     assert by_name(facts, "app.Broken.after").doc == "After the damage."
     assert {(source_of(facts, r), r.target) for r in calls(facts)} == {
-        ("app.Broken.good", "trim"), ("app.Broken.bad", "run"), ("app.Broken.after", "helper")}
+        ("app.Broken.good", "trim"),
+        ("app.Broken.bad", "run"),
+        ("app.Broken.after", "helper"),
+    }
 
 
 @pytest.mark.parametrize("source", [b"", b"   \n", b"\xff\xfe not java at all {{{", b"package;"])

@@ -46,9 +46,7 @@ def compare_with_ast(root: Path) -> dict:
         }
         facts = extract(source, PARSER.parse(source), path.relative_to(root).as_posix())
         got = {
-            (s.start_line, s.name)
-            for s in facts.symbols
-            if s.kind in DEFINITION_KINDS and "lambda" not in s.modifiers
+            (s.start_line, s.name) for s in facts.symbols if s.kind in DEFINITION_KINDS and "lambda" not in s.modifiers
         }
         found += len(expected & got)
         missed += len(expected - got)

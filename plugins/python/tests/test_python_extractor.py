@@ -58,13 +58,16 @@ def test_relative_imports_resolve_against_the_importing_module():
 
 
 def test_each_file_has_one_module_symbol_named_after_its_path():
-    result = facts('''\
+    result = facts(
+        '''\
         #!/usr/bin/env python
         """Orders and how they are paid.
 
         Long description.
         """
-        ''', path="src/shop/orders.py")
+        ''',
+        path="src/shop/orders.py",
+    )
 
     module = result.symbols[0]
     assert (module.kind, module.name, module.qualified_name) == ("module", "orders", "shop.orders")
@@ -165,18 +168,21 @@ def test_a_docstring_is_summarised_by_its_first_line_as_written():
 
 
 def test_a_multiline_header_becomes_a_one_line_signature():
-    result = facts('''\
+    result = facts("""\
         def resize(
             image,
             size: tuple[int, int],  # width, height
         ) -> "Image":
             pass
-        ''')
-    assert symbol(result, "shop.orders.resize").signature == 'def resize( image, size: tuple[int, int], # width, height ) -> "Image"'
+        """)
+    assert (
+        symbol(result, "shop.orders.resize").signature
+        == 'def resize( image, size: tuple[int, int], # width, height ) -> "Image"'
+    )
 
 
 def test_every_def_counts_wherever_it_is_written():
-    result = facts('''\
+    result = facts("""\
         import sys
 
         if sys.platform == "win32":
@@ -200,7 +206,7 @@ def test_every_def_counts_wherever_it_is_written():
                 class Local:
                     def method(self): ...
             return inner
-        ''')
+        """)
 
     names = {(s.qualified_name, s.kind, s.start_line) for s in result.symbols if s.kind != "module"}
     assert ("shop.orders.default_shell", "function", 4) in names
@@ -214,7 +220,7 @@ def test_every_def_counts_wherever_it_is_written():
 
 
 def test_decorators_are_recorded_as_written_and_known_ones_become_modifiers():
-    result = facts('''\
+    result = facts("""\
         import abc, functools
 
         @dataclass(frozen=True)
@@ -240,7 +246,7 @@ def test_decorators_are_recorded_as_written_and_known_ones_become_modifiers():
         @app.route("/orders/<id>", methods=["GET"])
         @login_required
         async def show(id): ...
-        ''')
+        """)
 
     assert symbol(result, "shop.orders.Money").modifiers == ("@dataclass",)
     by_line = {s.start_line: s.modifiers for s in result.symbols}
@@ -254,19 +260,19 @@ def test_decorators_are_recorded_as_written_and_known_ones_become_modifiers():
 
 
 def test_a_decorated_definition_starts_at_def_like_pythons_own_ast():
-    result = facts('''\
+    result = facts("""\
         @decorator
         def f(): ...
-        ''')
+        """)
     assert symbol(result, "shop.orders.f").start_line == 2
 
 
 def test_abstract_base_classes_are_marked_abstract():
-    result = facts('''\
+    result = facts("""\
         class Store(ABC): ...
         class Cache(metaclass=abc.ABCMeta): ...
         class Plain: ...
-        ''')
+        """)
     assert "abstract" in symbol(result, "shop.orders.Store").modifiers
     assert "abstract" in symbol(result, "shop.orders.Cache").modifiers
     assert symbol(result, "shop.orders.Plain").modifiers == ()
@@ -276,7 +282,7 @@ def test_abstract_base_classes_are_marked_abstract():
 
 
 def test_module_and_class_level_variables_constants_and_fields():
-    result = facts('''\
+    result = facts("""\
         MAX_ITEMS = 100
         default_currency: str = "EUR"
         width, height = 80, 24
@@ -304,7 +310,7 @@ def test_module_and_class_level_variables_constants_and_fields():
             def pay(self):
                 self.paid = True
                 local = 1
-        ''')
+        """)
 
     kinds = {s.qualified_name: s.kind for s in result.symbols}
     assert kinds["shop.orders.MAX_ITEMS"] == "constant"
@@ -338,10 +344,10 @@ def test_module_and_class_level_variables_constants_and_fields():
 
 
 def test_a_rebinding_of_a_def_is_not_a_second_symbol():
-    result = facts('''\
+    result = facts("""\
         def helper(): ...
         helper = staticmethod(helper)
-        ''')
+        """)
     assert [s.kind for s in result.symbols if s.name == "helper"] == ["function"]
 
 
@@ -355,10 +361,10 @@ def test_long_values_are_cut_in_the_signature():
 
 
 def test_bases_are_extends_relations_as_written():
-    result = facts('''\
+    result = facts("""\
         class Repo(Generic[T], base.Store, *mixins, metaclass=Meta, frozen=True):
             pass
-        ''')
+        """)
     repo = result.symbols.index(symbol(result, "shop.orders.Repo"))
     extends = [(r.source, r.target, r.line) for r in result.relations if r.kind == "extends"]
     assert extends == [(repo, "Generic", 1), (repo, "base.Store", 1)]
@@ -368,7 +374,7 @@ def test_bases_are_extends_relations_as_written():
 
 
 def test_calls_name_their_target_receiver_line_and_enclosing_symbol():
-    result = facts('''\
+    result = facts("""\
         import os
 
         setup_logging()
@@ -385,7 +391,7 @@ def test_calls_name_their_target_receiver_line_and_enclosing_symbol():
                 return (self.query()
                         .filter(x)
                         .all())
-        ''')
+        """)
 
     cart = result.symbols.index(symbol(result, "shop.orders.Cart"))
     total = result.symbols.index(symbol(result, "shop.orders.Cart.total"))
@@ -400,7 +406,11 @@ def test_calls_name_their_target_receiver_line_and_enclosing_symbol():
     assert by_target["round"].receiver == "Price(1)"
     assert by_target["sum"].receiver == ""
     assert (by_target["filter"].receiver, by_target["filter"].line) == ("self.query()", 15)
-    assert (by_target["all"].receiver, by_target["all"].line, by_target["all"].source) == ("self.query().filter(x)", 16, chain)
+    assert (by_target["all"].receiver, by_target["all"].line, by_target["all"].source) == (
+        "self.query().filter(x)",
+        16,
+        chain,
+    )
     assert cart not in {r.source for r in result.relations if r.kind == "calls"}
 
     # call sites come in the order they start in the file (a chain starts where its receiver does)
@@ -408,39 +418,39 @@ def test_calls_name_their_target_receiver_line_and_enclosing_symbol():
 
 
 def test_a_call_split_over_lines_is_reported_on_the_line_of_its_name():
-    result = facts('''\
+    result = facts("""\
         ok = (set(available).
               issubset(wanted))
         text = template \\
             .format(x=1)
-        ''')
+        """)
     assert ("issubset", "set(available)", 2) in calls(result)
     assert ("format", "template", 4) in calls(result)
     assert result.partial is False
 
 
 def test_super_with_arguments_is_reported_as_super():
-    result = facts('''\
+    result = facts("""\
         class A(B):
             def f(self):
                 super(A, self).f()
-        ''')
+        """)
     assert ("f", "super()", 3) in calls(result)
 
 
 def test_decorator_and_default_argument_calls():
-    result = facts('''\
+    result = facts("""\
         @app.route("/")
         def index(limit=config.get("limit")):
             pass
-        ''')
+        """)
     index = result.symbols.index(symbol(result, "shop.orders.index"))
     sources = {r.target: r.source for r in result.relations if r.kind == "calls"}
     assert sources == {"route": -1, "get": index}  # decorators run in the enclosing scope
 
 
 def test_receiver_types_read_off_the_syntax():
-    result = facts('''\
+    result = facts("""\
         import requests
 
         session = Session()
@@ -470,7 +480,7 @@ def test_receiver_types_read_off_the_syntax():
 
             def other(self):
                 cart.add(2)
-        ''')
+        """)
 
     typed = {(r.target, r.line): r.receiver_type for r in result.relations if r.kind == "calls"}
     assert typed[("add", 15)] == "Cart"
@@ -489,7 +499,8 @@ def test_receiver_types_read_off_the_syntax():
 
 
 def test_every_import_form_with_absolute_targets():
-    result = facts('''\
+    result = facts(
+        """\
         from __future__ import annotations
         import os
         import os.path
@@ -505,7 +516,9 @@ def test_every_import_form_with_absolute_targets():
 
         def lazy():
             import decimal
-        ''', path="shop/checkout/flow.py")
+        """,
+        path="shop/checkout/flow.py",
+    )
 
     got = [(i.module, i.name, i.alias, i.target, i.line) for i in result.imports]
     assert got == [
@@ -533,7 +546,8 @@ def test_relative_imports_in_a_package_init():
 
 
 def test_all_lists_the_exports_when_present():
-    result = facts('''\
+    result = facts(
+        """\
         from .models import Order
         __all__ = ["Order", 'checkout']
         __all__ += ("Cart",)
@@ -541,7 +555,9 @@ def test_all_lists_the_exports_when_present():
 
         def checkout(): ...
         def _helper(): ...
-        ''', path="shop/api.py")
+        """,
+        path="shop/api.py",
+    )
     assert [(e.name, e.kind, e.line, e.source) for e in result.exports] == [
         ("Order", "all", 2, "shop.models"),
         ("checkout", "all", 2, ""),
@@ -551,7 +567,7 @@ def test_all_lists_the_exports_when_present():
 
 
 def test_without_all_every_public_top_level_name_defined_here_is_exported():
-    result = facts('''\
+    result = facts("""\
         import os
         from typing import Any
         try:
@@ -570,7 +586,7 @@ def test_without_all_every_public_top_level_name_defined_here_is_exported():
 
         if os.name == "nt":
             def windows_only(): ...
-        ''')
+        """)
     assert [e.name for e in result.exports] == ["Order", "checkout", "windows_only", "VERSION"]
     assert {e.kind for e in result.exports} == {""}
 
@@ -579,7 +595,7 @@ def test_without_all_every_public_top_level_name_defined_here_is_exported():
 
 
 def test_a_file_with_a_syntax_error_still_yields_what_is_outside_the_error():
-    result = facts('''\
+    result = facts("""\
         import os
 
         class Good:
@@ -591,7 +607,7 @@ def test_a_file_with_a_syntax_error_still_yields_what_is_outside_the_error():
 
         def after():
             return 1
-        ''')
+        """)
     assert result.partial is True
     names = {s.qualified_name for s in result.symbols}
     assert {"shop.orders.Good", "shop.orders.Good.ok", "shop.orders.after"} <= names
@@ -600,12 +616,15 @@ def test_a_file_with_a_syntax_error_still_yields_what_is_outside_the_error():
 
 
 def test_non_ascii_names_and_docstrings_come_out_as_text():
-    result = facts('''\
+    result = facts(
+        '''\
         """Modul für Bestellungen — mit Umlauten."""
         def grüße(name="Zoë"):
             """Begrüßt jemanden."""
             return naïve.größe()
-        ''', path="läden/bestellung.py")
+        ''',
+        path="läden/bestellung.py",
+    )
 
     assert result.module == "läden.bestellung"
     assert result.symbols[0].doc == "Modul für Bestellungen — mit Umlauten."

@@ -34,7 +34,11 @@ KINDS = {
 def ctags_definitions(root):
     out = subprocess.run(
         ["ctags", "-R", "--languages=Rust", "-f", "-", "-x", "--_xformat=%F\t%n\t%K\t%N", "."],
-        cwd=root, capture_output=True, text=True, check=True, timeout=120,
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
     ).stdout
     for line in out.splitlines():
         path, number, kind, name = line.split("\t")
@@ -53,8 +57,10 @@ def test_we_find_what_ctags_finds_in_tokio(tokio, tokio_facts):
         else:
             missed[kind].append(f"{path}:{line} {name}")
     for kind in sorted(total):
-        print(f"{kind:10} {KINDS[kind]:36} {found[kind]:5}/{total[kind]:<5} {found[kind] / total[kind]:.3f}",
-              missed[kind][:3])
+        print(
+            f"{kind:10} {KINDS[kind]:36} {found[kind]:5}/{total[kind]:<5} {found[kind] / total[kind]:.3f}",
+            missed[kind][:3],
+        )
     recall = sum(found.values()) / sum(total.values())
     print(f"recall {recall:.4f} over {sum(total.values())} ctags definitions; we report {len(ours)} symbols")
     assert sum(total.values()) > 5_000

@@ -41,7 +41,7 @@ def test_rust_is_registered_with_rust_naming_rules(rust_language):
         ("src/runtime/mod.rs", "crate::runtime"),
         ("src/runtime/task/join.rs", "crate::runtime::task::join"),
         ("tokio/src/io/util/mod.rs", "crate::io::util"),  # a workspace member: below its own src
-        ("tests/fs_file.rs", "crate::tests::fs_file"),    # no src ancestor: from the root
+        ("tests/fs_file.rs", "crate::tests::fs_file"),  # no src ancestor: from the root
         ("build.rs", "crate::build"),
         ("lib.rs", "crate"),
     ],
@@ -102,7 +102,10 @@ def test_items_get_module_qualified_names_kinds_and_signatures(extract_rust):
     }
     order = by_name(facts, "crate::shop::order::Order")
     assert (order.signature, order.doc, order.start_line, order.end_line) == (
-        "pub struct Order<T>", "An order placed by a customer.", 3, 7,
+        "pub struct Order<T>",
+        "An order placed by a customer.",
+        3,
+        7,
     )
     assert by_name(facts, "crate::shop::order::Order::customer").doc == "Who placed it."
     assert by_name(facts, "crate::shop::order::Order::customer").parent == facts.symbols.index(order)
@@ -137,7 +140,13 @@ def test_exports_are_pub_items_and_pub_use_re_exports(extract_rust):
         ("*", "re-export", "crate::driver", ""),
     ]
     assert [e.name for e in facts.exports if e.kind == ""] == [
-        "Shown", "Shown::a", "Kind", "Kind::A", "Spawn", "Spawn::spawn", "ready",
+        "Shown",
+        "Shown::a",
+        "Kind",
+        "Kind::A",
+        "Spawn",
+        "Spawn::spawn",
+        "ready",
     ]
     # An exported macro lives at the crate root, wherever it is written.
     assert by_name(facts, "crate::ready").modifiers == ("public",)

@@ -33,7 +33,9 @@ class Extracted:
 
     def symbol(self, qualified_name: str):
         found = [s for s in self.symbols if s.qualified_name == qualified_name]
-        assert len(found) == 1, f"{qualified_name}: {len(found)} symbols; have {[s.qualified_name for s in self.symbols]}"
+        assert len(found) == 1, (
+            f"{qualified_name}: {len(found)} symbols; have {[s.qualified_name for s in self.symbols]}"
+        )
         return found[0]
 
     def names(self, kind: str | None = None) -> list[str]:
@@ -47,7 +49,8 @@ class Extracted:
         """(caller qualified name or "", receiver, target) per call site."""
         return [
             (self.symbols[r.source].qualified_name if r.source >= 0 else "", r.receiver, r.target)
-            for r in self.facts.relations if r.kind == "calls"
+            for r in self.facts.relations
+            if r.kind == "calls"
         ]
 
     def relation(self, kind: str, target: str):
@@ -57,7 +60,11 @@ class Extracted:
 
     def bases(self, qualified_name: str) -> list[tuple[str, str]]:
         index = self.symbols.index(self.symbol(qualified_name))
-        return [(r.kind, r.target) for r in self.facts.relations if r.source == index and r.kind in ("extends", "implements")]
+        return [
+            (r.kind, r.target)
+            for r in self.facts.relations
+            if r.source == index and r.kind in ("extends", "implements")
+        ]
 
     def imports(self) -> dict[str, object]:
         """Local binding -> Import (side-effect / re-export imports under their module)."""

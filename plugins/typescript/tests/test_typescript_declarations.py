@@ -81,8 +81,13 @@ def test_interfaces_type_aliases_and_enums(extract):
     alias = facts.symbol("src/model.Id")
     assert (alias.kind, alias.signature) == ("type", "type Id = string | number")
     assert facts.symbol("src/model.Color").modifiers == ("export", "const")
-    assert facts.names("enum_member") == ["src/model.Color.Red", "src/model.Color.Green",
-                                          "src/model.Plain.A", "src/model.Plain.B", "src/model.Plain.quoted"]
+    assert facts.names("enum_member") == [
+        "src/model.Color.Red",
+        "src/model.Color.Green",
+        "src/model.Plain.A",
+        "src/model.Plain.B",
+        "src/model.Plain.quoted",
+    ]
 
 
 def test_functions_generators_and_function_valued_variables(extract):
@@ -101,7 +106,11 @@ def test_functions_generators_and_function_valued_variables(extract):
         path="src/math/index.ts",
     )
     add = facts.symbol("src/math.add")
-    assert (add.kind, add.doc, add.signature) == ("function", "Adds two numbers.", "function add(a: number, b: number): number")
+    assert (add.kind, add.doc, add.signature) == (
+        "function",
+        "Adds two numbers.",
+        "function add(a: number, b: number): number",
+    )
     assert facts.symbol("src/math.ids").modifiers == ("generator",)
     double = facts.symbol("src/math.double")
     assert (double.kind, double.signature) == ("function", "const double = (x: number): number =>")

@@ -94,20 +94,30 @@ def test_es_exports(extract):
         path="src/lib/index.ts",
     )
     assert facts.facts.exports == [
-        Export("a", 1), Export("b", 1), Export("f", 2), Export("C", 3), Export("I", 4), Export("T", 5),
-        Export("E", 6), Export("N", 7),
-        Export("local", 9, "", "", "renamed"), Export("f", 9, "", "", "default"),
+        Export("a", 1),
+        Export("b", 1),
+        Export("f", 2),
+        Export("C", 3),
+        Export("I", 4),
+        Export("T", 5),
+        Export("E", 6),
+        Export("N", 7),
+        Export("local", 9, "", "", "renamed"),
+        Export("f", 9, "", "", "default"),
         Export("*", 10, "re-export", "src/lib/all"),
         Export("*", 11, "re-export", "src/lib/utils", "utils"),
-        Export("x", 12, "re-export", "src/other", "y"), Export("z", 12, "re-export", "src/other"),
+        Export("x", 12, "re-export", "src/other", "y"),
+        Export("z", 12, "re-export", "src/other"),
         Export("Shape", 13, "re-export", "src/lib/shapes"),
     ]
     # a re-export is also an import of kind "re-export": a dependency of the module, and the name
     # it makes available (what a resolver follows through barrel files)
     re_imports = [(i.module, i.name, i.alias, i.target) for i in facts.facts.imports if i.kind == "re-export"]
     assert re_imports == [
-        ("./all", "*", "", "src/lib/all"), ("./utils/index.js", "", "utils", "src/lib/utils"),
-        ("../other", "x", "y", "src/other.x"), ("../other", "z", "z", "src/other.z"),
+        ("./all", "*", "", "src/lib/all"),
+        ("./utils/index.js", "", "utils", "src/lib/utils"),
+        ("../other", "x", "y", "src/other.x"),
+        ("../other", "z", "z", "src/other.z"),
         ("./shapes", "Shape", "Shape", "src/lib/shapes.Shape"),
     ]
 

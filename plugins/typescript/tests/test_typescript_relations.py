@@ -13,7 +13,9 @@ def test_extends_and_implements_targets_drop_type_arguments_and_keep_dots(extrac
         """
     )
     assert facts.bases("src/app/main.Order") == [
-        ("extends", "Base"), ("implements", "Comparable"), ("implements", "ns.Serializable"),
+        ("extends", "Base"),
+        ("implements", "Comparable"),
+        ("implements", "ns.Serializable"),
     ]
     assert facts.bases("src/app/main.Wrapped") == [("extends", "mixins.Timestamped")]
     assert facts.bases("src/app/main.Mixed") == []  # a computed base names no type
@@ -69,8 +71,10 @@ def test_calls_in_callbacks_belong_to_the_enclosing_function(extract):
         """
     )
     assert {c for c in facts.calls()} == {
-        ("src/app/main.load", "ids.map()", "filter"), ("src/app/main.load", "ids", "map"),
-        ("src/app/main.load", "", "fetchOne"), ("src/app/main.load", "", "keep"),
+        ("src/app/main.load", "ids.map()", "filter"),
+        ("src/app/main.load", "ids", "map"),
+        ("src/app/main.load", "", "fetchOne"),
+        ("src/app/main.load", "", "keep"),
     }
 
 
@@ -135,5 +139,7 @@ def test_jsx_components_are_calls_and_html_tags_are_not(extract):
         path="src/App.tsx",
     )
     assert facts.calls() == [
-        ("src/App.App", "", "Layout"), ("src/App.App", "Ui", "Button"), ("src/App.App", "", "track"),
+        ("src/App.App", "", "Layout"),
+        ("src/App.App", "Ui", "Button"),
+        ("src/App.App", "", "track"),
     ]

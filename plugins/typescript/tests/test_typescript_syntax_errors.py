@@ -22,7 +22,9 @@ def test_declarations_around_a_syntax_error_survive(extract):
         path="src/broken.ts",
     )
     assert facts.facts.partial
-    assert {"src/broken.Before", "src/broken.Before.ok", "src/broken.After", "src/broken.After.alsoOk"} <= set(facts.names())
+    assert {"src/broken.Before", "src/broken.Before.ok", "src/broken.After", "src/broken.After.alsoOk"} <= set(
+        facts.names()
+    )
     after = facts.symbol("src/broken.After")
     assert (after.start_line, after.start_col) == (6, 7)
 

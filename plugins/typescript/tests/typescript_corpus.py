@@ -60,10 +60,15 @@ def index(root: Path) -> dict[str, tuple]:
 
 # ---- agreement with universal-ctags ------------------------------------------------------------
 
+
 def ctags_definitions(root: Path) -> list[dict]:
     out = subprocess.run(
         ["ctags", "--output-format=json", "--fields=+nKzp", "-R", "--languages=TypeScript,JavaScript", "-f", "-", "."],
-        cwd=root, capture_output=True, text=True, check=True, timeout=600,
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
     ).stdout
     tags = []
     for line in out.splitlines():
@@ -74,25 +79,67 @@ def ctags_definitions(root: Path) -> list[dict]:
     return tags
 
 
-_FUNCTIONS = frozenset({
-    "function_declaration", "generator_function_declaration", "function_expression", "generator_function",
-    "arrow_function", "method_definition", "class_static_block",
-})
-_NAME_NODES = frozenset({
-    "identifier", "property_identifier", "type_identifier", "shorthand_property_identifier",
-    "shorthand_property_identifier_pattern", "private_property_identifier", "string_fragment", "string",
-})
+_FUNCTIONS = frozenset(
+    {
+        "function_declaration",
+        "generator_function_declaration",
+        "function_expression",
+        "generator_function",
+        "arrow_function",
+        "method_definition",
+        "class_static_block",
+    }
+)
+_NAME_NODES = frozenset(
+    {
+        "identifier",
+        "property_identifier",
+        "type_identifier",
+        "shorthand_property_identifier",
+        "shorthand_property_identifier_pattern",
+        "private_property_identifier",
+        "string_fragment",
+        "string",
+    }
+)
 _FUNCTION_VALUES = frozenset({"function_expression", "generator_function", "arrow_function"})
 # Nodes whose name child declares something (anything else holding the name is a use of it).
-_DECLARING = frozenset({
-    "variable_declarator", "function_declaration", "generator_function_declaration", "function_signature",
-    "function_expression", "generator_function", "class_declaration", "abstract_class_declaration", "class",
-    "method_definition", "method_signature", "abstract_method_signature", "public_field_definition",
-    "field_definition", "property_signature", "interface_declaration", "type_alias_declaration",
-    "enum_declaration", "enum_body", "enum_assignment", "internal_module", "module", "nested_identifier",
-    "pair", "object", "assignment_expression", "object_pattern", "array_pattern", "pair_pattern",
-    "required_parameter", "optional_parameter", "export_statement",
-})
+_DECLARING = frozenset(
+    {
+        "variable_declarator",
+        "function_declaration",
+        "generator_function_declaration",
+        "function_signature",
+        "function_expression",
+        "generator_function",
+        "class_declaration",
+        "abstract_class_declaration",
+        "class",
+        "method_definition",
+        "method_signature",
+        "abstract_method_signature",
+        "public_field_definition",
+        "field_definition",
+        "property_signature",
+        "interface_declaration",
+        "type_alias_declaration",
+        "enum_declaration",
+        "enum_body",
+        "enum_assignment",
+        "internal_module",
+        "module",
+        "nested_identifier",
+        "pair",
+        "object",
+        "assignment_expression",
+        "object_pattern",
+        "array_pattern",
+        "pair_pattern",
+        "required_parameter",
+        "optional_parameter",
+        "export_statement",
+    }
+)
 
 
 def _name_node(tree, lines: list[bytes], tag: dict):
@@ -128,7 +175,9 @@ def _has_function_member(obj) -> bool:
             return True
         if member.type == "pair":
             value = member.child_by_field_name("value")
-            if value is not None and (value.type in _FUNCTION_VALUES or value.type == "object" and _has_function_member(value)):
+            if value is not None and (
+                value.type in _FUNCTION_VALUES or value.type == "object" and _has_function_member(value)
+            ):
                 return True
     return False
 
@@ -181,7 +230,11 @@ def by_design(tag: dict, tree, lines: list[bytes]) -> str | None:
     types = [a.type for a in ancestors]
     if "import_statement" in types or "import_specifier" in types or "export_clause" in types:
         return "import binding"
-    if parent.type in ("property_signature", "method_signature") and parent.parent is not None and parent.parent.type == "object_type":
+    if (
+        parent.type in ("property_signature", "method_signature")
+        and parent.parent is not None
+        and parent.parent.type == "object_type"
+    ):
         return "type-literal member"  # `declare var X: { readonly A: number }`: typing, not a declaration
     if parent.type == "pair_pattern" and parent.child_by_field_name("key") == node:
         return "destructuring key"
@@ -195,44 +248,84 @@ def by_design(tag: dict, tree, lines: list[bytes]) -> str | None:
         fn = value.child_by_field_name("function") if value is not None and value.type == "call_expression" else None
         if fn is not None and fn.type == "identifier" and fn.text == b"require":
             return "import binding"
-        if value is not None and value.type == "call_expression" and fn is not None and fn.type == "parenthesized_expression":
+        if (
+            value is not None
+            and value.type == "call_expression"
+            and fn is not None
+            and fn.type == "parenthesized_expression"
+        ):
             return "immediately-invoked function"
     if parent.type == "assignment_expression":
         right = parent.child_by_field_name("right")
-        if right is not None and right.type == "call_expression" and right.child_by_field_name("function").type == "parenthesized_expression":
+        if (
+            right is not None
+            and right.type == "call_expression"
+            and right.child_by_field_name("function").type == "parenthesized_expression"
+        ):
             return "immediately-invoked function"
-    if parent.type == "member_expression" and parent.parent is not None and parent.parent.type == "assignment_expression":
+    if (
+        parent.type == "member_expression"
+        and parent.parent is not None
+        and parent.parent.type == "assignment_expression"
+    ):
         right = parent.parent.child_by_field_name("right")
         if right is not None and right.type in ("identifier", "member_expression"):
             return "assigned reference"
         if right is not None and right.type == "call_expression":
             return "immediately-invoked function"
-    local = any(t in _FUNCTIONS or t == "statement_block" and i + 1 < len(types)
-                and types[i + 1] not in ("internal_module", "module", "ambient_declaration")
-                for i, t in enumerate(types))
-    if declarator is not None and declarator.child_by_field_name("name") is not None and (
-        declarator.child_by_field_name("name").start_byte <= node.start_byte < declarator.child_by_field_name("name").end_byte
+    local = any(
+        t in _FUNCTIONS
+        or t == "statement_block"
+        and i + 1 < len(types)
+        and types[i + 1] not in ("internal_module", "module", "ambient_declaration")
+        for i, t in enumerate(types)
+    )
+    if (
+        declarator is not None
+        and declarator.child_by_field_name("name") is not None
+        and (
+            declarator.child_by_field_name("name").start_byte
+            <= node.start_byte
+            < declarator.child_by_field_name("name").end_byte
+        )
     ):
         value = declarator.child_by_field_name("value")
-        data = value is None or value.type not in _FUNCTION_VALUES | {"class"} and not (
-            value.type == "object" and _has_function_member(value)
+        data = (
+            value is None
+            or value.type not in _FUNCTION_VALUES | {"class"}
+            and not (value.type == "object" and _has_function_member(value))
         )
         if local and data:
             return "local variable"
     if parent.type == "assignment_expression" and parent.child_by_field_name("left") == node and local:
         right = parent.child_by_field_name("right")
-        if right is not None and right.type not in _FUNCTION_VALUES and not (right.type == "object" and _has_function_member(right)):
+        if (
+            right is not None
+            and right.type not in _FUNCTION_VALUES
+            and not (right.type == "object" and _has_function_member(right))
+        ):
             return "local variable"
-    if kind in ("constant", "variable") and any(t in ("for_in_statement", "for_statement", "catch_clause") for t in types):
+    if kind in ("constant", "variable") and any(
+        t in ("for_in_statement", "for_statement", "catch_clause") for t in types
+    ):
         return "local variable"  # a loop or catch variable
-    if parent.type == "member_expression" and parent.parent is not None and parent.parent.type == "assignment_expression":
+    if (
+        parent.type == "member_expression"
+        and parent.parent is not None
+        and parent.parent.type == "assignment_expression"
+    ):
         right = parent.parent.child_by_field_name("right")
-        if right is not None and right.type not in _FUNCTION_VALUES | {"class"} and not (
-            right.type == "object" and _has_function_member(right)
+        if (
+            right is not None
+            and right.type not in _FUNCTION_VALUES | {"class"}
+            and not (right.type == "object" and _has_function_member(right))
         ):
             return "object data"  # `options.let = { initialized: true }`
-    if parent.type in ("pair", "method_definition") and parent.parent is not None and parent.parent.type == "object" or (
-        node.type == "shorthand_property_identifier" and parent.type == "object"
+    if (
+        parent.type in ("pair", "method_definition")
+        and parent.parent is not None
+        and parent.parent.type == "object"
+        or (node.type == "shorthand_property_identifier" and parent.type == "object")
     ):
         member = parent
         obj = member.parent if member.type != "object" else member
@@ -251,7 +344,11 @@ def by_design(tag: dict, tree, lines: list[bytes]) -> str | None:
         return "not a declaration"
     if parent.type == "member_expression":
         assignment = parent.parent
-        if assignment is None or assignment.type != "assignment_expression" or assignment.child_by_field_name("left") != parent:
+        if (
+            assignment is None
+            or assignment.type != "assignment_expression"
+            or assignment.child_by_field_name("left") != parent
+        ):
             return "not a declaration"
     elif parent.type not in _DECLARING:
         return "not a declaration"
@@ -264,8 +361,8 @@ class Agreement:
     total: collections.Counter = field(default_factory=collections.Counter)
     excluded: collections.Counter = field(default_factory=collections.Counter)
     misses: list = field(default_factory=list)
-    ctags_tags: int = 0       # every ctags definition in the compared files
-    symbols: int = 0          # every codecairn symbol in them
+    ctags_tags: int = 0  # every ctags definition in the compared files
+    symbols: int = 0  # every codecairn symbol in them
     symbols_not_in_ctags: int = 0
 
     @property
@@ -274,14 +371,20 @@ class Agreement:
         return sum(self.matched.values()) / total if total else 1.0
 
     def report(self, title: str) -> str:
-        rows = [f"{title}: recall of ctags definitions {100 * self.recall:.1f}% "
-                f"({sum(self.matched.values())}/{sum(self.total.values())})"]
+        rows = [
+            f"{title}: recall of ctags definitions {100 * self.recall:.1f}% "
+            f"({sum(self.matched.values())}/{sum(self.total.values())})"
+        ]
         for kind in sorted(self.total):
-            rows.append(f"  {kind:12s} {self.matched[kind]:6d}/{self.total[kind]:6d} "
-                        f"{100 * self.matched[kind] / self.total[kind]:5.1f}%")
+            rows.append(
+                f"  {kind:12s} {self.matched[kind]:6d}/{self.total[kind]:6d} "
+                f"{100 * self.matched[kind] / self.total[kind]:5.1f}%"
+            )
         rows.append("  excluded by design: " + ", ".join(f"{k} {v}" for k, v in self.excluded.most_common()))
-        rows.append(f"  ctags definitions {self.ctags_tags}, codecairn symbols {self.symbols} "
-                    f"({self.symbols_not_in_ctags} at a (path, line, name) ctags has not)")
+        rows.append(
+            f"  ctags definitions {self.ctags_tags}, codecairn symbols {self.symbols} "
+            f"({self.symbols_not_in_ctags} at a (path, line, name) ctags has not)"
+        )
         return "\n".join(rows)
 
 
@@ -311,7 +414,8 @@ def agreement(root: Path, indexed: dict[str, tuple] | None = None) -> Agreement:
         matched = (
             name in names
             or "#" + name in names  # ctags drops the # of private names
-            or name == "exports" and (rel, line) in defaults  # `module.exports = function` is the default export
+            or name == "exports"
+            and (rel, line) in defaults  # `module.exports = function` is the default export
             # an overload signature: codecairn merges overloads into one symbol spanning them all
             or any(start <= line <= end for start, end in spans.get((rel, name), ()))
         )
@@ -332,4 +436,3 @@ def agreement(root: Path, indexed: dict[str, tuple] | None = None) -> Agreement:
             1 for s in facts.symbols if (rel, s.start_line, s.name.lstrip("#")) not in ctags_keys
         )
     return result
-

@@ -29,7 +29,11 @@ def first_doc_line(comment: str) -> str:
     """
     body = comment.strip()
     for quote in ('"""', "'''", '"', "'"):
-        if body.startswith(quote) or body[:2].lower() in ("r" + quote[0], "u" + quote[0]) and body[1:].startswith(quote):
+        if (
+            body.startswith(quote)
+            or body[:2].lower() in ("r" + quote[0], "u" + quote[0])
+            and body[1:].startswith(quote)
+        ):
             body = body.lstrip("rRuUbB")
             body = body[len(quote) :]
             if body.endswith(quote):

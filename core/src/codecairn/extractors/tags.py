@@ -565,7 +565,8 @@ def _marker(name: str, source: str):
     import tree_sitter
 
     base = os.environ.get("CODECAIRN_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "codecairn")
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "codecairn"
+    )
     version = getattr(tree_sitter, "__version__", "") or str(tree_sitter.LANGUAGE_VERSION)
     digest = hashlib.blake2b(f"{version}\0{name}\0{source}".encode(), digest_size=12).hexdigest()
     return Path(base) / "checked-queries" / f"{name}-{digest}"

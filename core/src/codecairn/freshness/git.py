@@ -31,8 +31,15 @@ async def run_git(cwd: Path, *args: str, timeout: float = TIMEOUT_SECONDS) -> by
     env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
     try:
         proc = await asyncio.create_subprocess_exec(
-            exe, "--no-optional-locks", *args, cwd=str(cwd), env=env,
-            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+            exe,
+            "--no-optional-locks",
+            *args,
+            cwd=str(cwd),
+            env=env,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
     except OSError as exc:  # the root went away, git cannot be run
         raise GitUnavailable(f"git {args[0]} could not start: {exc.strerror or exc}") from None
     try:
@@ -80,8 +87,17 @@ class GitTree:
             head = (await run_git(self.root, "rev-parse", "-q", "--verify", "HEAD")).decode().strip()
         except GitUnavailable:
             head = ""  # a repository without commits yet
-        out = await run_git(self.root, "status", "--porcelain=v1", "-z", "--untracked-files=all",
-                            "--no-renames", "--ignore-submodules=all", "--", ".")
+        out = await run_git(
+            self.root,
+            "status",
+            "--porcelain=v1",
+            "-z",
+            "--untracked-files=all",
+            "--no-renames",
+            "--ignore-submodules=all",
+            "--",
+            ".",
+        )
         dirty = set()
         # Porcelain paths are relative to the repository's top, whatever the cwd.
         for entry in out.split(b"\0"):
@@ -91,6 +107,6 @@ class GitTree:
             if self.prefix:
                 if not path.startswith(self.prefix + "/"):
                     continue
-                path = path[len(self.prefix) + 1:]
+                path = path[len(self.prefix) + 1 :]
             dirty.add(path.rstrip("/"))
         return GitState(head, frozenset(dirty))

@@ -38,10 +38,10 @@ GONE = (FileNotFoundError, NotADirectoryError)
 @dataclass
 class Plan:
     jobs: list[tuple[str, str, str | None]] = field(default_factory=list)  # (path, language, old hash)
-    stats: dict[str, tuple[int, int]] = field(default_factory=dict)          # path -> (size, mtime_ns)
-    deleted: dict[str, int] = field(default_factory=dict)                    # path -> file id
+    stats: dict[str, tuple[int, int]] = field(default_factory=dict)  # path -> (size, mtime_ns)
+    deleted: dict[str, int] = field(default_factory=dict)  # path -> file id
     unchanged: int = 0
-    full_run: str = ""                                                       # why a full run is needed
+    full_run: str = ""  # why a full run is needed
     seconds: float = 0.0
 
 
@@ -128,8 +128,19 @@ def plan(ws: Workspace, rules: WalkRules, paths: Iterable[str]) -> Plan:
 
 
 def _row(state: FileState) -> FileRow:
-    return FileRow(state.id, state.path, state.language, state.size, state.mtime_ns, state.hash, state.lines,
-                   state.module, state.extractor, state.partial, 0)
+    return FileRow(
+        state.id,
+        state.path,
+        state.language,
+        state.size,
+        state.mtime_ns,
+        state.hash,
+        state.lines,
+        state.module,
+        state.extractor,
+        state.partial,
+        0,
+    )
 
 
 def _shape(ws: Workspace, file_ids: Iterable[int]) -> dict[str, Counter]:
@@ -227,10 +238,16 @@ class Reindexer:
             if changed:
                 # Edges elsewhere that point into the old symbols lose their target in the write.
                 marks = ",".join("?" * len(old_ids))
-                into = await store.fetch_writer(
-                    f"SELECT e.id, e.target_id, e.resolution, e.kind, e.source_id FROM edges e "
-                    f"JOIN symbols s ON e.target_id = s.id WHERE s.file_id IN ({marks}) "
-                    f"AND e.file_id NOT IN ({marks})", old_ids * 2) if old_ids else []
+                into = (
+                    await store.fetch_writer(
+                        f"SELECT e.id, e.target_id, e.resolution, e.kind, e.source_id FROM edges e "
+                        f"JOIN symbols s ON e.target_id = s.id WHERE s.file_id IN ({marks}) "
+                        f"AND e.file_id NOT IN ({marks})",
+                        old_ids * 2,
+                    )
+                    if old_ids
+                    else []
+                )
                 before = _shape(ws, old_ids)
                 old_identity = _identities(ws, old_ids)
                 await store.set_meta({"resolution_pending": 1})
@@ -269,8 +286,9 @@ class Reindexer:
                     ws.index.set_bases(bases)
                     summary.resolved_edges = await self._resolve(set(file_ids.values()), lost, names, kept)
                 summary.phases["resolve"] = time.perf_counter() - t
-                await store.set_meta({"resolution_pending": 0, "generation": generation,
-                                      "last_indexed_at": time.time()})
+                await store.set_meta(
+                    {"resolution_pending": 0, "generation": generation, "last_indexed_at": time.time()}
+                )
                 ws.generation = generation
                 self._generation = generation
                 if settle:
@@ -313,8 +331,7 @@ class Reindexer:
             self._bindings[fid] = fresh.get(fid, Bindings())
             self._infos[fid] = FileInfo(p.path, p.language, p.facts.module)
 
-    async def _resolve(self, file_ids: set[int], edge_ids: list[int], names: set[str],
-                       known: list[tuple] = ()) -> int:
+    async def _resolve(self, file_ids: set[int], edge_ids: list[int], names: set[str], known: list[tuple] = ()) -> int:
         """Resolve the edges an edit can have changed: those of the re-parsed files, ``edge_ids``
         (they pointed into symbols that went away), and those naming a symbol that appeared, went
         away or changed kind or qualified name (a body-only edit changes none). ``known`` are
@@ -333,7 +350,8 @@ class Reindexer:
             return len(known)
         edges = await store.fetch_writer(
             f"SELECT id, file_id, kind, source_id, target, receiver, receiver_type FROM edges WHERE {' OR '.join(conds)}",
-            params)
+            params,
+        )
         inheritance = [e for e in edges if e[2] in ("extends", "implements")]
         calls = [e for e in edges if e[2] not in ("extends", "implements")]
         resolver = Resolver(ws.index, self._infos, ws.host.languages, self._bindings)

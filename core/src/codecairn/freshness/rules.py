@@ -34,7 +34,7 @@ class WalkRules:
             return ""
         if not absolute.startswith(self.root + os.sep):
             return None
-        return absolute[len(self.root) + 1:].replace(os.sep, "/")
+        return absolute[len(self.root) + 1 :].replace(os.sep, "/")
 
     def inside_ignored_dir(self, rel: str) -> bool:
         """Is any directory above ``rel`` one the walker never enters?"""
@@ -51,7 +51,7 @@ class WalkRules:
         if own is not None:
             specs = ((own, ""),)
         for i, name in enumerate(parts):
-            sub = "/".join(parts[:i + 1])
+            sub = "/".join(parts[: i + 1])
             last = i == len(parts) - 1
             if last and last_is_dir is None:
                 return False

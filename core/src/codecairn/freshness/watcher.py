@@ -41,23 +41,49 @@ log = logging.getLogger("codecairn.watcher")
 
 WATCH_ENV = "CODECAIRN_WATCH"
 POLL_ENV = "CODECAIRN_POLL_SECONDS"
-DEBOUNCE_MS = 100          # longest a burst of changes is grouped
-STEP_MS = 20               # quiet time that ends a burst (an editor's save is a burst of ~1 ms)
+DEBOUNCE_MS = 100  # longest a burst of changes is grouped
+STEP_MS = 20  # quiet time that ends a burst (an editor's save is a burst of ~1 ms)
 POLL_BASE_SECONDS = 5.0
 POLL_MAX_SECONDS = 60.0
 POLL_FILES_PER_SECOND = 500
 RETRY_FIRST_SECONDS = 1.0
 RETRY_MAX_SECONDS = 60.0
 RETRY_ATTEMPTS = 5
-IDLE_MS = 1000             # how often an idle watcher looks for preparation to do
+IDLE_MS = 1000  # how often an idle watcher looks for preparation to do
 
 # File systems whose changes made elsewhere (another machine, the host of a VM or container)
 # produce no local events.
-NETWORK_FILESYSTEMS = frozenset({
-    "nfs", "nfs4", "cifs", "smb3", "smbfs", "9p", "virtiofs", "afs", "ceph", "glusterfs", "lustre", "gpfs",
-    "beegfs", "davfs", "vboxsf", "vmhgfs", "drvfs", "prl_fs", "fakeowner", "fuse.sshfs", "sshfs",
-    "fuse.glusterfs", "fuse.rclone", "fuse.s3fs", "fuse.gcsfuse", "fuse.vmhgfs-fuse", "fuse.grpcfuse",
-})
+NETWORK_FILESYSTEMS = frozenset(
+    {
+        "nfs",
+        "nfs4",
+        "cifs",
+        "smb3",
+        "smbfs",
+        "9p",
+        "virtiofs",
+        "afs",
+        "ceph",
+        "glusterfs",
+        "lustre",
+        "gpfs",
+        "beegfs",
+        "davfs",
+        "vboxsf",
+        "vmhgfs",
+        "drvfs",
+        "prl_fs",
+        "fakeowner",
+        "fuse.sshfs",
+        "sshfs",
+        "fuse.glusterfs",
+        "fuse.rclone",
+        "fuse.s3fs",
+        "fuse.gcsfuse",
+        "fuse.vmhgfs-fuse",
+        "fuse.grpcfuse",
+    }
+)
 
 
 class WatchUnavailable(Exception):
@@ -97,8 +123,15 @@ def events_unavailable(root: str) -> str | None:
 class Watcher:
     """Keeps one workspace's index as fresh as its files. ``await run()`` until cancelled."""
 
-    def __init__(self, ws: Workspace, *, mode: str | None = None, debounce_ms: int = DEBOUNCE_MS,
-                 step_ms: int = STEP_MS, poll_seconds: float | None = None) -> None:
+    def __init__(
+        self,
+        ws: Workspace,
+        *,
+        mode: str | None = None,
+        debounce_ms: int = DEBOUNCE_MS,
+        step_ms: int = STEP_MS,
+        poll_seconds: float | None = None,
+    ) -> None:
         self.ws = ws
         self.reindexer = ws.reindexer
         self.rules = self.reindexer.rules
@@ -106,15 +139,17 @@ class Watcher:
         if self.mode not in ("auto", "events", "poll"):
             raise ValueError(f"{WATCH_ENV} must be auto, events or poll, not {self.mode!r}")
         self.debounce_ms, self.step_ms = debounce_ms, step_ms
-        self.poll_base = poll_seconds if poll_seconds is not None else float(os.environ.get(POLL_ENV) or POLL_BASE_SECONDS)
-        self.ready = anyio.Event()   # set once changes are being watched
-        self.active = ""             # "events", "git" or "mtime" once running
+        self.poll_base = (
+            poll_seconds if poll_seconds is not None else float(os.environ.get(POLL_ENV) or POLL_BASE_SECONDS)
+        )
+        self.ready = anyio.Event()  # set once changes are being watched
+        self.active = ""  # "events", "git" or "mtime" once running
         self.refreshes = 0
         self.failures = 0
         self.last_error = ""
         self.last_summary: IndexSummary | None = None  # of the last successful narrow re-index
-        self.last_started = 0.0                        # perf_counter() when the last refresh began
-        self._retry: set[str] = set()      # paths whose re-index failed: tried again after a delay
+        self.last_started = 0.0  # perf_counter() when the last refresh began
+        self._retry: set[str] = set()  # paths whose re-index failed: tried again after a delay
         self._attempts: dict[str, int] = {}  # path -> extraction failures in a row
         self._retry_full = False
         self._retry_delay = RETRY_FIRST_SECONDS
@@ -141,8 +176,12 @@ class Watcher:
                     return
                 except WatchUnavailable as exc:
                     why = str(exc)
-            log.log(logging.INFO if self.mode == "poll" else logging.WARNING,
-                    "watching %s by polling: %s", self.ws.root, why)
+            log.log(
+                logging.INFO if self.mode == "poll" else logging.WARNING,
+                "watching %s by polling: %s",
+                self.ws.root,
+                why,
+            )
             await self._run_polling()
 
     async def _run_events(self) -> None:
@@ -157,6 +196,7 @@ class Watcher:
         broken = ""
         try:
             async with anyio.create_task_group() as tg:
+
                 async def stop_on_cancel() -> None:
                     try:
                         await anyio.sleep_forever()
@@ -170,7 +210,8 @@ class Watcher:
                 while True:
                     try:
                         raw = await anyio.to_thread.run_sync(
-                            notify.watch, self.debounce_ms, self.step_ms, IDLE_MS, stop)
+                            notify.watch, self.debounce_ms, self.step_ms, IDLE_MS, stop
+                        )
                     except Exception as exc:  # the notifier broke (watch limit hit on a new directory...)
                         broken = f"file events stopped: {type(exc).__name__}: {exc}"
                         break
@@ -311,8 +352,15 @@ class Watcher:
                 log.warning("extraction of %s keeps failing; trying again when it next changes", path)
         if self._retry:
             self._retry_due.set()
-        log.info("re-indexed %d changed path(s) of %s in %.0f ms: %d parsed, %d deleted (generation %d)",
-                 len(paths), ws.root, summary.seconds * 1000, summary.parsed, summary.deleted, summary.generation)
+        log.info(
+            "re-indexed %d changed path(s) of %s in %.0f ms: %d parsed, %d deleted (generation %d)",
+            len(paths),
+            ws.root,
+            summary.seconds * 1000,
+            summary.parsed,
+            summary.deleted,
+            summary.generation,
+        )
         return True
 
     async def refresh_all(self) -> bool:
@@ -328,8 +376,11 @@ class Watcher:
         """Nothing was written (see reindex): remember what to try again, and when."""
         self.failures += 1
         self.last_error = f"{type(exc).__name__}: {exc}"
-        log.warning("re-index of %s failed; the previous state is kept and it will be retried: %s",
-                    f"{len(paths)} path(s)" if paths else "the whole root", self.last_error)
+        log.warning(
+            "re-index of %s failed; the previous state is kept and it will be retried: %s",
+            f"{len(paths)} path(s)" if paths else "the whole root",
+            self.last_error,
+        )
         if paths is None:
             self._retry_full = True
         else:

@@ -54,8 +54,15 @@ class EdgeBuffer:
 
     def _resolver_row(self, i: int) -> tuple:
         source = self.sources[i]
-        return (self.ids[i], self.file_ids[i], self.kinds[i], None if source == NO_SOURCE else source,
-                self.targets[i], self.receivers[i], self.receiver_types[i])
+        return (
+            self.ids[i],
+            self.file_ids[i],
+            self.kinds[i],
+            None if source == NO_SOURCE else source,
+            self.targets[i],
+            self.receivers[i],
+            self.receiver_types[i],
+        )
 
     def chunks(self, size: int) -> Iterator[tuple[int, list[tuple], array]]:
         """The edges not written yet, in order, ``size`` at a time: (position, edges as the
@@ -63,6 +70,18 @@ class EdgeBuffer:
         for start in range(self.written, len(self.ids), size):
             end = start + size
             sources = [None if s == NO_SOURCE else s for s in self.sources[start:end]]
-            yield start, list(zip(self.ids[start:end], self.file_ids[start:end], self.kinds[start:end], sources,
-                                  self.targets[start:end], self.receivers[start:end],
-                                  self.receiver_types[start:end])), self.lines[start:end]
+            yield (
+                start,
+                list(
+                    zip(
+                        self.ids[start:end],
+                        self.file_ids[start:end],
+                        self.kinds[start:end],
+                        sources,
+                        self.targets[start:end],
+                        self.receivers[start:end],
+                        self.receiver_types[start:end],
+                    )
+                ),
+                self.lines[start:end],
+            )

@@ -40,9 +40,9 @@ def _hash(model_id: str, text: str) -> str:
 class EmbeddingJob:
     def __init__(self, ws: Workspace) -> None:
         self.ws = ws
-        self.hash_of: dict[int, str] = {}      # symbol id -> embedding hash (embedded symbols only)
-        self.blobs: dict[str, bytes] = {}      # embedding hash -> float16 vector
-        self.version = 0                       # bumps when the set of vectors changes
+        self.hash_of: dict[int, str] = {}  # symbol id -> embedding hash (embedded symbols only)
+        self.blobs: dict[str, bytes] = {}  # embedding hash -> float16 vector
+        self.version = 0  # bumps when the set of vectors changes
         self.model_id: str | None = None
         self.wakeup = asyncio.Event()
         self.running = False
@@ -100,7 +100,9 @@ class EmbeddingJob:
                 await db.execute("DELETE FROM embeddings")
                 await db.execute(
                     "INSERT INTO meta(key, value) VALUES ('embedding_model', ?) "
-                    "ON CONFLICT(key) DO UPDATE SET value=excluded.value", (embedder.model_id,))
+                    "ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                    (embedder.model_id,),
+                )
                 self.hash_of.clear()
                 self.blobs.clear()
                 self.version += 1
@@ -111,10 +113,16 @@ class EmbeddingJob:
             started = time.perf_counter()
             rows = self.ws.index.rows
             for i in range(0, total, BATCH):
-                ids = [sid for sid in pending[i:i + BATCH] if sid in rows]
-                facts = await store.fetch(
-                    f"SELECT id, kind, name, qualified_name, signature, doc, parent_id FROM symbols "
-                    f"WHERE id IN ({','.join('?' * len(ids))})", ids) if ids else []
+                ids = [sid for sid in pending[i : i + BATCH] if sid in rows]
+                facts = (
+                    await store.fetch(
+                        f"SELECT id, kind, name, qualified_name, signature, doc, parent_id FROM symbols "
+                        f"WHERE id IN ({','.join('?' * len(ids))})",
+                        ids,
+                    )
+                    if ids
+                    else []
+                )
                 texts: dict[int, tuple[str, str]] = {}
                 for sid, kind, name, qn, sig, doc, parent in facts:
                     parent_name = rows[parent].name if parent in rows else ""
@@ -123,7 +131,8 @@ class EmbeddingJob:
                 hashes = list({h for h, _ in texts.values() if h not in self.blobs})
                 if hashes:
                     known = await db.execute_fetchall(
-                        f"SELECT hash, vector FROM embeddings WHERE hash IN ({','.join('?' * len(hashes))})", hashes)
+                        f"SELECT hash, vector FROM embeddings WHERE hash IN ({','.join('?' * len(hashes))})", hashes
+                    )
                     self.blobs.update(dict(known))
                 todo = {h: t for h, t in texts.values() if h not in self.blobs}
                 if todo:
@@ -141,8 +150,9 @@ class EmbeddingJob:
                 if progress:
                     await progress(done, total, "embedding")
             if total:
-                log.info("embedded %d symbols (%d new vectors) in %.1fs", total, embedded,
-                         time.perf_counter() - started)
+                log.info(
+                    "embedded %d symbols (%d new vectors) in %.1fs", total, embedded, time.perf_counter() - started
+                )
                 await self._collect_garbage(db)
             return embedded
         finally:
@@ -156,7 +166,7 @@ class EmbeddingJob:
         for h in dead:
             del self.blobs[h]
         for i in range(0, len(dead), 500):
-            chunk = dead[i:i + 500]
+            chunk = dead[i : i + 500]
             await db.execute(f"DELETE FROM embeddings WHERE hash IN ({','.join('?' * len(chunk))})", chunk)
 
     async def run_forever(self) -> None:

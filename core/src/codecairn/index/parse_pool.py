@@ -80,8 +80,13 @@ def parse_chunk_for_wire(root: str, jobs: list[tuple[str, str, str | None]]) -> 
     for i, result in enumerate(out):
         if result[0] == "parsed":
             facts = result[4]
-            flat = (list(map(tuple, facts.symbols)), list(map(tuple, facts.relations)),
-                    list(map(tuple, facts.imports)), list(map(tuple, facts.exports)), *facts[4:])
+            flat = (
+                list(map(tuple, facts.symbols)),
+                list(map(tuple, facts.relations)),
+                list(map(tuple, facts.imports)),
+                list(map(tuple, facts.exports)),
+                *facts[4:],
+            )
             out[i] = (*result[:4], flat)
     return out
 

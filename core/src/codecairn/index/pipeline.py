@@ -36,14 +36,14 @@ if TYPE_CHECKING:
 log = logging.getLogger("codecairn.index")
 
 Progress = Callable[[int, int, str], Awaitable[None]]
-CHUNK_FILES = 48          # files per worker task (24 cost Go's stdlib 0.5 s more in round trips)
-INLINE_SLICE = 24         # files parsed in-process between two turns of the event loop
-BATCH_FILES = 256         # files per write transaction
-INLINE_LIMIT = 12         # fewer changed files than this: parse in-process, skip the pool
+CHUNK_FILES = 48  # files per worker task (24 cost Go's stdlib 0.5 s more in round trips)
+INLINE_SLICE = 24  # files parsed in-process between two turns of the event loop
+BATCH_FILES = 256  # files per write transaction
+INLINE_LIMIT = 12  # fewer changed files than this: parse in-process, skip the pool
 # This many changed files or fewer: re-indexed the watcher's way (freshness.reindex), without
 # the process pool and resolving only what the change can have moved; more, the full pipeline.
 NARROW_LIMIT = 12
-INLINE_BYTES = 3 << 20    # ...or less code than this: a pool's start-up costs more than it saves
+INLINE_BYTES = 3 << 20  # ...or less code than this: a pool's start-up costs more than it saves
 RESOLVE_CHUNK = 20000
 HELPER_LOADS_EDGES = 3 * RESOLVE_CHUNK  # fewer edges: the helper's start costs more than it saves
 
@@ -94,9 +94,15 @@ async def run_index(ws: Workspace, progress: Progress | None = None) -> IndexSum
         return await _run_index(ws, progress)
 
 
-async def _narrow(ws: Workspace, walked: IndexSummary, jobs: list[tuple[str, str, str | None]],
-                  stats: dict[str, tuple[int, int]], deleted: dict[str, int], started: float,
-                  progress: Progress | None) -> IndexSummary:
+async def _narrow(
+    ws: Workspace,
+    walked: IndexSummary,
+    jobs: list[tuple[str, str, str | None]],
+    stats: dict[str, tuple[int, int]],
+    deleted: dict[str, int],
+    started: float,
+    progress: Progress | None,
+) -> IndexSummary:
     from codecairn.freshness.reindex import Plan
 
     todo = Plan(jobs=jobs, stats=stats, deleted=deleted, unchanged=walked.unchanged)
@@ -176,8 +182,9 @@ async def _run_index(ws: Workspace, progress: Progress | None = None) -> IndexSu
         gone = list(deleted_ids) if final else []
         t = time.perf_counter()
         with anyio.CancelScope(shield=True):  # a batch is written whole or not at all
-            rows, file_ids = await store.write_batch(batch, touch, gone, known, generation,
-                                                     edges_to=deferred if cold else None)
+            rows, file_ids = await store.write_batch(
+                batch, touch, gone, known, generation, edges_to=deferred if cold else None
+            )
             removed_names = ws.apply_batch(batch, gone, known, rows, file_ids)
             ws.touch(touch)
         summary.phases["write"] = summary.phases.get("write", 0.0) + time.perf_counter() - t
@@ -210,7 +217,7 @@ async def _run_index(ws: Workspace, progress: Progress | None = None) -> IndexSu
         if total <= INLINE_LIMIT or sum(meta[j[0]][0] for j in jobs) <= INLINE_BYTES:
             # Small slices, so the event loop (queries) gets turns between them.
             for i in range(0, total, INLINE_SLICE):
-                results = await asyncio.to_thread(ws.pool.parse_inline, root, jobs[i:i + INLINE_SLICE])
+                results = await asyncio.to_thread(ws.pool.parse_inline, root, jobs[i : i + INLINE_SLICE])
                 consume(results)
                 done += len(results)
                 if len(buffer) >= BATCH_FILES:
@@ -218,7 +225,7 @@ async def _run_index(ws: Workspace, progress: Progress | None = None) -> IndexSu
                 if progress:
                     await progress(done, total, "parsing")
         else:
-            chunks = [jobs[i:i + CHUNK_FILES] for i in range(0, total, CHUNK_FILES)]
+            chunks = [jobs[i : i + CHUNK_FILES] for i in range(0, total, CHUNK_FILES)]
             # Keep a bounded number of chunks in flight so results stream into batches. Eight a
             # worker: while the main process writes a batch, the workers must not run dry (fewer
             # left them idle a fifth of the time on Go's standard library).
@@ -300,8 +307,10 @@ async def resolve_and_insert(ws: Workspace, edges: EdgeBuffer) -> tuple[int, Edg
         resolver = Resolver(ws.index, ws.file_infos(), ws.host.languages, bindings)
         tally = EdgeTally()
         # extends/implements first, all of them: call resolution walks the supertypes they give.
-        inherited = {eid: (tid, how) for tid, how, eid in
-                     await asyncio.to_thread(resolver.resolve_inheritance, edges.inheritance())}
+        inherited = {
+            eid: (tid, how)
+            for tid, how, eid in await asyncio.to_thread(resolver.resolve_inheritance, edges.inheritance())
+        }
 
         def resolved_rows(chunk: list[tuple], lines: Iterable[int]) -> list[tuple]:
             called = iter(resolver.resolve_calls([e for e in chunk if e[2] not in INHERITANCE_KINDS]))
@@ -359,8 +368,11 @@ async def resolve(ws: Workspace, new_file_ids: set[int], new_names: set[str], fu
         where, params = (" OR ".join(conds) or "0"), tuple(params_list)
     cols = "id, file_id, kind, source_id, target, receiver, receiver_type"
     inheritance = await store.fetch_writer(
-        f"SELECT {cols} FROM edges WHERE kind IN ('extends','implements') AND ({where})", params)
-    calls = await store.fetch_writer(f"SELECT {cols} FROM edges WHERE kind NOT IN ('extends','implements') AND ({where})", params)
+        f"SELECT {cols} FROM edges WHERE kind IN ('extends','implements') AND ({where})", params
+    )
+    calls = await store.fetch_writer(
+        f"SELECT {cols} FROM edges WHERE kind NOT IN ('extends','implements') AND ({where})", params
+    )
     if not inheritance and not calls:
         await store.set_meta({"resolved_once": 1})
         return 0
@@ -375,7 +387,7 @@ async def resolve(ws: Workspace, new_file_ids: set[int], new_names: set[str], fu
     updates = await asyncio.to_thread(work)
     for i in range(0, len(updates), RESOLVE_CHUNK):
         with anyio.CancelScope(shield=True):
-            await store.write_resolutions(updates[i:i + RESOLVE_CHUNK])
+            await store.write_resolutions(updates[i : i + RESOLVE_CHUNK])
     await store.ensure_indexes()
     await store.set_meta({"resolved_once": 1})
     return sum(1 for u in updates if u[0] is not None)

@@ -32,8 +32,10 @@ PER_WORKER = 2  # calls handed to a worker at once: one running, one waiting in 
 
 # The child's first step: take the parent's import path (plugins may live anywhere on it), then
 # serve. Everything after that travels pickled over the same stdin.
-_BOOT = ("import sys, pickle; sys.path[:] = pickle.load(sys.stdin.buffer); "
-         "from codecairn.index.process_pool import serve; serve()")
+_BOOT = (
+    "import sys, pickle; sys.path[:] = pickle.load(sys.stdin.buffer); "
+    "from codecairn.index.process_pool import serve; serve()"
+)
 
 
 def serve() -> None:
@@ -89,8 +91,9 @@ class _Worker:
     def __init__(self, initializer: tuple[Callable, tuple] | None) -> None:
         if not sys.executable:
             raise RuntimeError("no Python interpreter to start parse workers with (sys.executable is empty)")
-        self.proc = subprocess.Popen([sys.executable, "-c", _BOOT], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, close_fds=True)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", _BOOT], stdin=subprocess.PIPE, stdout=subprocess.PIPE, close_fds=True
+        )
         self.running: deque[Future] = deque()  # handed to this worker, in the order it answers
         # Calls are written by a thread of their own: a write to a full pipe must not block the
         # caller (an event loop) while holding the pool's lock.
@@ -106,8 +109,9 @@ class _Worker:
         """Its writer and reader threads: only once the pool knows all its workers (a reader hands
         out calls to any of them)."""
         for target, args, role in ((self._write, (), "writer"), (pool._read, (self,), "reader")):
-            threading.Thread(target=target, args=args, daemon=True,
-                             name=f"codecairn-pool-{self.proc.pid}-{role}").start()
+            threading.Thread(
+                target=target, args=args, daemon=True, name=f"codecairn-pool-{self.proc.pid}-{role}"
+            ).start()
 
     def send(self, call: tuple[Callable, tuple]) -> None:
         """Raises if the call does not pickle; the pipe's own errors show up as the worker's EOF."""
@@ -207,8 +211,10 @@ class ProcessPool:
         with self._lock:
             if self._closed and not worker.running:
                 return  # a clean exit after close()
-            self._broken = (f"a worker process (pid {worker.proc.pid}) ended abruptly: "
-                            f"{worker.failure or f'exit status {code}, {type(exc).__name__}'}")
+            self._broken = (
+                f"a worker process (pid {worker.proc.pid}) ended abruptly: "
+                f"{worker.failure or f'exit status {code}, {type(exc).__name__}'}"
+            )
             failed = [f for w in self._workers for f in w.running] + [f for f, _, _ in self._queue]
             for w in self._workers:
                 w.running.clear()

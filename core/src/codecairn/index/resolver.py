@@ -36,13 +36,18 @@ class Bindings:
     """What a file's imports bring into scope."""
 
     names: dict[str, list[str]] = field(default_factory=dict)  # local name -> qualified targets
-    wildcards: list[str] = field(default_factory=list)         # qualified prefixes (import a.*)
-    default: str = ""                                          # the name the file exports as default
+    wildcards: list[str] = field(default_factory=list)  # qualified prefixes (import a.*)
+    default: str = ""  # the name the file exports as default
 
 
 class Resolver:
-    def __init__(self, index: SymbolIndex, files: dict[int, FileInfo], languages: dict[str, Language],
-                 bindings: dict[int, Bindings]) -> None:
+    def __init__(
+        self,
+        index: SymbolIndex,
+        files: dict[int, FileInfo],
+        languages: dict[str, Language],
+        bindings: dict[int, Bindings],
+    ) -> None:
         self.index = index
         self.files = files
         self.languages = languages
@@ -169,7 +174,9 @@ class Resolver:
         if source_id is not None:
             return [source_id]
         rows = self.index.rows
-        return [t for t in self.index.by_qn.get(receiver_type, ()) if rows[t].kind in CLASSLIKE] if receiver_type else []
+        return (
+            [t for t in self.index.by_qn.get(receiver_type, ()) if rows[t].kind in CLASSLIKE] if receiver_type else []
+        )
 
     def resolve_calls(self, edges: list[tuple]) -> list[tuple]:
         out = []
@@ -192,8 +199,9 @@ class Resolver:
 
     # ---- calls ------------------------------------------------------------------------------------
 
-    def resolve_call(self, file_id: int, source_id: int | None, name: str, receiver: str,
-                     receiver_type: str) -> tuple[int, str] | None:
+    def resolve_call(
+        self, file_id: int, source_id: int | None, name: str, receiver: str, receiver_type: str
+    ) -> tuple[int, str] | None:
         info = self.files.get(file_id)
         if info is None:
             return None
@@ -260,8 +268,15 @@ class Resolver:
 
     # ---- scopes -------------------------------------------------------------------------------------
 
-    def lookup(self, name: str, file_id: int, scope_id: int | None, lang: Language,
-               callable_only: bool = False, exclude: frozenset[str] = frozenset()) -> tuple[int, str] | None:
+    def lookup(
+        self,
+        name: str,
+        file_id: int,
+        scope_id: int | None,
+        lang: Language,
+        callable_only: bool = False,
+        exclude: frozenset[str] = frozenset(),
+    ) -> tuple[int, str] | None:
         """A bare name: enclosing scopes, the file, its imports, its package, then wildcards.
         Remembered per (name, scope): a method asks for the same names again and again."""
         key = (name, scope_id, file_id, callable_only, exclude)
@@ -271,8 +286,15 @@ class Resolver:
             found = self._lookup_cache[key] = self._lookup(name, file_id, scope_id, lang, callable_only, exclude)
             return found
 
-    def _lookup(self, name: str, file_id: int, scope_id: int | None, lang: Language,
-                callable_only: bool, exclude: frozenset[str]) -> tuple[int, str] | None:
+    def _lookup(
+        self,
+        name: str,
+        file_id: int,
+        scope_id: int | None,
+        lang: Language,
+        callable_only: bool,
+        exclude: frozenset[str],
+    ) -> tuple[int, str] | None:
         rows = self.index.rows
         sid = scope_id
         while sid is not None:
@@ -298,8 +320,9 @@ class Resolver:
             found = self._file_lookup_cache[key] = self._lookup_in_file(name, file_id, lang, callable_only, exclude)
             return found
 
-    def _lookup_in_file(self, name: str, file_id: int, lang: Language, callable_only: bool,
-                        exclude: frozenset[str]) -> tuple[int, str] | None:
+    def _lookup_in_file(
+        self, name: str, file_id: int, lang: Language, callable_only: bool, exclude: frozenset[str]
+    ) -> tuple[int, str] | None:
         """lookup's second half: the file's top level, its imports, its package, its wildcards."""
         rows = self.index.rows
         ids = [i for i in self.top_level(file_id).get(name, ()) if rows[i].kind not in exclude]
@@ -330,8 +353,9 @@ class Resolver:
                     return _prefer(rows, ids, callable_only), IMPORT
         return None
 
-    def _resolve_path(self, path: str, file_id: int, scope_id: int | None,
-                      lang: Language) -> tuple[str, object, str] | None:
+    def _resolve_path(
+        self, path: str, file_id: int, scope_id: int | None, lang: Language
+    ) -> tuple[str, object, str] | None:
         """``a.b.C`` -> ("symbol", id, how) or ("module", qualified_name, how). Remembered per
         scope: a function names the same receivers again and again (``t.Errorf``, ``self.x``)."""
         key = (path, scope_id, file_id)
@@ -341,8 +365,9 @@ class Resolver:
             found = self._path_cache[key] = self._walk_path(path, file_id, scope_id, lang)
             return found
 
-    def _walk_path(self, path: str, file_id: int, scope_id: int | None,
-                   lang: Language) -> tuple[str, object, str] | None:
+    def _walk_path(
+        self, path: str, file_id: int, scope_id: int | None, lang: Language
+    ) -> tuple[str, object, str] | None:
         sep = lang.separator
         parts = [p for p in _PATH_SEP.split(path) if p]
         if not parts:
@@ -357,7 +382,7 @@ class Resolver:
             current = ("symbol", found[0], found[1])
         else:
             binding = self.bindings.get(file_id)
-            for target in (binding.names.get(head, ()) if binding else ()):
+            for target in binding.names.get(head, ()) if binding else ():
                 module = self.module_named(info.language, target)
                 if module is not None:
                     current = ("module", module, IMPORT)
@@ -379,8 +404,9 @@ class Resolver:
             if kind == "symbol":
                 sym = self.index.rows[ref]
                 qn = sym.qualified_name + sep + part
-                nxt = next((c for c in self.names_in(ref).get(part, ())
-                            if self.index.rows[c].kind not in CALLABLE_KINDS), None)
+                nxt = next(
+                    (c for c in self.names_in(ref).get(part, ()) if self.index.rows[c].kind not in CALLABLE_KINDS), None
+                )
                 if nxt is None:
                     ids = self.index.by_qn.get(qn)
                     nxt = ids[0] if ids else None

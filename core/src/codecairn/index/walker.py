@@ -13,11 +13,33 @@ from dataclasses import dataclass, field
 
 import pathspec
 
-DEFAULT_EXCLUDED_DIRS = frozenset({
-    ".git", ".hg", ".svn", "node_modules", "bower_components", "__pycache__", ".venv", "venv",
-    "build", "dist", "target", "vendor", "third_party", ".tox", ".nox", ".mypy_cache",
-    ".pytest_cache", ".ruff_cache", ".idea", ".gradle", ".eggs", ".codecairn", ".pc",  # .pc: quilt patch copies
-})
+DEFAULT_EXCLUDED_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "node_modules",
+        "bower_components",
+        "__pycache__",
+        ".venv",
+        "venv",
+        "build",
+        "dist",
+        "target",
+        "vendor",
+        "third_party",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".idea",
+        ".gradle",
+        ".eggs",
+        ".codecairn",
+        ".pc",  # .pc: quilt patch copies
+    }
+)
 MAX_FILE_BYTES_ENV = "CODECAIRN_MAX_FILE_BYTES"
 DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024  # TypeScript's checker.ts is 2.8 MB of real code
 
@@ -31,7 +53,7 @@ def max_file_bytes() -> int:
 
 @dataclass(slots=True)
 class WalkedFile:
-    path: str        # root-relative, '/' separated
+    path: str  # root-relative, '/' separated
     language: str
     size: int
     mtime_ns: int
@@ -40,7 +62,7 @@ class WalkedFile:
 @dataclass
 class WalkResult:
     files: list[WalkedFile] = field(default_factory=list)
-    skipped: dict[str, int] = field(default_factory=dict)   # reason -> count
+    skipped: dict[str, int] = field(default_factory=dict)  # reason -> count
     examples: dict[str, list[str]] = field(default_factory=dict)
 
     def skip(self, reason: str, path: str) -> None:
@@ -121,7 +143,7 @@ def walk(root: str, language_for: Callable[[str], object | None], *, limit_bytes
 
 def _ignored(specs: tuple, rel: str, is_dir: bool) -> bool:
     for spec, base in specs:
-        sub = rel[len(base) + 1:] if base else rel
+        sub = rel[len(base) + 1 :] if base else rel
         if spec.match_file(sub + "/" if is_dir else sub):
             return True
     return False

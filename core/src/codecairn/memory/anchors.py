@@ -55,7 +55,7 @@ class SymbolView(NamedTuple):
     start_line: int
     end_line: int
     signature: str
-    parent: int          # index into FileView.symbols, -1 = top level
+    parent: int  # index into FileView.symbols, -1 = top level
 
 
 @dataclass
@@ -107,30 +107,30 @@ class FileView:
     def window_hash(self, start: int, end: int) -> str | None:
         if start < 1 or end > len(self.lines) or end < start:
             return None
-        return lines_hash(self.lines[start - 1:end])
+        return lines_hash(self.lines[start - 1 : end])
 
     def find_windows(self, first: str, full: str, count: int, lo: int, hi: int) -> list[int]:
         """Start lines of every ``count``-line window inside lo..hi whose content hashes match."""
         out = []
         lo, hi = max(lo, 1), min(hi, len(self.lines))
         for s in range(lo, hi - count + 2):
-            if line_hash(self.lines[s - 1]) == first and lines_hash(self.lines[s - 1:s - 1 + count]) == full:
+            if line_hash(self.lines[s - 1]) == first and lines_hash(self.lines[s - 1 : s - 1 + count]) == full:
                 out.append(s)
         return out
 
     def distinct_chars(self, start: int, end: int) -> int:
-        return sum(len(line) for line in self.lines[start - 1:end])
+        return sum(len(line) for line in self.lines[start - 1 : end])
 
 
 class Anchor(NamedTuple):
     """What a memory keeps to find its code again (the ``memories`` row's anchor columns)."""
 
-    symbol: str           # qualified name of the innermost enclosing symbol, "" = file level
+    symbol: str  # qualified name of the innermost enclosing symbol, "" = file level
     symbol_kind: str
     symbol_name: str
     parent_name: str
     fingerprint: str
-    offset_start: int     # from the symbol's first line (file level: from line 1, i.e. the line - 1)
+    offset_start: int  # from the symbol's first line (file level: from line 1, i.e. the line - 1)
     offset_end: int
     lines_hash: str
     first_line_hash: str
@@ -142,33 +142,59 @@ class Placement(NamedTuple):
 
     start_line: int
     end_line: int
-    symbol_index: int     # -1 = file level
-    edited: bool          # the symbol is there but the remembered lines changed inside it
+    symbol_index: int  # -1 = file level
+    edited: bool  # the symbol is there but the remembered lines changed inside it
 
 
 def anchor_for(view: FileView, start: int, end: int) -> Anchor:
     i = view.innermost(start, end)
     first = line_hash(view.lines[start - 1])
-    full = lines_hash(view.lines[start - 1:end])
+    full = lines_hash(view.lines[start - 1 : end])
     if i < 0:
         return Anchor("", "", "", "", "", start - 1, end - 1, full, first, end - start + 1)
     s = view.symbols[i]
-    return Anchor(s.qualified_name, s.kind, s.name, view.parent_name(i), view.fingerprint(i),
-                  start - s.start_line, end - s.start_line, full, first, end - start + 1)
+    return Anchor(
+        s.qualified_name,
+        s.kind,
+        s.name,
+        view.parent_name(i),
+        view.fingerprint(i),
+        start - s.start_line,
+        end - s.start_line,
+        full,
+        first,
+        end - start + 1,
+    )
 
 
 def rebased(anchor: Anchor, view: FileView, placement: Placement) -> Anchor:
     """The anchor re-tied to where the code was found (the remembered content hash is kept)."""
     i = placement.symbol_index
     if i < 0:
-        return anchor._replace(symbol="", symbol_kind="", symbol_name="", parent_name="", fingerprint="",
-                               offset_start=placement.start_line - 1, offset_end=placement.end_line - 1)
+        return anchor._replace(
+            symbol="",
+            symbol_kind="",
+            symbol_name="",
+            parent_name="",
+            fingerprint="",
+            offset_start=placement.start_line - 1,
+            offset_end=placement.end_line - 1,
+        )
     s = view.symbols[i]
-    offsets = ((placement.start_line - s.start_line, placement.end_line - s.start_line)
-               if not placement.edited else (anchor.offset_start, anchor.offset_end))
-    return anchor._replace(symbol=s.qualified_name, symbol_kind=s.kind, symbol_name=s.name,
-                           parent_name=view.parent_name(i), fingerprint=view.fingerprint(i),
-                           offset_start=offsets[0], offset_end=offsets[1])
+    offsets = (
+        (placement.start_line - s.start_line, placement.end_line - s.start_line)
+        if not placement.edited
+        else (anchor.offset_start, anchor.offset_end)
+    )
+    return anchor._replace(
+        symbol=s.qualified_name,
+        symbol_kind=s.kind,
+        symbol_name=s.name,
+        parent_name=view.parent_name(i),
+        fingerprint=view.fingerprint(i),
+        offset_start=offsets[0],
+        offset_end=offsets[1],
+    )
 
 
 # ---- finding an anchor again ---------------------------------------------------------------------
@@ -197,7 +223,9 @@ def place_by_content(anchor: Anchor, view: FileView, near: int) -> Placement | N
         if len(found) > 1 and anchor.offset_start + 1 in found and not anchor.symbol:
             # A file-level memory whose lines are still exactly where they were: nothing moved.
             start = anchor.offset_start + 1
-            return Placement(start, start + anchor.line_count - 1, view.innermost(start, start + anchor.line_count - 1), False)
+            return Placement(
+                start, start + anchor.line_count - 1, view.innermost(start, start + anchor.line_count - 1), False
+            )
         return None
     start = found[0]
     end = start + anchor.line_count - 1
@@ -209,12 +237,16 @@ def place_by_content(anchor: Anchor, view: FileView, near: int) -> Placement | N
 def symbol_candidates(anchor: Anchor, view: FileView) -> list[int]:
     """Symbols in this file that are the anchor's symbol: same qualified name and kind, else the
     same name, kind and structure (moved under another parent). Best first."""
-    same_qn = [i for i, s in enumerate(view.symbols)
-               if s.qualified_name == anchor.symbol and s.kind == anchor.symbol_kind]
+    same_qn = [
+        i for i, s in enumerate(view.symbols) if s.qualified_name == anchor.symbol and s.kind == anchor.symbol_kind
+    ]
     if same_qn:
         return sorted(same_qn, key=lambda i: view.fingerprint(i) != anchor.fingerprint)
-    return [i for i, s in enumerate(view.symbols)
-            if s.name == anchor.symbol_name and s.kind == anchor.symbol_kind and view.fingerprint(i) == anchor.fingerprint]
+    return [
+        i
+        for i, s in enumerate(view.symbols)
+        if s.name == anchor.symbol_name and s.kind == anchor.symbol_kind and view.fingerprint(i) == anchor.fingerprint
+    ]
 
 
 def place_in_file(anchor: Anchor, view: FileView, old_start: int) -> Placement | None:

@@ -55,8 +55,9 @@ ELSEWHERE_MAX_FILES = 50
 SEMANTIC_MIN_COSINE = 0.3
 _SPLIT = re.compile(r"::|\.|#|/")
 _WORD = re.compile(r"\w+")
-_STOPWORDS = frozenset("a an and are as at be by for from how in is it of on or that the this to was what where "
-                       "which why with".split())
+_STOPWORDS = frozenset(
+    "a an and are as at be by for from how in is it of on or that the this to was what where which why with".split()
+)
 
 
 class _Gone:
@@ -76,7 +77,7 @@ class Memories:
         self._lock = asyncio.Lock()
         self._parsers: dict[str, Any] = {}
         self._parse_lock = threading.Lock()
-        self._vectors: dict[int, tuple[str, Any]] = {}   # memory id -> (text embedded, vector)
+        self._vectors: dict[int, tuple[str, Any]] = {}  # memory id -> (text embedded, vector)
         self._notes_lock = asyncio.Lock()
 
     # ---- reading files as they are now ---------------------------------------------------------
@@ -118,7 +119,9 @@ class Memories:
         if state is not None and state.hash == digest:
             rows = await self.ws.store.fetch(
                 "SELECT id, parent_id, kind, name, qualified_name, start_line, end_line, signature "
-                "FROM symbols WHERE file_id=? ORDER BY id", (state.id,))
+                "FROM symbols WHERE file_id=? ORDER BY id",
+                (state.id,),
+            )
             position = {r[0]: i for i, r in enumerate(rows)}
             return [SymbolView(r[2], r[3], r[4], r[5], r[6], r[7], position.get(r[1], -1)) for r in rows]
         language = self.ws.host.language_for(rel)
@@ -142,8 +145,10 @@ class Memories:
             except Exception as exc:  # a plugin's bug: place by content only
                 log.warning("could not extract %s for memory anchoring: %s: %s", rel, type(exc).__name__, exc)
                 return []
-        return [SymbolView(s.kind, s.name, s.qualified_name, s.start_line, s.end_line, s.signature, s.parent)
-                for s in facts.symbols]
+        return [
+            SymbolView(s.kind, s.name, s.qualified_name, s.start_line, s.end_line, s.signature, s.parent)
+            for s in facts.symbols
+        ]
 
     def _current_hash(self, path: str) -> str | _Gone | _Unreadable:
         """The file's content hash now: the index's when the file is unchanged since indexing
@@ -161,15 +166,24 @@ class Memories:
 
     # ---- remember ---------------------------------------------------------------------------------
 
-    async def remember(self, *, reason: Any, path: str | None = None, start_line: int | None = None,
-                       end_line: int | None = None, symbol: str | None = None,
-                       tags: list[str] | None = None) -> dict[str, Any]:
+    async def remember(
+        self,
+        *,
+        reason: Any,
+        path: str | None = None,
+        start_line: int | None = None,
+        end_line: int | None = None,
+        symbol: str | None = None,
+        tags: list[str] | None = None,
+    ) -> dict[str, Any]:
         reason = _clean_reason(reason)
         tag_list = _clean_tags(tags)
         if symbol is not None:
             if start_line is not None or end_line is not None:
-                raise ToolError(BAD_ARGUMENT, "give either symbol or start_line/end_line, not both "
-                                              "(path may narrow a symbol to one file)")
+                raise ToolError(
+                    BAD_ARGUMENT,
+                    "give either symbol or start_line/end_line, not both (path may narrow a symbol to one file)",
+                )
             rel, view, start, end = await self._symbol_range(symbol, path)
         else:
             if path is None or start_line is None:
@@ -183,9 +197,13 @@ class Memories:
             assert isinstance(view, FileView)
             start, end = start_line, start_line if end_line is None else end_line
             if not (1 <= start <= end <= len(view.lines)):
-                raise ToolError(BAD_ARGUMENT, f"lines {start}-{end} are not inside {rel}, which has "
-                                              f"{len(view.lines)} lines (and start_line <= end_line)",
-                                path=rel, lines=len(view.lines))
+                raise ToolError(
+                    BAD_ARGUMENT,
+                    f"lines {start}-{end} are not inside {rel}, which has "
+                    f"{len(view.lines)} lines (and start_line <= end_line)",
+                    path=rel,
+                    lines=len(view.lines),
+                )
         async with self._lock:
             existing = await table.all_rows(self.ws.store.reader)
             for m in existing:
@@ -194,18 +212,39 @@ class Memories:
                     answer["existing"] = True
                     return answer
             if len(existing) >= MAX_MEMORIES:
-                raise ToolError(BAD_ARGUMENT, f"this workspace already holds {MAX_MEMORIES} memories; forget some first")
+                raise ToolError(
+                    BAD_ARGUMENT, f"this workspace already holds {MAX_MEMORIES} memories; forget some first"
+                )
             a = anchor_for(view, start, end)
-            row = MemoryRow(0, reason, "\n".join(tag_list), time.time(), rel, start, end, CURRENT, rel, start, end,
-                            *a, view.hash, self.ws.generation, 0)
+            row = MemoryRow(
+                0,
+                reason,
+                "\n".join(tag_list),
+                time.time(),
+                rel,
+                start,
+                end,
+                CURRENT,
+                rel,
+                start,
+                end,
+                *a,
+                view.hash,
+                self.ws.generation,
+                0,
+            )
             row.id = await table.insert(self.ws.store.path, row)
         return self._placed(row)
 
     async def _symbol_range(self, symbol: Any, path: str | None) -> tuple[str, FileView, int, int]:
         found = await self.ws.answers.resolve_one(symbol, path, None)
         if isinstance(found, dict):
-            raise ToolError(BAD_ARGUMENT, f"{symbol!r} names more than one symbol; pass path or a more "
-                                          "qualified name", ambiguous=True, candidates=found["candidates"])
+            raise ToolError(
+                BAD_ARGUMENT,
+                f"{symbol!r} names more than one symbol; pass path or a more qualified name",
+                ambiguous=True,
+                candidates=found["candidates"],
+            )
         rel = self.ws.answers.path_of(found)
         view = await self.view(rel)
         if not isinstance(view, FileView):
@@ -213,15 +252,26 @@ class Memories:
         # The index may lag behind an edit: take the symbol's lines from the file as it is now.
         same = [s for s in view.symbols if s.qualified_name == found.qualified_name and s.kind == found.kind]
         if not same:
-            raise ToolError(NOT_FOUND, f"{found.qualified_name} is no longer in {rel} (it changed since it was "
-                                       "indexed); run index or remember by path and lines", path=rel)
+            raise ToolError(
+                NOT_FOUND,
+                f"{found.qualified_name} is no longer in {rel} (it changed since it was "
+                "indexed); run index or remember by path and lines",
+                path=rel,
+            )
         s = min(same, key=lambda s: abs(s.start_line - found.start_line))
         return rel, view, s.start_line, s.end_line
 
     # ---- recall / forget --------------------------------------------------------------------------
 
-    async def recall(self, *, path: str | None = None, symbol: str | None = None, query: str | None = None,
-                     tags: list[str] | None = None, limit: int = RECALL_LIMIT) -> dict[str, Any]:
+    async def recall(
+        self,
+        *,
+        path: str | None = None,
+        symbol: str | None = None,
+        query: str | None = None,
+        tags: list[str] | None = None,
+        limit: int = RECALL_LIMIT,
+    ) -> dict[str, Any]:
         keep = self._matcher(path=path, symbol=symbol, tags=tags)
         if query is not None:
             _check_query(query)
@@ -233,7 +283,7 @@ class Memories:
             if semantic:
                 answer["semantic"] = True
         elif path is None and symbol is None:
-            rows.sort(key=lambda m: -m.id)          # everything: the newest first
+            rows.sort(key=lambda m: -m.id)  # everything: the newest first
         else:
             rows.sort(key=lambda m: (m.path, m.start_line, m.id))
         shown = rows[:limit]
@@ -241,16 +291,24 @@ class Memories:
         if not answer["complete"]:
             answer["total"] = len(rows)
         if any(m.state == ORPHANED for m in shown):
-            answer["hint"] = ("orphaned: the code is gone from where it was (last known place shown); "
-                              "forget it or remember the new place")
+            answer["hint"] = (
+                "orphaned: the code is gone from where it was (last known place shown); "
+                "forget it or remember the new place"
+            )
         return answer
 
-    async def forget(self, *, ids: list[int] | None = None, path: str | None = None, symbol: str | None = None,
-                     tags: list[str] | None = None) -> dict[str, Any]:
+    async def forget(
+        self,
+        *,
+        ids: list[int] | None = None,
+        path: str | None = None,
+        symbol: str | None = None,
+        tags: list[str] | None = None,
+    ) -> dict[str, Any]:
         if not ids and path is None and symbol is None and not tags:
             raise ToolError(BAD_ARGUMENT, "give ids, path, symbol or tags of the memories to forget")
         keep = self._matcher(path=path, symbol=symbol, tags=tags)
-        rows = await self.refresh()   # filters apply to where the memories are now
+        rows = await self.refresh()  # filters apply to where the memories are now
         async with self._lock:
             answer: dict[str, Any] = {}
             if ids:
@@ -355,14 +413,28 @@ class Memories:
 
     # ---- the notes file ---------------------------------------------------------------------------
 
-    async def notes(self, action: str = "outline", *, heading: str | None = None, text: str | None = None,
-                    mode: str = "replace", level: int | None = None, line: int | None = None,
-                    file: str | None = None) -> dict[str, Any]:
-        allowed = {"outline": set(), "get": {"heading", "line"}, "set": {"heading", "text", "mode", "level"},
-                   "delete": {"heading"}}
+    async def notes(
+        self,
+        action: str = "outline",
+        *,
+        heading: str | None = None,
+        text: str | None = None,
+        mode: str = "replace",
+        level: int | None = None,
+        line: int | None = None,
+        file: str | None = None,
+    ) -> dict[str, Any]:
+        allowed = {
+            "outline": set(),
+            "get": {"heading", "line"},
+            "set": {"heading", "text", "mode", "level"},
+            "delete": {"heading"},
+        }
         if action not in allowed:
             raise ToolError(BAD_ARGUMENT, f"action must be one of {', '.join(allowed)}")
-        given = {k for k, v in (("heading", heading), ("text", text), ("level", level), ("line", line)) if v is not None}
+        given = {
+            k for k, v in (("heading", heading), ("text", text), ("level", level), ("line", line)) if v is not None
+        }
         if mode != "replace":
             given.add("mode")
         extra = given - allowed[action]
@@ -430,8 +502,18 @@ class Memories:
 
     async def _replace(self, m: MemoryRow, view: FileView | _Gone) -> bool:
         """Place ``m`` again; update it in place. Returns whether anything changed."""
-        before = (m.path, m.start_line, m.end_line, m.state, m.symbol, m.fingerprint, m.offset_start,
-                  m.file_hash, m.generation, m.edited)
+        before = (
+            m.path,
+            m.start_line,
+            m.end_line,
+            m.state,
+            m.symbol,
+            m.fingerprint,
+            m.offset_start,
+            m.file_hash,
+            m.generation,
+            m.edited,
+        )
         anchor = m.anchor
         found: tuple[FileView, Placement] | None = None
         if isinstance(view, FileView):
@@ -448,16 +530,25 @@ class Memories:
         else:
             where, placement = found
             a = rebased(anchor, where, placement)
-            (m.symbol, m.symbol_kind, m.symbol_name, m.parent_name, m.fingerprint,
-             m.offset_start, m.offset_end) = a[:7]
+            (m.symbol, m.symbol_kind, m.symbol_name, m.parent_name, m.fingerprint, m.offset_start, m.offset_end) = a[:7]
             m.path, m.start_line, m.end_line = where.path, placement.start_line, placement.end_line
             m.file_hash = where.hash
             m.edited = int(placement.edited)
             home = (m.path, m.start_line, m.end_line) == (m.origin_path, m.origin_start, m.origin_end)
             m.state = CURRENT if home else MOVED
         m.generation = self.ws.generation
-        return before != (m.path, m.start_line, m.end_line, m.state, m.symbol, m.fingerprint, m.offset_start,
-                          m.file_hash, m.generation, m.edited)
+        return before != (
+            m.path,
+            m.start_line,
+            m.end_line,
+            m.state,
+            m.symbol,
+            m.fingerprint,
+            m.offset_start,
+            m.file_hash,
+            m.generation,
+            m.edited,
+        )
 
     async def _elsewhere(self, m: MemoryRow, *, origin_gone: bool) -> tuple[FileView, Placement] | None:
         """Look for the memory's code in other files: the file renamed unchanged (same content
@@ -508,7 +599,7 @@ def _due(m: MemoryRow, now: str | _Gone, generation: int) -> bool:
 
 def _contains_run(haystack: list[str], needle: list[str]) -> bool:
     n = len(needle)
-    return any(haystack[i:i + n] == needle for i in range(len(haystack) - n + 1))
+    return any(haystack[i : i + n] == needle for i in range(len(haystack) - n + 1))
 
 
 def _check_query(query: Any) -> None:

@@ -42,7 +42,7 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 class Heading(NamedTuple):
     level: int
     text: str
-    line: int   # 1-based
+    line: int  # 1-based
 
 
 def headings(lines: list[str]) -> list[Heading]:
@@ -55,7 +55,7 @@ def headings(lines: list[str]) -> list[Heading]:
             marker = f.group(1)
             if fence is None:
                 fence = marker
-            elif marker[0] == fence[0] and len(marker) >= len(fence) and not line.strip()[len(marker):].strip():
+            elif marker[0] == fence[0] and len(marker) >= len(fence) and not line.strip()[len(marker) :].strip():
                 fence = None
             continue
         if fence is not None:
@@ -73,15 +73,15 @@ def _norm(text: str) -> str:
 @dataclass
 class Section:
     heading: Heading
-    end_line: int        # last line of the section (sub-sections included)
-    own_end: int         # last line of its own text (before its first sub-heading)
+    end_line: int  # last line of the section (sub-sections included)
+    own_end: int  # last line of its own text (before its first sub-heading)
 
 
 def section_of(lines: list[str], hs: list[Heading], index: int) -> Section:
     h = hs[index]
     end = len(lines)
     own_end = None
-    for nxt in hs[index + 1:]:
+    for nxt in hs[index + 1 :]:
         if nxt.level <= h.level:
             end = nxt.line - 1
             break
@@ -100,25 +100,31 @@ def find(lines: list[str], hs: list[Heading], address: str, *, exact_last: bool 
     lo, hi = 1, len(lines)
     chosen: Section | None = None
     for depth, part in enumerate(parts):
-        inside = [(i, h) for i, h in enumerate(hs) if lo <= h.line <= hi and (chosen is None or h.line != chosen.heading.line)]
+        inside = [
+            (i, h) for i, h in enumerate(hs) if lo <= h.line <= hi and (chosen is None or h.line != chosen.heading.line)
+        ]
         want = _norm(part)
         exact = [(i, h) for i, h in inside if _norm(h.text) == want]
         prefix_ok = not (exact_last and depth == len(parts) - 1)
-        matches = exact or [(i, h) for i, h in inside
-                            if prefix_ok and _norm(h.text).startswith(want)
-                            and not _norm(h.text)[len(want):len(want) + 1].isalnum()]
+        matches = exact or [
+            (i, h)
+            for i, h in inside
+            if prefix_ok and _norm(h.text).startswith(want) and not _norm(h.text)[len(want) : len(want) + 1].isalnum()
+        ]
         if not matches:
             where = f" under {' > '.join(parts[:depth])!r}" if depth else ""
-            raise ToolError(NOT_FOUND, f"no heading {part!r}{where}",
-                            headings=[h.text for _, h in inside][:50])
+            raise ToolError(NOT_FOUND, f"no heading {part!r}{where}", headings=[h.text for _, h in inside][:50])
         if len(matches) > 1:
             # Shallowest first: "Decision" under an ADR is a nearer match than a deeper namesake.
             top = min(h.level for _, h in matches)
             shallow = [(i, h) for i, h in matches if h.level == top]
             if len(shallow) > 1:
-                raise ToolError(BAD_ARGUMENT, f"heading {part!r} is ambiguous; use 'Parent > {part}' or the full text",
-                                ambiguous=True,
-                                candidates=[{"heading": h.text, "level": h.level, "line": h.line} for _, h in matches][:50])
+                raise ToolError(
+                    BAD_ARGUMENT,
+                    f"heading {part!r} is ambiguous; use 'Parent > {part}' or the full text",
+                    ambiguous=True,
+                    candidates=[{"heading": h.text, "level": h.level, "line": h.line} for _, h in matches][:50],
+                )
             matches = shallow
         chosen = section_of(lines, hs, matches[0][0])
         lo, hi = chosen.heading.line, chosen.end_line
@@ -133,7 +139,9 @@ class NotesFile:
         self.root = Path(os.path.realpath(root))
         name = given if given is not None else (os.environ.get(NOTES_ENV) or DEFAULT_NOTES)
         if not isinstance(name, str) or not name.lower().endswith(MARKDOWN_SUFFIXES):
-            raise ToolError(BAD_ARGUMENT, f"notes must be a Markdown file ({', '.join(MARKDOWN_SUFFIXES)})", file=str(name)[:200])
+            raise ToolError(
+                BAD_ARGUMENT, f"notes must be a Markdown file ({', '.join(MARKDOWN_SUFFIXES)})", file=str(name)[:200]
+            )
         self.rel = confine(self.root, name)
         if not self.rel or self.rel == ".git" or self.rel.startswith(".git/"):
             raise ToolError(BAD_ARGUMENT, "notes cannot live inside .git", file=name)
@@ -153,19 +161,28 @@ class NotesFile:
         try:
             return data.decode("utf-8").splitlines(keepends=True)
         except UnicodeDecodeError as exc:
-            raise ToolError(BAD_ARGUMENT, f"{self.rel} is not UTF-8 text ({exc.reason} at byte {exc.start})",
-                            path=self.rel) from exc
+            raise ToolError(
+                BAD_ARGUMENT, f"{self.rel} is not UTF-8 text ({exc.reason} at byte {exc.start})", path=self.rel
+            ) from exc
 
     def outline(self) -> dict[str, Any]:
         lines = self.read()
         if lines is None:
-            return {"path": self.rel, "exists": False, "headings": [], "complete": True,
-                    "hint": "set a section to create the file"}
+            return {
+                "path": self.rel,
+                "exists": False,
+                "headings": [],
+                "complete": True,
+                "hint": "set a section to create the file",
+            }
         hs = headings(lines)
         shown = [{"heading": h.text, "level": h.level, "line": h.line} for h in hs[:OUTLINE_LIMIT]]
         answer: dict[str, Any] = {"path": self.rel, "lines": len(lines), "headings": shown}
-        answer.update({"complete": True} if len(hs) <= OUTLINE_LIMIT
-                      else {"complete": False, "limit_reached": True, "limit_reason": "limit"})
+        answer.update(
+            {"complete": True}
+            if len(hs) <= OUTLINE_LIMIT
+            else {"complete": False, "limit_reached": True, "limit_reason": "limit"}
+        )
         return answer
 
     def get(self, heading: str | None, line: int | None) -> dict[str, Any]:
@@ -176,8 +193,13 @@ class NotesFile:
         else:
             s = find(lines, headings(lines), heading)
             start, end = s.heading.line, s.end_line
-            answer = {"path": self.rel, "heading": s.heading.text, "level": s.heading.level,
-                      "start_line": start, "end_line": end}
+            answer = {
+                "path": self.rel,
+                "heading": s.heading.text,
+                "level": s.heading.level,
+                "start_line": start,
+                "end_line": end,
+            }
         if line is not None:
             if not start <= line <= max(end, start):
                 raise ToolError(BAD_ARGUMENT, f"line {line} is outside {start}-{end}")
@@ -225,13 +247,16 @@ class NotesFile:
                 near = None
             if near is not None:
                 # Creating "ADR-2" beside "ADR-2: Use SQLite" is almost never what was meant.
-                raise ToolError(BAD_ARGUMENT, f"no heading is exactly {heading!r}; give the full heading to change "
-                                              "that section, or another text to create a new one",
-                                did_you_mean=near.heading.text) from None
+                raise ToolError(
+                    BAD_ARGUMENT,
+                    f"no heading is exactly {heading!r}; give the full heading to change "
+                    "that section, or another text to create a new one",
+                    did_you_mean=near.heading.text,
+                ) from None
         if s is not None:
             _check_body(body, s.heading.level)
             body_lines = [line + eol for line in body.split("\n")] if body else []
-            own = lines[s.heading.line:s.own_end]       # after the heading, up to its first sub-heading
+            own = lines[s.heading.line : s.own_end]  # after the heading, up to its first sub-heading
             while own and not own[-1].strip():
                 own.pop()
             if append and own:
@@ -239,8 +264,8 @@ class NotesFile:
             else:
                 own = [eol] + body_lines if body_lines else []
             if s.own_end < len(lines):
-                own.append(eol)                          # a blank line before what follows
-            lines[s.heading.line:s.own_end] = own
+                own.append(eol)  # a blank line before what follows
+            lines[s.heading.line : s.own_end] = own
             heading_line = s.heading.line
             action = "appended" if append else "replaced"
         else:
@@ -272,8 +297,13 @@ class NotesFile:
         while end > start and not lines[end - 1].strip():
             end -= 1
         self._write(lines)
-        answer: dict[str, Any] = {"path": self.rel, "heading": placed.heading.text, "action": action,
-                                  "start_line": start, "end_line": end}
+        answer: dict[str, Any] = {
+            "path": self.rel,
+            "heading": placed.heading.text,
+            "action": action,
+            "start_line": start,
+            "end_line": end,
+        }
         if created_file:
             answer["created_file"] = True
         return answer
@@ -284,7 +314,7 @@ class NotesFile:
         s = find(lines, headings(lines), heading)
         start, end = s.heading.line, s.end_line
         removed = end - start + 1
-        del lines[start - 1:end]
+        del lines[start - 1 : end]
         # Do not leave two blank lines where the section was.
         if start - 1 < len(lines) and not lines[start - 1].strip() and start >= 2 and not lines[start - 2].strip():
             del lines[start - 1]
@@ -347,5 +377,8 @@ def _check_body(body: str, level: int) -> None:
     """A body may hold deeper headings, but not ones that would end the section it is set into."""
     for h in headings(body.split("\n")):
         if h.level <= level:
-            raise ToolError(BAD_ARGUMENT, f"text contains heading {h.text!r} of level {h.level}, which would split "
-                                          f"this level-{level} section; use a deeper heading or set it separately")
+            raise ToolError(
+                BAD_ARGUMENT,
+                f"text contains heading {h.text!r} of level {h.level}, which would split "
+                f"this level-{level} section; use a deeper heading or set it separately",
+            )

@@ -29,16 +29,16 @@ BUSY_TIMEOUT_MS = 20_000
 class MemoryRow:
     id: int
     reason: str
-    tags: str                # newline-separated, as given
+    tags: str  # newline-separated, as given
     created_at: float
-    path: str                # last known place
+    path: str  # last known place
     start_line: int
     end_line: int
-    state: str               # current | moved | orphaned
-    origin_path: str         # where it was remembered
+    state: str  # current | moved | orphaned
+    origin_path: str  # where it was remembered
     origin_start: int
     origin_end: int
-    symbol: str              # the anchor (see anchors.Anchor)
+    symbol: str  # the anchor (see anchors.Anchor)
     symbol_kind: str
     symbol_name: str
     parent_name: str
@@ -48,14 +48,24 @@ class MemoryRow:
     lines_hash: str
     first_line_hash: str
     line_count: int
-    file_hash: str           # the file's content hash when last placed ("" = file gone)
-    generation: int          # index generation when last placed
-    edited: int              # the remembered lines were changed inside a surviving symbol
+    file_hash: str  # the file's content hash when last placed ("" = file gone)
+    generation: int  # index generation when last placed
+    edited: int  # the remembered lines were changed inside a surviving symbol
 
     @property
     def anchor(self) -> Anchor:
-        return Anchor(self.symbol, self.symbol_kind, self.symbol_name, self.parent_name, self.fingerprint,
-                      self.offset_start, self.offset_end, self.lines_hash, self.first_line_hash, self.line_count)
+        return Anchor(
+            self.symbol,
+            self.symbol_kind,
+            self.symbol_name,
+            self.parent_name,
+            self.fingerprint,
+            self.offset_start,
+            self.offset_end,
+            self.lines_hash,
+            self.first_line_hash,
+            self.line_count,
+        )
 
     @property
     def tag_list(self) -> list[str]:
@@ -84,8 +94,10 @@ async def _writing(db_path: Path) -> AsyncIterator[aiosqlite.Connection]:
             try:
                 await db.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
-                raise ToolError(UNAVAILABLE, "the index database is busy with a long write (indexing); "
-                                             "nothing was changed, try again shortly") from exc
+                raise ToolError(
+                    UNAVAILABLE,
+                    "the index database is busy with a long write (indexing); nothing was changed, try again shortly",
+                ) from exc
             try:
                 yield db
                 await db.execute("COMMIT")
@@ -100,7 +112,8 @@ async def insert(db_path: Path, row: MemoryRow) -> int:
     cols = COLUMNS[1:]
     async with _writing(db_path) as db:
         cursor = await db.execute(
-            f"INSERT INTO memories({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})", astuple(row)[1:])
+            f"INSERT INTO memories({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})", astuple(row)[1:]
+        )
         return int(cursor.lastrowid)
 
 

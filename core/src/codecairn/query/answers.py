@@ -51,8 +51,14 @@ class Answers:
         return state.path if state else ""
 
     def brief(self, sym: Sym, signature: str | None = None) -> dict[str, Any]:
-        out = {"name": sym.name, "kind": sym.kind, "qualified_name": sym.qualified_name,
-               "path": self.path_of(sym), "start_line": sym.start_line, "end_line": sym.end_line}
+        out = {
+            "name": sym.name,
+            "kind": sym.kind,
+            "qualified_name": sym.qualified_name,
+            "path": self.path_of(sym),
+            "start_line": sym.start_line,
+            "end_line": sym.end_line,
+        }
         if signature:
             out["signature"] = signature
         state = self.ws.files_by_id.get(sym.file_id)
@@ -64,7 +70,8 @@ class Answers:
         if not ids:
             return {}
         rows = await self.ws.store.fetch_now(
-            f"SELECT id, signature FROM symbols WHERE id IN ({','.join('?' * len(ids))})", ids)
+            f"SELECT id, signature FROM symbols WHERE id IN ({','.join('?' * len(ids))})", ids
+        )
         return {r[0]: r[1] for r in rows}
 
     def _filters(self, kinds, path, language):
@@ -91,15 +98,20 @@ class Answers:
 
     # ---- find_symbols ---------------------------------------------------------------------------
 
-    async def find_symbols(self, name: str | None = None, pattern: str | None = None,
-                           kinds: list[str] | None = None, path: str | None = None,
-                           language: str | None = None, limit: int = 20,
-                           query: str | None = None) -> dict[str, Any]:
+    async def find_symbols(
+        self,
+        name: str | None = None,
+        pattern: str | None = None,
+        kinds: list[str] | None = None,
+        path: str | None = None,
+        language: str | None = None,
+        limit: int = 20,
+        query: str | None = None,
+    ) -> dict[str, Any]:
         if not (name or pattern or kinds or path or language or query):
             raise ToolError(BAD_ARGUMENT, "give at least one of name, pattern, query, kinds, path, language")
         if language and language not in self.ws.host.languages:
-            raise ToolError(BAD_ARGUMENT, f"unknown language {language!r}",
-                            languages=sorted(self.ws.host.languages))
+            raise ToolError(BAD_ARGUMENT, f"unknown language {language!r}", languages=sorted(self.ws.host.languages))
         filtered = bool(kinds or path or language)
         keep = self._filters(kinds, path, language)
         index = self.ws.index
@@ -142,11 +154,19 @@ class Answers:
                 ids = [sid for sid in ids if keep(rows[sid])]
             total += len(ids)
             if room > 0:
-                ranked.extend(heapq.nsmallest(room, ids, key=order.__getitem__) if len(ids) > 4 * room
-                              else sorted(ids, key=order.__getitem__)[:room])
+                ranked.extend(
+                    heapq.nsmallest(room, ids, key=order.__getitem__)
+                    if len(ids) > 4 * room
+                    else sorted(ids, key=order.__getitem__)[:room]
+                )
         if query:
-            return await self._hybrid(query, ranked[:200], bool(name or pattern),
-                                      {s.id for s in rows.values() if keep(s)} if filtered else None, limit)
+            return await self._hybrid(
+                query,
+                ranked[:200],
+                bool(name or pattern),
+                {s.id for s in rows.values() if keep(s)} if filtered else None,
+                limit,
+            )
         top = ranked[:limit]
         sigs = await self.signatures(top)
         results = [self.brief(rows[sid], sigs.get(sid)) for sid in top]
@@ -156,8 +176,9 @@ class Answers:
             answer["total_at_least" if at_least else "total"] = total
         return answer
 
-    async def _hybrid(self, query: str, lexical: list[int], by_name: bool, candidates: set[int] | None,
-                      limit: int) -> dict[str, Any]:
+    async def _hybrid(
+        self, query: str, lexical: list[int], by_name: bool, candidates: set[int] | None, limit: int
+    ) -> dict[str, Any]:
         """Natural-language search, fused (reciprocal rank) with the name ranking when both are asked."""
         from codecairn.semantic.fusion import reciprocal_rank_fusion
 
@@ -202,7 +223,7 @@ class Answers:
                 raise ToolError(BAD_ARGUMENT, f"cannot read a symbol name from {name!r}")
             for sid in index.by_name.get(parts[-1], ()):
                 qparts = [p for p in _SPLIT.split(rows[sid].qualified_name) if p]
-                if qparts[-len(parts):] == parts:
+                if qparts[-len(parts) :] == parts:
                     ids.append(sid)
         candidates = [rows[i] for i in ids]
         if path:
@@ -219,29 +240,35 @@ class Answers:
         if not candidates:
             self._count(False)
             near = await self.find_symbols(name=_SPLIT.split(name)[-1] or name, limit=5)
-            raise ToolError(NOT_FOUND, f"no symbol named {name!r}",
-                            **({"did_you_mean": [r["qualified_name"] for r in near["results"]]} if near["results"] else {}))
+            raise ToolError(
+                NOT_FOUND,
+                f"no symbol named {name!r}",
+                **({"did_you_mean": [r["qualified_name"] for r in near["results"]]} if near["results"] else {}),
+            )
         if len(candidates) > 1:
             self._count(True)
             shown = candidates[:LIST_LIMIT]
             sigs = await self.signatures([s.id for s in shown])
-            return {"ambiguous": True, "candidates": [self.brief(s, sigs.get(s.id)) for s in shown],
-                    **bounded(candidates, LIST_LIMIT),
-                    "hint": "pass path and/or line (or a more qualified name) to choose one"}
+            return {
+                "ambiguous": True,
+                "candidates": [self.brief(s, sigs.get(s.id)) for s in shown],
+                **bounded(candidates, LIST_LIMIT),
+                "hint": "pass path and/or line (or a more qualified name) to choose one",
+            }
         self._count(True)
         return candidates[0]
 
     # ---- get_symbol -------------------------------------------------------------------------------
 
-    async def get_symbol(self, name: str, path: str | None = None, line: int | None = None,
-                         limit: int = LIST_LIMIT) -> dict[str, Any]:
+    async def get_symbol(
+        self, name: str, path: str | None = None, line: int | None = None, limit: int = LIST_LIMIT
+    ) -> dict[str, Any]:
         found = await self.resolve_one(name, path, line)
         if isinstance(found, dict):
             return found
         sym = found
         ws, rows = self.ws, self.ws.index.rows
-        row = (await ws.store.fetch(
-            "SELECT signature, doc, modifiers FROM symbols WHERE id=?", (sym.id,)))
+        row = await ws.store.fetch("SELECT signature, doc, modifiers FROM symbols WHERE id=?", (sym.id,))
         signature, doc, modifiers = row[0] if row else ("", "", "")
         answer = self.brief(sym, signature)
         state = ws.files_by_id.get(sym.file_id)
@@ -265,18 +292,23 @@ class Answers:
                 answer["members_complete"] = False
         edges = await ws.store.fetch(
             "SELECT kind, target, target_id, resolution, line, receiver FROM edges WHERE source_id=? ORDER BY line",
-            (sym.id,))
+            (sym.id,),
+        )
         bases = [self._edge_target(e) for e in edges if e[0] in ("extends", "implements")]
         if bases:
             answer["bases"] = bases
         if sym.kind in TYPE_KINDS or sym.kind == "impl":
             subs = await ws.store.fetch(
                 "SELECT source_id, kind, line FROM edges WHERE target_id=? AND kind IN ('extends','implements') "
-                "LIMIT ?", (sym.id, limit + 1))
+                "LIMIT ?",
+                (sym.id, limit + 1),
+            )
             if subs:
                 answer["subclasses"] = [
                     {**self._short(rows[s[0]]), **({"kind": s[1]} if s[1] != "extends" else {})}
-                    for s in subs[:limit] if s[0] in rows]
+                    for s in subs[:limit]
+                    if s[0] in rows
+                ]
                 if len(subs) > limit:
                     answer["subclasses_complete"] = False
         callees = [e for e in edges if e[0] == "calls"]
@@ -291,7 +323,9 @@ class Answers:
                 answer["unresolved_callee_names"] = sorted({e[1] for e in unresolved})[:limit]
         callers = await ws.store.fetch(
             "SELECT source_id, file_id, line, resolution FROM edges WHERE target_id=? AND kind='calls' "
-            "ORDER BY file_id, line LIMIT ?", (sym.id, limit + 1))
+            "ORDER BY file_id, line LIMIT ?",
+            (sym.id, limit + 1),
+        )
         if callers:
             out = []
             for source_id, file_id, line_no, how in callers[:limit]:
@@ -309,7 +343,8 @@ class Answers:
         # Calls by this name that resolution could not pin down: possible callers, never hidden.
         if sym.kind in CALLABLE_KINDS or sym.kind in TYPE_KINDS:
             count = await ws.store.fetch(
-                "SELECT COUNT(*) FROM edges WHERE target=? AND target_id IS NULL AND kind='calls'", (sym.name,))
+                "SELECT COUNT(*) FROM edges WHERE target=? AND target_id IS NULL AND kind='calls'", (sym.name,)
+            )
             if count and count[0][0]:
                 answer["unresolved_call_sites"] = count[0][0]
         return answer
@@ -322,8 +357,11 @@ class Answers:
             reason = unavailable_reason()
             if reason:
                 return {"semantic": reason}
-        return {"embeddings": len(job.hash_of), "embeddings_pending": job.pending_count(),
-                **({"embedding_model": job.model_id} if job.model_id else {})}
+        return {
+            "embeddings": len(job.hash_of),
+            "embeddings_pending": job.pending_count(),
+            **({"embedding_model": job.model_id} if job.model_id else {}),
+        }
 
     def _short(self, sym: Sym) -> dict[str, Any]:
         return {"qualified_name": sym.qualified_name, "path": self.path_of(sym), "line": sym.start_line}
@@ -348,8 +386,9 @@ class Answers:
 
     # ---- read_symbol ------------------------------------------------------------------------------
 
-    async def read_symbol(self, name: str, path: str | None = None, line: int | None = None,
-                          max_lines: int = READ_MAX_LINES) -> dict[str, Any]:
+    async def read_symbol(
+        self, name: str, path: str | None = None, line: int | None = None, max_lines: int = READ_MAX_LINES
+    ) -> dict[str, Any]:
         found = await self.resolve_one(name, path, line)
         if isinstance(found, dict):
             return found
@@ -362,7 +401,9 @@ class Answers:
             raise ToolError(NOT_FOUND, f"{rel} can no longer be read: {exc.strerror or exc}", path=rel)
         if self.ws.changed_since_indexed(rel):
             answer["stale"] = True
-            answer["hint"] = "the file changed since it was indexed; lines may have moved (re-index or wait for the watcher)"
+            answer["hint"] = (
+                "the file changed since it was indexed; lines may have moved (re-index or wait for the watcher)"
+            )
         lines = data.decode("utf-8", "replace").splitlines()
         start = max(sym.start_line, 1)
         end = min(sym.end_line, len(lines), start + max(1, max_lines) - 1)
@@ -391,8 +432,9 @@ class Answers:
                 raise ToolError(NOT_FOUND, f"{rel} does not exist", path=rel)
             if full.is_dir():
                 raise ToolError(BAD_ARGUMENT, f"{rel} is a directory; give a file", path=rel)
-            raise ToolError(NOT_FOUND, f"{rel} is not indexed (unknown language, ignored, binary or too large)",
-                            path=rel)
+            raise ToolError(
+                NOT_FOUND, f"{rel} is not indexed (unknown language, ignored, binary or too large)", path=rel
+            )
         rows = ws.index.rows
         ids = sorted(ws.index.by_file.get(state.id, ()), key=lambda i: (rows[i].start_line, rows[i].id))
         sigs = await self.signatures([i for i in ids if rows[i].kind in CALLABLE_KINDS])
@@ -415,17 +457,21 @@ class Answers:
         if state.extractor and state.extractor != state.language:
             answer["extractor"] = state.extractor
         imports = await ws.store.fetch(
-            "SELECT module, name, alias, line, kind FROM imports WHERE file_id=? ORDER BY line", (state.id,))
+            "SELECT module, name, alias, line, kind FROM imports WHERE file_id=? ORDER BY line", (state.id,)
+        )
         if imports:
             answer["imports"] = [
                 {k: v for k, v in zip(("module", "name", "alias", "line", "kind"), r) if v not in ("", None)}
-                for r in imports]
+                for r in imports
+            ]
         exports = await ws.store.fetch(
-            "SELECT name, line, kind, source, alias FROM exports WHERE file_id=? ORDER BY line", (state.id,))
+            "SELECT name, line, kind, source, alias FROM exports WHERE file_id=? ORDER BY line", (state.id,)
+        )
         if exports:
             answer["exports"] = [
                 {k: v for k, v in zip(("name", "line", "kind", "source", "alias"), r) if v not in ("", None, 0)}
-                for r in exports]
+                for r in exports
+            ]
         if ws.changed_since_indexed(rel):
             answer["stale"] = True
         return answer

@@ -48,14 +48,16 @@ async def _compute(ws: Workspace) -> dict[str, Any]:
     fetch = ws.store.fetch
     edges = await fetch("SELECT kind, COUNT(*), COUNT(target_id) FROM edges GROUP BY kind")
     resolution = await fetch(
-        "SELECT resolution, COUNT(*) FROM edges WHERE kind='calls' AND resolution IS NOT NULL GROUP BY resolution")
+        "SELECT resolution, COUNT(*) FROM edges WHERE kind='calls' AND resolution IS NOT NULL GROUP BY resolution"
+    )
     kinds = await fetch("SELECT kind, COUNT(*) c FROM symbols GROUP BY kind ORDER BY c DESC, kind")
 
     async def top(kinds_sql: str) -> list[list]:
         rows = await fetch(
             f"SELECT s.qualified_name, t.c FROM (SELECT target_id, COUNT(*) c FROM edges WHERE kind IN ({kinds_sql}) "
             f"AND target_id IS NOT NULL GROUP BY target_id ORDER BY c DESC, target_id LIMIT {TOP}) t "
-            f"JOIN symbols s ON s.id = t.target_id ORDER BY t.c DESC, t.target_id")
+            f"JOIN symbols s ON s.id = t.target_id ORDER BY t.c DESC, t.target_id"
+        )
         return [list(r) for r in rows]
 
     return {

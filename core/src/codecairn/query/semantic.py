@@ -35,7 +35,9 @@ class SemanticSearch:
         if embedder is None:
             from codecairn.semantic.minilm import unavailable_reason
 
-            raise ToolError(UNAVAILABLE, unavailable_reason() or "no embedder is installed: pip install 'codecairn[semantic]'")
+            raise ToolError(
+                UNAVAILABLE, unavailable_reason() or "no embedder is installed: pip install 'codecairn[semantic]'"
+            )
         if not self.job.hash_of and not self.job.running:
             self.job.notify()  # nothing embedded yet: make sure the job is on its way
         query = (await asyncio.to_thread(embedder.embed, [text]))[0]

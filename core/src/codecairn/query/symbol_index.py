@@ -38,17 +38,17 @@ class SymbolIndex:
         self.by_qn: dict[str, list[int]] = defaultdict(list)
         self.children: dict[int, list[int]] = defaultdict(list)
         self.by_file: dict[int, list[int]] = defaultdict(list)
-        self.bases: dict[int, list[int]] = defaultdict(list)       # type id -> supertypes (resolved)
+        self.bases: dict[int, list[int]] = defaultdict(list)  # type id -> supertypes (resolved)
         # Name search (see _ensure_search): built on the first search, then kept current by add()
         # and remove_files() for small changes (an edit), rebuilt after large ones (an index run).
-        self._ids_by_lower: dict[str, list[int]] = {}              # lower-cased name -> symbol ids
-        self._sorted: list[str] | None = None                      # sorted distinct lower names
-        self._blob: str | None = None                              # "\n".join(_sorted), for globs
-        self._before: list[int] | None = None                      # see prefix_count
-        self._order: dict[int, tuple] | None = None                # see order_keys()
+        self._ids_by_lower: dict[str, list[int]] = {}  # lower-cased name -> symbol ids
+        self._sorted: list[str] | None = None  # sorted distinct lower names
+        self._blob: str | None = None  # "\n".join(_sorted), for globs
+        self._before: list[int] | None = None  # see prefix_count
+        self._order: dict[int, tuple] | None = None  # see order_keys()
         self._kind_rank: Callable[[str], int] | None = None
-        self._grams: dict[str, set[str]] | None = None             # see _ensure_grams()
-        self._ancestry: dict[int, list[int]] = {}                  # type id -> ancestors(), until bases change
+        self._grams: dict[str, set[str]] | None = None  # see _ensure_grams()
+        self._ancestry: dict[int, list[int]] = {}  # type id -> ancestors(), until bases change
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -262,12 +262,13 @@ class SymbolIndex:
         current = self._ids_by_lower
         if len(needle) >= GRAM:
             grams = self._ensure_grams()
-            postings = [grams.get(needle[i:i + GRAM]) for i in range(len(needle) - GRAM + 1)]
+            postings = [grams.get(needle[i : i + GRAM]) for i in range(len(needle) - GRAM + 1)]
             if not all(postings):
                 return []
             rarest = min(postings, key=len)  # type: ignore[arg-type]
-            return [lower for lower in rarest
-                    if needle in lower and not lower.startswith(needle) and lower in current][:cap]
+            return [lower for lower in rarest if needle in lower and not lower.startswith(needle) and lower in current][
+                :cap
+            ]
         assert self._sorted is not None
         return [lower for lower in self._sorted if needle in lower and not lower.startswith(needle)][:cap]
 
@@ -286,7 +287,7 @@ class SymbolIndex:
         assert grams is not None
         lower = name.lower()
         for i in range(len(lower) - GRAM + 1):
-            grams[lower[i:i + GRAM]].add(lower)
+            grams[lower[i : i + GRAM]].add(lower)
 
 
 def _discard(mapping: dict, key, value) -> None:

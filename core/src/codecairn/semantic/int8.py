@@ -82,8 +82,9 @@ def derived_model(source: Path, source_sha256: str, cache: Path) -> tuple[Path, 
             tmp_sidecar.write_text(digest + "\n")
             os.replace(tmp_sidecar, sidecar)
     except Exception as exc:  # a quantiser that changed its API must not take semantic search down
-        log.warning("could not build the int8 embedding model (%s: %s); using the shipped model",
-                    type(exc).__name__, exc)
+        log.warning(
+            "could not build the int8 embedding model (%s: %s); using the shipped model", type(exc).__name__, exc
+        )
         return None
     log.info("built the int8 embedding model %s", target)
     return target, digest

@@ -197,8 +197,9 @@ class MiniLMEmbedder:
     def _pool(self) -> ThreadPoolExecutor:
         with self._runners_lock:
             if self._runners is None:
-                self._runners = ThreadPoolExecutor(self.threads, thread_name_prefix="codecairn-embed",
-                                                   initializer=_lower_priority)
+                self._runners = ThreadPoolExecutor(
+                    self.threads, thread_name_prefix="codecairn-embed", initializer=_lower_priority
+                )
             return self._runners
 
     def token_counts(self, texts: list[str]) -> list[int]:
@@ -273,8 +274,9 @@ def load_default_embedder(**options) -> MiniLMEmbedder:
         derived = int8.derived_model(files.model, actual, cache_dir())
         if derived is not None:
             path, digest = derived
-            return MiniLMEmbedder(path, files.tokenizer, expected_sha256=digest,
-                                  name=f"{DEFAULT_NAME}-{int8.RECIPE}", **options)
+            return MiniLMEmbedder(
+                path, files.tokenizer, expected_sha256=digest, name=f"{DEFAULT_NAME}-{int8.RECIPE}", **options
+            )
     return MiniLMEmbedder(files.model, files.tokenizer, expected_sha256=files.expected_sha256, **options)
 
 

@@ -246,8 +246,13 @@ class Store:
     # ---- writing ------------------------------------------------------------------------------
 
     async def write_batch(
-        self, parsed: list[ParsedFile], touched: list[tuple[int, int]], deleted: list[int],
-        known: dict[str, FileRow], generation: int, edges_to: EdgeBuffer | None = None,
+        self,
+        parsed: list[ParsedFile],
+        touched: list[tuple[int, int]],
+        deleted: list[int],
+        known: dict[str, FileRow],
+        generation: int,
+        edges_to: EdgeBuffer | None = None,
     ) -> tuple[list[tuple], dict[str, int]]:
         """Replace the facts of ``parsed`` files, update mtimes of ``touched`` (file id, mtime_ns)
         files whose content hash did not change, drop ``deleted`` file ids — in one transaction.
@@ -273,8 +278,21 @@ class Store:
                 file_id, next_file = next_file, next_file + 1
             file_ids[p.path] = file_id
             facts = p.facts
-            file_rows.append((file_id, p.path, p.language, p.size, p.mtime_ns, p.hash, p.lines,
-                              facts.module, facts.extractor, int(facts.partial), generation))
+            file_rows.append(
+                (
+                    file_id,
+                    p.path,
+                    p.language,
+                    p.size,
+                    p.mtime_ns,
+                    p.hash,
+                    p.lines,
+                    facts.module,
+                    facts.extractor,
+                    int(facts.partial),
+                    generation,
+                )
+            )
             base = next_symbol
             next_symbol += len(facts.symbols)
             # Facts from the parse workers arrive as plain tuples (see parse_pool.from_wire): fields
@@ -282,16 +300,41 @@ class Store:
             for i, s in enumerate(facts.symbols):
                 kind, name, qualified_name, start_line, start_col, end_line, end_col, signature, doc, up, mods = s
                 parent = base + up if up >= 0 else None
-                symbol_rows.append((base + i, file_id, parent, kind, name, qualified_name,
-                                    start_line, start_col, end_line, end_col, signature, doc, " ".join(mods)))
+                symbol_rows.append(
+                    (
+                        base + i,
+                        file_id,
+                        parent,
+                        kind,
+                        name,
+                        qualified_name,
+                        start_line,
+                        start_col,
+                        end_line,
+                        end_col,
+                        signature,
+                        doc,
+                        " ".join(mods),
+                    )
+                )
                 new_symbols.append((base + i, file_id, parent, kind, name, qualified_name, start_line, end_line))
             if edges_to is not None:
                 deferred.append((next_edge, file_id, base, facts.relations))
                 next_edge += len(facts.relations)
             else:
                 for kind, source, target, line, receiver, receiver_type in facts.relations:
-                    edge_rows.append((next_edge, file_id, kind, base + source if source >= 0 else None,
-                                      target, receiver, receiver_type, line))
+                    edge_rows.append(
+                        (
+                            next_edge,
+                            file_id,
+                            kind,
+                            base + source if source >= 0 else None,
+                            target,
+                            receiver,
+                            receiver_type,
+                            line,
+                        )
+                    )
                     next_edge += 1
             # The columns of imports and exports are the model's fields, in order.
             import_rows.extend((file_id, *i) for i in facts.imports)
@@ -315,7 +358,9 @@ class Store:
             if file_rows:
                 await db.executemany(
                     "INSERT OR REPLACE INTO files(id, path, language, size, mtime_ns, hash, lines, module, "
-                    "extractor, partial, generation) VALUES (?,?,?,?,?,?,?,?,?,?,?)", file_rows)
+                    "extractor, partial, generation) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                    file_rows,
+                )
             if touched:
                 await db.executemany("UPDATE files SET mtime_ns=? WHERE id=?", [(m, i) for i, m in touched])
             if symbol_rows:
@@ -323,7 +368,9 @@ class Store:
             if edge_rows:
                 await db.executemany(
                     "INSERT INTO edges(id, file_id, kind, source_id, target, receiver, receiver_type, line) "
-                    "VALUES (?,?,?,?,?,?,?,?)", edge_rows)
+                    "VALUES (?,?,?,?,?,?,?,?)",
+                    edge_rows,
+                )
             if import_rows:
                 await db.executemany("INSERT INTO imports VALUES (?,?,?,?,?,?,?)", import_rows)
             if export_rows:
@@ -339,8 +386,10 @@ class Store:
         return new_symbols, file_ids
 
     EDGE_INDEXES = {
-        "edges_file": "edges(file_id)", "edges_source": "edges(source_id)",
-        "edges_target_id": "edges(target_id)", "edges_target": "edges(target)",
+        "edges_file": "edges(file_id)",
+        "edges_source": "edges(source_id)",
+        "edges_target_id": "edges(target_id)",
+        "edges_target": "edges(target)",
     }
 
     async def drop_edge_indexes(self) -> None:
@@ -406,8 +455,9 @@ class Store:
         params = tuple(params)
         try:
             if self._point is None:
-                self._point = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=0.05,
-                                              check_same_thread=False)
+                self._point = sqlite3.connect(
+                    f"file:{self.path}?mode=ro", uri=True, timeout=0.05, check_same_thread=False
+                )
             return self._point.execute(sql, params).fetchall()
         except sqlite3.OperationalError:
             return await self.fetch(sql, params)
@@ -418,7 +468,8 @@ class Store:
 
     async def all_symbols(self) -> list[tuple]:
         return await self.fetch_writer(
-            "SELECT id, file_id, parent_id, kind, name, qualified_name, start_line, end_line FROM symbols")
+            "SELECT id, file_id, parent_id, kind, name, qualified_name, start_line, end_line FROM symbols"
+        )
 
     async def size_bytes(self) -> int:
         total = 0

@@ -14,10 +14,16 @@ async def file_outline(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]
 @hookimpl
 def codecairn_tools() -> list[Tool]:
     return [
-        Tool("file_outline",
-             "A file's symbols as a tree (kind, name, line range, signatures of callables) with its "
-             "imports and exports, without reading the file.",
-             {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"],
-              "additionalProperties": False},
-             file_outline),
+        Tool(
+            "file_outline",
+            "A file's symbols as a tree (kind, name, line range, signatures of callables) with its "
+            "imports and exports, without reading the file.",
+            {
+                "type": "object",
+                "properties": {"path": {"type": "string"}},
+                "required": ["path"],
+                "additionalProperties": False,
+            },
+            file_outline,
+        ),
     ]

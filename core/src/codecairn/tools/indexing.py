@@ -12,9 +12,14 @@ async def index(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         await ctx.report_progress(done, total or None, message)
 
     s = await ctx.workspace.index_now(progress)
-    out: dict[str, Any] = {"files": s.files, "parsed": s.parsed, "unchanged": s.unchanged,
-                           "symbols": len(ctx.workspace.index), "resolved_edges": s.resolved_edges,
-                           "seconds": round(s.seconds, 3)}
+    out: dict[str, Any] = {
+        "files": s.files,
+        "parsed": s.parsed,
+        "unchanged": s.unchanged,
+        "symbols": len(ctx.workspace.index),
+        "resolved_edges": s.resolved_edges,
+        "seconds": round(s.seconds, 3),
+    }
     if s.deleted:
         out["deleted"] = s.deleted
     if s.skipped:
@@ -31,10 +36,18 @@ async def stats(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 @hookimpl
 def codecairn_tools() -> list[Tool]:
     return [
-        Tool("index", "Index or refresh the served root (only changed files are re-parsed). "
-             "Reports progress; returns counts and time.",
-             {"type": "object", "properties": {}, "additionalProperties": False}, index),
-        Tool("stats", "What is indexed: files, symbols, edges by kind, unresolved calls, languages, "
-             "index generation and time, database size, cache hits/misses.",
-             {"type": "object", "properties": {}, "additionalProperties": False}, stats),
+        Tool(
+            "index",
+            "Index or refresh the served root (only changed files are re-parsed). "
+            "Reports progress; returns counts and time.",
+            {"type": "object", "properties": {}, "additionalProperties": False},
+            index,
+        ),
+        Tool(
+            "stats",
+            "What is indexed: files, symbols, edges by kind, unresolved calls, languages, "
+            "index generation and time, database size, cache hits/misses.",
+            {"type": "object", "properties": {}, "additionalProperties": False},
+            stats,
+        ),
     ]

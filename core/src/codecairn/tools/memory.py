@@ -12,70 +12,114 @@ _TAGS = {"type": "array", "items": {"type": "string"}, "maxItems": 20}
 
 async def remember(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     return await ctx.workspace.memory.remember(
-        reason=args["reason"], path=args.get("path"), start_line=args.get("start_line"),
-        end_line=args.get("end_line"), symbol=args.get("symbol"), tags=args.get("tags"))
+        reason=args["reason"],
+        path=args.get("path"),
+        start_line=args.get("start_line"),
+        end_line=args.get("end_line"),
+        symbol=args.get("symbol"),
+        tags=args.get("tags"),
+    )
 
 
 async def recall(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     return await ctx.workspace.memory.recall(
-        path=args.get("path"), symbol=args.get("symbol"), query=args.get("query"), tags=args.get("tags"),
-        limit=args.get("limit", 20))
+        path=args.get("path"),
+        symbol=args.get("symbol"),
+        query=args.get("query"),
+        tags=args.get("tags"),
+        limit=args.get("limit", 20),
+    )
 
 
 async def forget(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     return await ctx.workspace.memory.forget(
-        ids=args.get("ids"), path=args.get("path"), symbol=args.get("symbol"), tags=args.get("tags"))
+        ids=args.get("ids"), path=args.get("path"), symbol=args.get("symbol"), tags=args.get("tags")
+    )
 
 
 async def notes(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     return await ctx.workspace.memory.notes(
-        args.get("action", "outline"), heading=args.get("heading"), text=args.get("text"),
-        mode=args.get("mode", "replace"), level=args.get("level"), line=args.get("line"), file=args.get("file"))
+        args.get("action", "outline"),
+        heading=args.get("heading"),
+        text=args.get("text"),
+        mode=args.get("mode", "replace"),
+        level=args.get("level"),
+        line=args.get("line"),
+        file=args.get("file"),
+    )
 
 
 @hookimpl
 def codecairn_tools() -> list[Tool]:
     return [
-        Tool("remember",
-             "Record a place worth coming back to, with why: path + start_line/end_line, or symbol "
-             "(qualified name). It follows the code through edits, moves and renames.",
-             {"type": "object", "properties": {
-                 "reason": {"type": "string"},
-                 "path": {"type": "string"},
-                 "start_line": {"type": "integer", "minimum": 1},
-                 "end_line": {"type": "integer", "minimum": 1},
-                 "symbol": {"type": "string"},
-                 "tags": _TAGS},
-              "required": ["reason"], "additionalProperties": False},
-             remember),
-        Tool("recall",
-             "Remembered places (newest first, or filtered): where the code is now, the reason, and state "
-             "current | moved | orphaned (code gone: last known place).",
-             {"type": "object", "properties": {
-                 "path": {"type": "string", "description": "file or directory"},
-                 "symbol": {"type": "string", "description": "qualified name; includes its members"},
-                 "query": {"type": "string", "description": "words matched against reasons and tags"},
-                 "tags": _TAGS,
-                 "limit": {"type": "integer", "minimum": 1, "maximum": 200, "default": 20}},
-              "additionalProperties": False},
-             recall),
-        Tool("forget", "Delete memories by ids, or all matching path/symbol/tags. Returns how many.",
-             {"type": "object", "properties": {
-                 "ids": {"type": "array", "items": {"type": "integer"}, "minItems": 1},
-                 "path": {"type": "string"}, "symbol": {"type": "string"}, "tags": _TAGS},
-              "additionalProperties": False},
-             forget),
-        Tool("notes",
-             "Architecture decisions in a Markdown file in the repo (.codecairn/adr.md). outline: headings; "
-             "get: a section (or all); set: replace/append a section's text, creating it; delete: a section.",
-             {"type": "object", "properties": {
-                 "action": {"enum": ["outline", "get", "set", "delete"], "default": "outline"},
-                 "heading": {"type": "string", "description": "section heading text; 'Parent > Child' if repeated"},
-                 "text": {"type": "string"},
-                 "mode": {"enum": ["replace", "append"], "default": "replace"},
-                 "level": {"type": "integer", "minimum": 1, "maximum": 6, "description": "for a new section"},
-                 "line": {"type": "integer", "minimum": 1, "description": "get: continue from this line"},
-                 "file": {"type": "string", "description": "another Markdown file in the repo"}},
-              "additionalProperties": False},
-             notes),
+        Tool(
+            "remember",
+            "Record a place worth coming back to, with why: path + start_line/end_line, or symbol "
+            "(qualified name). It follows the code through edits, moves and renames.",
+            {
+                "type": "object",
+                "properties": {
+                    "reason": {"type": "string"},
+                    "path": {"type": "string"},
+                    "start_line": {"type": "integer", "minimum": 1},
+                    "end_line": {"type": "integer", "minimum": 1},
+                    "symbol": {"type": "string"},
+                    "tags": _TAGS,
+                },
+                "required": ["reason"],
+                "additionalProperties": False,
+            },
+            remember,
+        ),
+        Tool(
+            "recall",
+            "Remembered places (newest first, or filtered): where the code is now, the reason, and state "
+            "current | moved | orphaned (code gone: last known place).",
+            {
+                "type": "object",
+                "properties": {
+                    "path": {"type": "string", "description": "file or directory"},
+                    "symbol": {"type": "string", "description": "qualified name; includes its members"},
+                    "query": {"type": "string", "description": "words matched against reasons and tags"},
+                    "tags": _TAGS,
+                    "limit": {"type": "integer", "minimum": 1, "maximum": 200, "default": 20},
+                },
+                "additionalProperties": False,
+            },
+            recall,
+        ),
+        Tool(
+            "forget",
+            "Delete memories by ids, or all matching path/symbol/tags. Returns how many.",
+            {
+                "type": "object",
+                "properties": {
+                    "ids": {"type": "array", "items": {"type": "integer"}, "minItems": 1},
+                    "path": {"type": "string"},
+                    "symbol": {"type": "string"},
+                    "tags": _TAGS,
+                },
+                "additionalProperties": False,
+            },
+            forget,
+        ),
+        Tool(
+            "notes",
+            "Architecture decisions in a Markdown file in the repo (.codecairn/adr.md). outline: headings; "
+            "get: a section (or all); set: replace/append a section's text, creating it; delete: a section.",
+            {
+                "type": "object",
+                "properties": {
+                    "action": {"enum": ["outline", "get", "set", "delete"], "default": "outline"},
+                    "heading": {"type": "string", "description": "section heading text; 'Parent > Child' if repeated"},
+                    "text": {"type": "string"},
+                    "mode": {"enum": ["replace", "append"], "default": "replace"},
+                    "level": {"type": "integer", "minimum": 1, "maximum": 6, "description": "for a new section"},
+                    "line": {"type": "integer", "minimum": 1, "description": "get: continue from this line"},
+                    "file": {"type": "string", "description": "another Markdown file in the repo"},
+                },
+                "additionalProperties": False,
+            },
+            notes,
+        ),
     ]

@@ -171,11 +171,11 @@ class _GoFile:
         self.relations: list[Relation] = []
         self.imports: list[Import] = []
         self.exports: list[Export] = []
-        self.types: dict[str, int] = {}          # type name -> symbol index
+        self.types: dict[str, int] = {}  # type name -> symbol index
         self.pending_methods: list[tuple[int, str]] = []  # (method index, receiver type name)
-        self.functions: list[tuple[int, int, int]] = []   # (start_byte, end_byte, symbol index)
-        self.fields: dict[str, dict[str, str]] = {}       # struct name -> field -> type name
-        self.package_vars: dict[str, str] = {}            # package-level `var x T` -> "T"
+        self.functions: list[tuple[int, int, int]] = []  # (start_byte, end_byte, symbol index)
+        self.fields: dict[str, dict[str, str]] = {}  # struct name -> field -> type name
+        self.package_vars: dict[str, str] = {}  # package-level `var x T` -> "T"
 
     # ---- helpers -------------------------------------------------------------------------------
 
@@ -314,8 +314,14 @@ class _GoFile:
                     continue
                 name = self.text(name_node)
                 self.add(
-                    "method", name, f"{qualified}.{name}", member,
-                    _signature(self.source, member), doc, parent, ("abstract",),
+                    "method",
+                    name,
+                    f"{qualified}.{name}",
+                    member,
+                    _signature(self.source, member),
+                    doc,
+                    parent,
+                    ("abstract",),
                 )
             elif member.type == "type_elem" and member.named_child_count == 1:
                 # `io.Reader` embeds an interface; unions and `~T` terms are constraints, not bases.
@@ -361,7 +367,7 @@ class _GoFile:
             path_node = spec.child_by_field_name("path")
             if path_node is None:
                 continue
-            import_path = self.text(path_node).strip("\"`")
+            import_path = self.text(path_node).strip('"`')
             name_node = spec.child_by_field_name("name")
             line = spec.start_point.row + 1
             if name_node is None:
@@ -407,12 +413,17 @@ class _GoFile:
         # in `a.b().c()` both selectors start at `a`.
         sites: list[tuple[int, Relation]] = []
         for node in captures.get("call.bare", ()):
-            sites.append((node.end_byte, Relation(
-                "calls",
-                enclosing(node.start_byte),
-                source[node.start_byte : node.end_byte].decode("utf-8", "replace"),
-                node.start_point.row + 1,
-            )))
+            sites.append(
+                (
+                    node.end_byte,
+                    Relation(
+                        "calls",
+                        enclosing(node.start_byte),
+                        source[node.start_byte : node.end_byte].decode("utf-8", "replace"),
+                        node.start_point.row + 1,
+                    ),
+                )
+            )
         imported = {i.alias for i in self.imports if i.alias}
         for node in captures.get("call.selector", ()):
             # `recv.Name` (or `pkg.Name` for a qualified generic type): the name never contains a dot.
@@ -421,14 +432,19 @@ class _GoFile:
             if "\n" in receiver:  # a call chain broken over lines reads as one chain
                 receiver = _LINE_BREAK.sub("", receiver)
             owner = enclosing(node.start_byte)
-            sites.append((node.end_byte, Relation(
-                "calls",
-                owner,
-                target.strip(),
-                node.end_point.row + 1,
-                receiver,
-                self.receiver_type(receiver, local_types.get(owner), imported),
-            )))
+            sites.append(
+                (
+                    node.end_byte,
+                    Relation(
+                        "calls",
+                        owner,
+                        target.strip(),
+                        node.end_point.row + 1,
+                        receiver,
+                        self.receiver_type(receiver, local_types.get(owner), imported),
+                    ),
+                )
+            )
         sites.sort(key=_first)
         self.relations.extend(relation for _, relation in sites)
         self.relations.sort(key=_line)  # stable: embedding first, then calls in reading order

@@ -229,20 +229,31 @@ def _parts(node):
 
 
 class _JavaFile:
-    __slots__ = ("src", "symbols", "call_source", "relations", "imports", "package", "docs", "scopes",
-                 "hidden", "supers", "anon_count")
+    __slots__ = (
+        "src",
+        "symbols",
+        "call_source",
+        "relations",
+        "imports",
+        "package",
+        "docs",
+        "scopes",
+        "hidden",
+        "supers",
+        "anon_count",
+    )
 
     def __init__(self, source: bytes):
         self.src = source
         self.symbols: list[Symbol] = []
-        self.call_source: list[int] = []   # per symbol: the symbol its calls are attributed to
+        self.call_source: list[int] = []  # per symbol: the symbol its calls are attributed to
         self.relations: list[Relation] = []
         self.imports: list[Import] = []
         self.package = ""
         self.docs: dict[int, tuple[int, int]] = {}  # where a declaration would start -> its javadoc's bytes
         self.scopes: dict[int, dict[str, str | None]] = {}  # symbol -> variable name -> declared type
         self.hidden: dict[str, list[tuple[int, int]]] = {}  # untyped lambda parameter -> the lambdas' bytes
-        self.supers: dict[int, str] = {}   # class symbol -> simple name of its superclass
+        self.supers: dict[int, str] = {}  # class symbol -> simple name of its superclass
         self.anon_count: dict[int, int] = {}
 
     def extract(self, tree) -> FileFacts:
@@ -286,9 +297,9 @@ class _JavaFile:
 
         # One pass with a stack of open scopes gives every symbol its parent, and records where
         # the innermost open scope changes: `innermost(byte)` is then one bisect.
-        stack: list[tuple[int, int]] = []   # (end_byte, symbol index)
-        change_at = [0]                     # byte offsets where the innermost scope changes ...
-        scope_at = [-1]                     # ... and the symbol innermost from there on
+        stack: list[tuple[int, int]] = []  # (end_byte, symbol index)
+        change_at = [0]  # byte offsets where the innermost scope changes ...
+        scope_at = [-1]  # ... and the symbol innermost from there on
         for start, _, _, kind, node, extra in decls:
             while stack and stack[-1][0] <= start:
                 end = stack.pop()[0]
@@ -341,8 +352,9 @@ class _JavaFile:
             qualified = f"{prefix}.{name}" if prefix else name
         sp = node.start_point
         ep = node.end_point
-        self.symbols.append(_new(Symbol, (kind, name, qualified, sp[0] + 1, sp[1],
-                                   ep[0] + 1, ep[1], signature, doc, parent, modifiers)))
+        self.symbols.append(
+            _new(Symbol, (kind, name, qualified, sp[0] + 1, sp[1], ep[0] + 1, ep[1], signature, doc, parent, modifiers))
+        )
         if kind in _CALL_SOURCE_KINDS:
             self.call_source.append(index)
         else:
@@ -361,8 +373,15 @@ class _JavaFile:
         sig_start = mods.end_byte if mods is not None else node.start_byte
         sig_end = body.start_byte if body is not None else node.end_byte
         signature = _one_line(src[sig_start:sig_end]).rstrip(";").rstrip()
-        index = self._add(kind, src[name.start_byte : name.end_byte].decode("utf-8", "replace"), parent, node,
-                          signature, self._doc(node), _modifiers(src, mods))
+        index = self._add(
+            kind,
+            src[name.start_byte : name.end_byte].decode("utf-8", "replace"),
+            parent,
+            node,
+            signature,
+            self._doc(node),
+            _modifiers(src, mods),
+        )
         if kind in TYPE_KINDS:
             self._bases(node, index)
             if kind == "record":
@@ -399,8 +418,15 @@ class _JavaFile:
         for p in params.named_children if params is not None else ():
             name = p.child_by_field_name("name") if p.type == "formal_parameter" else None
             if name is not None:
-                self._add("field", src[name.start_byte : name.end_byte].decode("utf-8", "replace"), index, p,
-                          _one_line(src[p.start_byte : p.end_byte]), "", ())
+                self._add(
+                    "field",
+                    src[name.start_byte : name.end_byte].decode("utf-8", "replace"),
+                    index,
+                    p,
+                    _one_line(src[p.start_byte : p.end_byte]),
+                    "",
+                    (),
+                )
 
     def _anonymous(self, node, body, parent) -> int:
         src = self.src
@@ -453,8 +479,11 @@ class _JavaFile:
             if name is None or type_node is None:
                 return
             type_raw = src[type_node.start_byte : type_node.end_byte]
-            bind(innermost(name.start_byte), src[name.start_byte : name.end_byte].decode("utf-8", "replace"),
-                 _receiver_type(type_raw))
+            bind(
+                innermost(name.start_byte),
+                src[name.start_byte : name.end_byte].decode("utf-8", "replace"),
+                _receiver_type(type_raw),
+            )
 
         for node in get("local", ()):
             type_node = node.child_by_field_name("type")
@@ -466,10 +495,17 @@ class _JavaFile:
                     continue
                 # `var x = new Foo<>()`: the type is the created one.
                 value = declarator.child_by_field_name("value")
-                created = value.child_by_field_name("type") if value is not None and value.type == "object_creation_expression" else None
+                created = (
+                    value.child_by_field_name("type")
+                    if value is not None and value.type == "object_creation_expression"
+                    else None
+                )
                 if name is not None:
-                    bind(innermost(name.start_byte), src[name.start_byte : name.end_byte].decode("utf-8", "replace"),
-                         _receiver_type(src[created.start_byte : created.end_byte]) if created is not None else None)
+                    bind(
+                        innermost(name.start_byte),
+                        src[name.start_byte : name.end_byte].decode("utf-8", "replace"),
+                        _receiver_type(src[created.start_byte : created.end_byte]) if created is not None else None,
+                    )
         for node in get("var", ()):
             declare(node.child_by_field_name("name"), node.child_by_field_name("type"))
         for node in get("catch", ()):
@@ -487,7 +523,8 @@ class _JavaFile:
             names = (params,) if params.type == "identifier" else params.named_children
             for name in names:
                 hidden.setdefault(src[name.start_byte : name.end_byte].decode("utf-8", "replace"), []).append(
-                    (node.start_byte, node.end_byte))
+                    (node.start_byte, node.end_byte)
+                )
 
     def _type_of(self, receiver: str, inner: int, at: int) -> str | None:
         """The declared type of a receiver that is a variable (``list``) or a field (``this.list``)
@@ -547,9 +584,19 @@ class _JavaFile:
                 rtype = (type_of(receiver, inner, ns) or "") if scopes and inner >= 0 else ""
             else:
                 receiver = rtype = ""
-            relations.append(_new(Relation, ("calls", call_source[inner] if inner >= 0 else -1,
-                                      src[ns : name.end_byte].decode("utf-8", "replace"), name.start_point[0] + 1,
-                                      receiver, rtype)))
+            relations.append(
+                _new(
+                    Relation,
+                    (
+                        "calls",
+                        call_source[inner] if inner >= 0 else -1,
+                        src[ns : name.end_byte].decode("utf-8", "replace"),
+                        name.start_point[0] + 1,
+                        receiver,
+                        rtype,
+                    ),
+                )
+            )
 
         # `new a.b.Foo<>(...)` calls `Foo` with receiver `a.b`; `outer.new Inner()` has receiver `outer`.
         for node in get("new", ()):
@@ -611,8 +658,16 @@ class _JavaFile:
                 name = child.child_by_field_name("name")
                 mods.append("@" + _type_name(src[name.start_byte : name.end_byte]))
         if self.package:
-            self._add("package", self.package, -1, node, "package " + self.package, self._doc(node), tuple(mods),
-                      qualified=self.package)
+            self._add(
+                "package",
+                self.package,
+                -1,
+                node,
+                "package " + self.package,
+                self._doc(node),
+                tuple(mods),
+                qualified=self.package,
+            )
 
     def _module(self, node) -> None:
         """``module-info.java``: the module is a symbol (kind "module") named by its full name."""

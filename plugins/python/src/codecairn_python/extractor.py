@@ -96,7 +96,7 @@ def module_path(path: str) -> str:
             break
     if "src" in parts[1:-1]:
         # A monorepo's `core/src/pkg/m.py`, `plugins/x/src/pkg/m.py`: the src layout one level down.
-        parts = parts[len(parts) - 1 - parts[-2::-1].index("src"):]
+        parts = parts[len(parts) - 1 - parts[-2::-1].index("src") :]
     elif len(parts) > 1 and parts[0] in SOURCE_ROOTS:
         parts = parts[1:]
     stem = parts[-1]
@@ -177,9 +177,20 @@ _ABSTRACT_BASES = frozenset({"ABC", "abc.ABC", "ABCMeta", "abc.ABCMeta"})
 # Statements whose blocks still belong to the enclosing module or class scope.
 _COMPOUND = frozenset(
     {
-        "if_statement", "for_statement", "while_statement", "try_statement", "with_statement",
-        "match_statement", "case_clause", "elif_clause", "else_clause", "except_clause",
-        "except_group_clause", "finally_clause", "block", "ERROR",
+        "if_statement",
+        "for_statement",
+        "while_statement",
+        "try_statement",
+        "with_statement",
+        "match_statement",
+        "case_clause",
+        "elif_clause",
+        "else_clause",
+        "except_clause",
+        "except_group_clause",
+        "finally_clause",
+        "block",
+        "ERROR",
     }
 )
 _TARGET_LISTS = frozenset({"pattern_list", "tuple_pattern", "list_pattern"})
@@ -187,6 +198,8 @@ _NOT_VARIABLES = frozenset({"__all__", "__slots__"})
 _SELF_NAMES = frozenset({"self", "cls"})
 
 _new = tuple.__new__  # builds a NamedTuple without its Python-level __new__ (this runs ~10^5 times)
+
+
 def _source_order(node) -> tuple[int, int]:
     """Source order; of nodes that start together (a call chain and the calls in its receiver),
     the outermost first."""
@@ -325,7 +338,9 @@ class _FileExtraction:
         module = self.module
         end_row, end_col = root.end_point
         doc = self._docstring(root)
-        self._add(_new(Symbol, ("module", module.rpartition(".")[2], module, 1, 0, end_row + 1, end_col, "", doc, -1, ())))
+        self._add(
+            _new(Symbol, ("module", module.rpartition(".")[2], module, 1, 0, end_row + 1, end_col, "", doc, -1, ()))
+        )
 
     def _docstring(self, block) -> str:
         """First line of the docstring opening ``block`` (a module or a body), asking the tree."""
@@ -419,8 +434,17 @@ class _FileExtraction:
                 _new(
                     Symbol,
                     (
-                        kind, name, f"{prefix}.{name}" if prefix else name,
-                        s_row + 1, s_col, e_row + 1, e_col, sig, doc, parent, modifiers,
+                        kind,
+                        name,
+                        f"{prefix}.{name}" if prefix else name,
+                        s_row + 1,
+                        s_col,
+                        e_row + 1,
+                        e_col,
+                        sig,
+                        doc,
+                        parent,
+                        modifiers,
                     ),
                 )
             )
@@ -822,7 +846,9 @@ class _FileExtraction:
         """``__all__`` when it is a literal; else the public names this module itself defines."""
         if all_names is not None:
             sources = self.import_sources
-            return [_new(Export, (name, all_line, "all", sources.get(name, ""), "")) for name in dict.fromkeys(all_names)]
+            return [
+                _new(Export, (name, all_line, "all", sources.get(name, ""), "")) for name in dict.fromkeys(all_names)
+            ]
         exports = []
         seen = set(self.import_sources)  # an imported name is not this module's own export
         for symbol in self.symbols[1:]:

@@ -287,6 +287,7 @@ def _items_ahead(source: bytes, start: int, end: int) -> bool:
         i = found + 1
     return False
 
+
 _CONSTRUCTOR = re.compile(r"^(new|default|from)(_\w*)?$|^with_\w+$")
 # What precedes a `name(` in macro tokens, matched on the reversed text (anchored, no scanning):
 # `a.b.` / `a::b::` (the receiver chain) and `fn ` (a definition, not a call).
@@ -312,14 +313,14 @@ class _Context:
     __slots__ = ("module", "prefix", "uses", "names", "owner", "owner_kind", "self_type", "exported")
 
     def __init__(self, module, prefix, uses, names, owner=-1, owner_kind="module", self_type="", exported=False):
-        self.module = module          # Rust module path, for `self`/`super` in use paths
-        self.prefix = prefix          # qualified prefix of items declared here
-        self.uses = uses              # local binding -> absolute path (this module's `use`s)
-        self.names = names            # names of items declared in this module
-        self.owner = owner            # symbol index of the enclosing symbol (-1 = none / pending)
+        self.module = module  # Rust module path, for `self`/`super` in use paths
+        self.prefix = prefix  # qualified prefix of items declared here
+        self.uses = uses  # local binding -> absolute path (this module's `use`s)
+        self.names = names  # names of items declared in this module
+        self.owner = owner  # symbol index of the enclosing symbol (-1 = none / pending)
         self.owner_kind = owner_kind  # "module" | "impl" | "trait" | "extern" | "fn"
-        self.self_type = self_type    # for impl/trait bodies: the type `self` has, as written
-        self.exported = exported      # members of a `pub` trait/enum are public with it
+        self.self_type = self_type  # for impl/trait bodies: the type `self` has, as written
+        self.exported = exported  # members of a `pub` trait/enum are public with it
 
 
 class _Scope:
@@ -337,20 +338,20 @@ class _RustFile:
         self.source = source
         self.module = module_of(path)
         self.symbols: list[Symbol] = []
-        self.relations: list[Relation] = []           # extends / implements, from declarations
-        self.sites: list[tuple[int, Relation]] = []   # calls and macro uses, with their end byte
+        self.relations: list[Relation] = []  # extends / implements, from declarations
+        self.sites: list[tuple[int, Relation]] = []  # calls and macro uses, with their end byte
         self.imports: list[Import] = []
         self.exports: list[Export] = []
-        self.types: dict[str, int] = {}                   # qualified name -> symbol index
-        self.fields: dict[str, dict[str, str]] = {}       # type qualified name -> field -> type
+        self.types: dict[str, int] = {}  # qualified name -> symbol index
+        self.fields: dict[str, dict[str, str]] = {}  # type qualified name -> field -> type
         self.pending_parents: list[tuple[int, str]] = []  # method index -> impl type qualified name
         self.pending_sources: list[tuple[int, str]] = []  # relation index -> impl type qualified name
         self.scopes: list[_Scope] = []
         self.scope_starts: list[int] = []
-        self._last = -1                                    # innermost()'s last index
-        self.reparsed: list[tuple[int, int]] = []          # macro bodies parsed again as items
+        self._last = -1  # innermost()'s last index
+        self.reparsed: list[tuple[int, int]] = []  # macro bodies parsed again as items
         self.subtrees: list = []
-        self.declared: set[int] = set()                    # start bytes of items already declared
+        self.declared: set[int] = set()  # start bytes of items already declared
 
     # ---- small helpers -------------------------------------------------------------------------
 
@@ -474,8 +475,15 @@ class _RustFile:
         exported = exported or context.exported
         qualified = context.prefix + SEP + name
         index = self.add(
-            kind, name, qualified, node, _signature(self.source, node, body), doc,
-            context.owner, modifiers, exported and context.owner_kind != "fn",
+            kind,
+            name,
+            qualified,
+            node,
+            _signature(self.source, node, body),
+            doc,
+            context.owner,
+            modifiers,
+            exported and context.owner_kind != "fn",
         )
         if context.owner_kind == "impl" and context.owner < 0:
             self.pending_parents.append((index, context.prefix))
@@ -492,7 +500,9 @@ class _RustFile:
         body = node.child_by_field_name("body")
         modifiers, exported = self.visibility(node)
         qualified = context.prefix + SEP + name
-        sig = _signature(self.source, node, body if body is not None and body.type == "field_declaration_list" else None)
+        sig = _signature(
+            self.source, node, body if body is not None and body.type == "field_declaration_list" else None
+        )
         exported = exported and context.owner_kind != "fn"
         index = self.add(kind, name, qualified, node, sig, doc, context.owner, modifiers, exported)
         self.types[qualified] = index
@@ -512,8 +522,15 @@ class _RustFile:
             name = self.text(name_node)
             modifiers, exported = self.visibility(field)
             self.add(
-                "field", name, qualified + SEP + name, field, _signature(self.source, field), doc,
-                parent, modifiers, owner_exported and (exported or all_public),
+                "field",
+                name,
+                qualified + SEP + name,
+                field,
+                _signature(self.source, field),
+                doc,
+                parent,
+                modifiers,
+                owner_exported and (exported or all_public),
             )
             type_name = _type_name(self.source, field.child_by_field_name("type"))
             if type_name:
@@ -528,7 +545,9 @@ class _RustFile:
         modifiers, exported = self.visibility(node)
         exported = exported and context.owner_kind != "fn"
         qualified = context.prefix + SEP + name
-        index = self.add("enum", name, qualified, node, _signature(self.source, node, body), doc, context.owner, modifiers, exported)
+        index = self.add(
+            "enum", name, qualified, node, _signature(self.source, node, body), doc, context.owner, modifiers, exported
+        )
         self.types[qualified] = index
         self.derives(index, attrs, node)
         if body is None:
@@ -543,9 +562,19 @@ class _RustFile:
             vbody = variant.child_by_field_name("body")
             vqualified = qualified + SEP + vname
             vindex = self.add(
-                "variant", vname, vqualified, variant,
-                _signature(self.source, variant, vbody if vbody is not None and vbody.type == "field_declaration_list" else None),
-                vdoc, index, ("public",) if exported else (), exported,
+                "variant",
+                vname,
+                vqualified,
+                variant,
+                _signature(
+                    self.source,
+                    variant,
+                    vbody if vbody is not None and vbody.type == "field_declaration_list" else None,
+                ),
+                vdoc,
+                index,
+                ("public",) if exported else (),
+                exported,
             )
             if vbody is not None and vbody.type == "field_declaration_list":
                 self.field_list(vbody, vqualified, vindex, exported, all_public=True)
@@ -567,7 +596,9 @@ class _RustFile:
             if child.type == "unsafe":
                 modifiers += ("unsafe",)
         qualified = context.prefix + SEP + name
-        index = self.add("trait", name, qualified, node, _signature(self.source, node, body), doc, context.owner, modifiers, exported)
+        index = self.add(
+            "trait", name, qualified, node, _signature(self.source, node, body), doc, context.owner, modifiers, exported
+        )
         self.types[qualified] = index
         bounds = node.child_by_field_name("bounds")
         if bounds is not None:
@@ -585,7 +616,9 @@ class _RustFile:
         body = node.child_by_field_name("body")
         if type_node is None:
             return
-        while type_node.type in ("reference_type", "pointer_type") and type_node.child_by_field_name("type") is not None:
+        while (
+            type_node.type in ("reference_type", "pointer_type") and type_node.child_by_field_name("type") is not None
+        ):
             type_node = type_node.child_by_field_name("type")
         base = type_node.child_by_field_name("type") if type_node.type == "generic_type" else type_node
         generics = set()
@@ -643,8 +676,15 @@ class _RustFile:
         modifiers, exported = self.visibility(node)
         qualified = context.prefix + SEP + name
         index = self.add(
-            "module", name, qualified, node, _signature(self.source, node, body), doc,
-            context.owner, modifiers, exported and context.owner_kind != "fn",
+            "module",
+            name,
+            qualified,
+            node,
+            _signature(self.source, node, body),
+            doc,
+            context.owner,
+            modifiers,
+            exported and context.owner_kind != "fn",
         )
         if body is not None:
             self.container(body, _Context(qualified, qualified, {}, set(), index, "module"))
@@ -673,7 +713,14 @@ class _RustFile:
             sig = sig.rstrip("= ").rstrip()
         qualified = context.prefix + SEP + name
         index = self.add(
-            kind, name, qualified, node, sig, doc, context.owner, modifiers,
+            kind,
+            name,
+            qualified,
+            node,
+            sig,
+            doc,
+            context.owner,
+            modifiers,
             (exported or context.exported) and context.owner_kind != "fn",
         )
         if context.owner_kind == "impl" and context.owner < 0:
@@ -690,8 +737,19 @@ class _RustFile:
         if exported:
             self.exports.append(Export(name, start[0] + 1))
         self.symbols.append(
-            Symbol("macro", name, qualified, start[0] + 1, start[1], end[0] + 1, end[1],
-                   f"macro_rules! {name}", doc, context.owner, ("public",) if exported else ())
+            Symbol(
+                "macro",
+                name,
+                qualified,
+                start[0] + 1,
+                start[1],
+                end[0] + 1,
+                end[1],
+                f"macro_rules! {name}",
+                doc,
+                context.owner,
+                ("public",) if exported else (),
+            )
         )
 
     def foreign(self, node, context: _Context, doc: str = "", attrs=()) -> None:
@@ -708,7 +766,9 @@ class _RustFile:
         if not _items_ahead(self.source, body.start_byte + 1, body.end_byte):
             return  # `impl_int! { u8 u16 }`: arguments, not items; do not pay for a parse
         start, end = body.start_point, body.end_point
-        inner_range = Range((start[0], start[1] + 1), (end[0], max(end[1] - 1, 0)), body.start_byte + 1, body.end_byte - 1)
+        inner_range = Range(
+            (start[0], start[1] + 1), (end[0], max(end[1] - 1, 0)), body.start_byte + 1, body.end_byte - 1
+        )
         # A parser is cheap (microseconds) and this one is never shared: extraction stays re-entrant.
         root = Parser(_language(), included_ranges=[inner_range]).parse(self.source).root_node
         if root.has_error or not any(c.type in _HANDLERS or c.type == "use_declaration" for c in root.children):
@@ -831,10 +891,17 @@ class _RustFile:
         innermost = self.innermost
         for node in found.get("call.bare", ()):
             scope = innermost(node.start_byte)
-            sites.append((node.end_byte, Relation(
-                "calls", scope.source if scope else -1,
-                source[node.start_byte : node.end_byte].decode("utf-8", "replace"), node.start_point.row + 1,
-            )))
+            sites.append(
+                (
+                    node.end_byte,
+                    Relation(
+                        "calls",
+                        scope.source if scope else -1,
+                        source[node.start_byte : node.end_byte].decode("utf-8", "replace"),
+                        node.start_point.row + 1,
+                    ),
+                )
+            )
         for key, separator in (("call.path", SEP), ("call.method", ".")):
             for node in found.get(key, ()):
                 self.call(node, separator)
@@ -842,9 +909,12 @@ class _RustFile:
             t = node.type
             if t == "identifier":
                 scope = innermost(node.start_byte)
-                sites.append((node.end_byte, Relation(
-                    "calls", scope.source if scope else -1, self.text(node), node.start_point.row + 1
-                )))
+                sites.append(
+                    (
+                        node.end_byte,
+                        Relation("calls", scope.source if scope else -1, self.text(node), node.start_point.row + 1),
+                    )
+                )
             elif t == "scoped_identifier":
                 self.call(node, SEP)
             elif t == "field_expression":
@@ -853,9 +923,12 @@ class _RustFile:
         for node in found.get("macro", ()):
             receiver, _, target = self.text(node).replace(" ", "").rpartition(SEP)
             scope = innermost(node.start_byte)
-            sites.append((node.end_byte, Relation(
-                "references", scope.source if scope else -1, target, node.start_point.row + 1, receiver
-            )))
+            sites.append(
+                (
+                    node.end_byte,
+                    Relation("references", scope.source if scope else -1, target, node.start_point.row + 1, receiver),
+                )
+            )
 
         # `name(...)` in a macro's arguments, two token trees deep at most (`assert!(f(g(x)))` gives
         # f and g), except in macro bodies already parsed again as items. Token trees of attributes
@@ -882,20 +955,38 @@ class _RustFile:
                 elif _REVERSED_DEFINITION.match(reversed_window):
                     continue
             scope = innermost(start)
-            sites.append((node.end_byte, Relation(
-                "calls", scope.source if scope else -1, self.text(node), node.start_point.row + 1,
-                receiver, self.receiver_type(receiver, scope),
-            )))
+            sites.append(
+                (
+                    node.end_byte,
+                    Relation(
+                        "calls",
+                        scope.source if scope else -1,
+                        self.text(node),
+                        node.start_point.row + 1,
+                        receiver,
+                        self.receiver_type(receiver, scope),
+                    ),
+                )
+            )
 
     def call(self, node, separator: str) -> None:
         receiver, _, target = self.text(node).rpartition(separator)
         receiver = _strip_generics(_one_line(receiver.strip()))
         target = target.strip()
         scope = self.innermost(node.start_byte)
-        self.sites.append((node.end_byte, Relation(
-            "calls", scope.source if scope else -1, target, node.end_point.row + 1,
-            receiver, self.receiver_type(receiver, scope),
-        )))
+        self.sites.append(
+            (
+                node.end_byte,
+                Relation(
+                    "calls",
+                    scope.source if scope else -1,
+                    target,
+                    node.end_point.row + 1,
+                    receiver,
+                    self.receiver_type(receiver, scope),
+                ),
+            )
+        )
 
     def declare_local(self, node, field: str, type_node) -> None:
         type_name = _type_name(self.source, type_node)
@@ -968,8 +1059,18 @@ _HANDLERS = {
     "macro_invocation": _RustFile.item_macro,
 }
 _NAMED_ITEMS = frozenset(
-    {"function_item", "struct_item", "union_item", "enum_item", "trait_item", "mod_item", "const_item",
-     "static_item", "type_item", "macro_definition"}
+    {
+        "function_item",
+        "struct_item",
+        "union_item",
+        "enum_item",
+        "trait_item",
+        "mod_item",
+        "const_item",
+        "static_item",
+        "type_item",
+        "macro_definition",
+    }
 )
 
 

@@ -87,15 +87,15 @@ class _Scope:
     __slots__ = ("end", "kind", "symbol", "qual", "types", "klass", "node")
 
     def __init__(self, end, kind, symbol, qual, types, klass, node=None):
-        self.end = end          # end byte: the scope closes when the walk passes it
+        self.end = end  # end byte: the scope closes when the walk passes it
         self.kind = kind
-        self.symbol = symbol    # index of the symbol calls inside are attributed to (-1: file level)
-        self.qual = qual        # qualified-name prefix for symbols declared directly inside
+        self.symbol = symbol  # index of the symbol calls inside are attributed to (-1: file level)
+        self.qual = qual  # qualified-name prefix for symbols declared directly inside
         # Variables declared here (functions, module): name -> declarator node, or its type name
         # once a call on it asked. Parameters are read on the first lookup that misses.
         self.types = types
-        self.klass = klass      # the enclosing class's _Class (for `this.field` types), or None
-        self.node = node        # the function node (its parameters type receivers), or None
+        self.klass = klass  # the enclosing class's _Class (for `this.field` types), or None
+        self.node = node  # the function node (its parameters type receivers), or None
 
 
 class _Class:
@@ -115,12 +115,20 @@ _CLASS_NODES = frozenset({"class_declaration", "abstract_class_declaration", "cl
 _MODULE_LEVEL_PARENTS = frozenset({"program", "export_statement", "ambient_declaration"})
 _NAMESPACE_NODES = frozenset({"internal_module", "module"})
 _KEYWORD_MODIFIERS = {
-    "static": "static", "async": "async", "readonly": "readonly", "abstract": "abstract",
-    "declare": "declare", "get": "get", "set": "set", "*": "generator",
+    "static": "static",
+    "async": "async",
+    "readonly": "readonly",
+    "abstract": "abstract",
+    "declare": "declare",
+    "get": "get",
+    "set": "set",
+    "*": "generator",
 }
-_BUILTIN_TYPES = frozenset({"any", "unknown", "never", "void", "object", "string", "number", "boolean", "symbol", "bigint"})
+_BUILTIN_TYPES = frozenset(
+    {"any", "unknown", "never", "void", "object", "string", "number", "boolean", "symbol", "bigint"}
+)
 _SPACES = re.compile(r"\s+")
-RECEIVER_MAX = 120   # characters of an unusual receiver expression kept as written
+RECEIVER_MAX = 120  # characters of an unusual receiver expression kept as written
 RECEIVER_LINKS = 12  # links of a call chain kept in a receiver
 
 
@@ -161,12 +169,22 @@ class _Extraction:
         self.stack = [module_scope]
         self._top_level(root)
         handlers = {
-            "function": self._function, "lambda": self._lambda, "method": self._method,
-            "class": self._class, "interface": self._interface, "type": self._type_alias,
-            "enum": self._enum, "namespace": self._namespace, "global": self._global,
-            "field": self._field, "property": self._property_signature, "variable": self._variable,
-            "call": self._call, "new": self._new,
-            "assignment": self._assignment, "jsx": self._jsx,
+            "function": self._function,
+            "lambda": self._lambda,
+            "method": self._method,
+            "class": self._class,
+            "interface": self._interface,
+            "type": self._type_alias,
+            "enum": self._enum,
+            "namespace": self._namespace,
+            "global": self._global,
+            "field": self._field,
+            "property": self._property_signature,
+            "variable": self._variable,
+            "call": self._call,
+            "new": self._new,
+            "assignment": self._assignment,
+            "jsx": self._jsx,
         }
         # Document order, enclosing nodes before the nodes they contain (same start: longer first).
         items = []
@@ -214,8 +232,19 @@ class _Extraction:
     def _add(self, kind, name, node, sig, doc, parent, prefix, modifiers=()) -> int:
         sp, ep = node.start_point, node.end_point
         self.symbols.append(
-            Symbol(kind, name, self._qualify(prefix, name), sp.row + 1, sp.column, ep.row + 1, ep.column,
-                   sig, doc, parent, tuple(modifiers))
+            Symbol(
+                kind,
+                name,
+                self._qualify(prefix, name),
+                sp.row + 1,
+                sp.column,
+                ep.row + 1,
+                ep.column,
+                sig,
+                doc,
+                parent,
+                tuple(modifiers),
+            )
         )
         index = len(self.symbols) - 1
         if parent == -1 and self.stack[-1].kind == MODULE:
@@ -354,7 +383,9 @@ class _Extraction:
             return
         for part in clause.named_children:
             if part.type == "identifier":
-                self.imports.append(Import(specifier, "default", self.text(part), line, kind, target(module, "default")))
+                self.imports.append(
+                    Import(specifier, "default", self.text(part), line, kind, target(module, "default"))
+                )
             elif part.type == "namespace_import":
                 alias = part.named_children[0] if part.named_children else None
                 self.imports.append(Import(specifier, "", self.text(alias) if alias else "", line, kind, module))
@@ -366,10 +397,16 @@ class _Extraction:
                     alias_node = spec.child_by_field_name("alias")
                     name = self._string(name_node)
                     spec_kind = "type" if type_only or any(c.type == "type" for c in spec.children) else ""
-                    self.imports.append(Import(
-                        specifier, name, self.text(alias_node) if alias_node else name,
-                        spec.start_point.row + 1, spec_kind, target(module, name),
-                    ))
+                    self.imports.append(
+                        Import(
+                            specifier,
+                            name,
+                            self.text(alias_node) if alias_node else name,
+                            spec.start_point.row + 1,
+                            spec_kind,
+                            target(module, name),
+                        )
+                    )
 
     def _export(self, node) -> None:
         line = node.start_point.row + 1
@@ -404,8 +441,9 @@ class _Extraction:
                     spec_line = spec.start_point.row + 1
                     self.exports.append(Export(name, spec_line, "re-export", module, alias))
                     # alias = the name the module makes available: what re-export chains follow
-                    self.imports.append(Import(specifier, name, alias or name, spec_line, "re-export",
-                                               target(module, name)))
+                    self.imports.append(
+                        Import(specifier, name, alias or name, spec_line, "re-export", target(module, name))
+                    )
             elif namespace_export is not None:
                 alias = namespace_export.named_children[-1] if namespace_export.named_children else None
                 alias_text = self._string(alias) if alias is not None else ""
@@ -419,10 +457,15 @@ class _Extraction:
             for spec in clause.named_children:
                 if spec.type == "export_specifier":
                     alias_node = spec.child_by_field_name("alias")
-                    self.exports.append(Export(
-                        self._string(spec.child_by_field_name("name")), spec.start_point.row + 1, "",
-                        "", self._string(alias_node) if alias_node else "",
-                    ))
+                    self.exports.append(
+                        Export(
+                            self._string(spec.child_by_field_name("name")),
+                            spec.start_point.row + 1,
+                            "",
+                            "",
+                            self._string(alias_node) if alias_node else "",
+                        )
+                    )
             return
         if declaration is not None:
             for name in self._declared_names(declaration):
@@ -437,7 +480,11 @@ class _Extraction:
                 self.exports.append(Export(self.text(value), line, "default"))
                 return
             name = "default"
-            own_name = value.child_by_field_name("name") if value.type in _CLASS_NODES or value.type in _FUNCTION_VALUES else None
+            own_name = (
+                value.child_by_field_name("name")
+                if value.type in _CLASS_NODES or value.type in _FUNCTION_VALUES
+                else None
+            )
             if own_name is not None:
                 name = self.text(own_name)
             self.exports.append(Export(name, line, "default"))
@@ -445,12 +492,28 @@ class _Extraction:
             doc = self._doc(node)
             if value.type in _FUNCTION_VALUES:
                 body = value.child_by_field_name("body")
-                index = self._add("function", name, value, self._signature(value, body), doc, -1,
-                                  self.module, mods + self._own_modifiers(value))
+                index = self._add(
+                    "function",
+                    name,
+                    value,
+                    self._signature(value, body),
+                    doc,
+                    -1,
+                    self.module,
+                    mods + self._own_modifiers(value),
+                )
                 self.bound[value.id] = index
             elif value.type in _CLASS_NODES:
-                index = self._add("class", name, value, self._signature(value, value.child_by_field_name("body")),
-                                  doc, -1, self.module, mods)
+                index = self._add(
+                    "class",
+                    name,
+                    value,
+                    self._signature(value, value.child_by_field_name("body")),
+                    doc,
+                    -1,
+                    self.module,
+                    mods,
+                )
                 self.bound[value.id] = index
             elif value.type == "object":
                 index = self._add("constant", name, value, "export default", doc, -1, self.module, mods)
@@ -517,7 +580,9 @@ class _Extraction:
         symbol = self.symbols[index]
         ep = node.end_point
         self.symbols[index] = symbol._replace(
-            end_line=ep.row + 1, end_col=ep.column, doc=symbol.doc or self._doc(outer),
+            end_line=ep.row + 1,
+            end_col=ep.column,
+            doc=symbol.doc or self._doc(outer),
         )
         return index
 
@@ -533,8 +598,9 @@ class _Extraction:
             if node.type == "generator_function_declaration" and "generator" not in mods:
                 mods.append("generator")
             parent = scope.symbol if scope.kind != MODULE else -1
-            index = self._add("function", name, node, self._signature(node, body), self._doc(outer),
-                              parent, scope.qual, mods)
+            index = self._add(
+                "function", name, node, self._signature(node, body), self._doc(outer), parent, scope.qual, mods
+            )
         if body is None:
             self.overloads[self._outer(node).end_byte] = (name, index)
             return
@@ -553,9 +619,16 @@ class _Extraction:
             mods = self._own_modifiers(node)
             if node.type == "generator_function" and "generator" not in mods:
                 mods.append("generator")
-            index = self._add("function", self.text(name_node), node,
-                              self._signature(node, node.child_by_field_name("body")), "",
-                              scope.symbol if scope.kind != MODULE else -1, scope.qual, mods)
+            index = self._add(
+                "function",
+                self.text(name_node),
+                node,
+                self._signature(node, node.child_by_field_name("body")),
+                "",
+                scope.symbol if scope.kind != MODULE else -1,
+                scope.qual,
+                mods,
+            )
             self._push(node, FUNCTION, index, self.symbols[index].qualified_name, {}, None)
             return
         # An anonymous callback: calls inside belong to the enclosing symbol. `this` is
@@ -576,7 +649,9 @@ class _Extraction:
         )
         if not member_of_type or scope.symbol < 0:
             if body is not None:
-                self._push(node, FUNCTION, scope.symbol, scope.qual, {}, scope.klass if parent_type == "class_body" else None)
+                self._push(
+                    node, FUNCTION, scope.symbol, scope.qual, {}, scope.klass if parent_type == "class_body" else None
+                )
             return
         name = self._string(node.child_by_field_name("name"))
         index = self._merge_overload(node, name)
@@ -590,8 +665,9 @@ class _Extraction:
             if node.type == "abstract_method_signature" and "abstract" not in mods:
                 mods.append("abstract")
             kind = "constructor" if name == "constructor" and parent_type == "class_body" else "method"
-            index = self._add(kind, name, node, self._signature(node, body), self._doc(first),
-                              scope.symbol, scope.qual, mods)
+            index = self._add(
+                kind, name, node, self._signature(node, body), self._doc(first), scope.symbol, scope.qual, mods
+            )
             if kind == "constructor" and self.symbols[scope.symbol].kind == "class":
                 self._parameter_properties(node, scope)
         if body is None:
@@ -611,8 +687,9 @@ class _Extraction:
             if node.type == "abstract_class_declaration" and "abstract" not in mods:
                 mods.append("abstract")
             parent = scope.symbol if scope.kind != MODULE else -1
-            index = self._add("class", name, node, self._signature(node, body), self._doc(self._outer(node)),
-                              parent, scope.qual, mods)
+            index = self._add(
+                "class", name, node, self._signature(node, body), self._doc(self._outer(node)), parent, scope.qual, mods
+            )
         if index < 0:  # an anonymous class expression: calls inside belong to the enclosing symbol
             self._push(node, ANONYMOUS_CLASS, scope.symbol, scope.qual, None, _Class())
             return
@@ -649,8 +726,16 @@ class _Extraction:
         name = self.text(node.child_by_field_name("name"))
         body = node.child_by_field_name("body")
         parent = scope.symbol if scope.kind != MODULE else -1
-        index = self._add("interface", name, node, self._signature(node, body), self._doc(self._outer(node)),
-                          parent, scope.qual, self._wrapper_modifiers(node))
+        index = self._add(
+            "interface",
+            name,
+            node,
+            self._signature(node, body),
+            self._doc(self._outer(node)),
+            parent,
+            scope.qual,
+            self._wrapper_modifiers(node),
+        )
         for child in node.children:
             if child.type == "extends_type_clause":
                 for base in child.named_children:
@@ -661,8 +746,16 @@ class _Extraction:
         scope = self.stack[-1]
         name = self.text(node.child_by_field_name("name"))
         parent = scope.symbol if scope.kind != MODULE else -1
-        self._add("type", name, node, self._signature(node), self._doc(self._outer(node)), parent, scope.qual,
-                  self._wrapper_modifiers(node))
+        self._add(
+            "type",
+            name,
+            node,
+            self._signature(node),
+            self._doc(self._outer(node)),
+            parent,
+            scope.qual,
+            self._wrapper_modifiers(node),
+        )
 
     def _enum(self, node) -> None:
         scope = self.stack[-1]
@@ -670,8 +763,9 @@ class _Extraction:
         body = node.child_by_field_name("body")
         parent = scope.symbol if scope.kind != MODULE else -1
         mods = self._wrapper_modifiers(node) + (["const"] if any(c.type == "const" for c in node.children) else [])
-        index = self._add("enum", name, node, self._signature(node, body), self._doc(self._outer(node)),
-                          parent, scope.qual, mods)
+        index = self._add(
+            "enum", name, node, self._signature(node, body), self._doc(self._outer(node)), parent, scope.qual, mods
+        )
         if body is None:
             return
         qual = self.symbols[index].qualified_name
@@ -679,8 +773,9 @@ class _Extraction:
             name_node = member.child_by_field_name("name") if member.type == "enum_assignment" else member
             if name_node is None or member.type == "comment":
                 continue
-            self._add("enum_member", self._string(name_node), member, self._signature(member), self._doc(member),
-                      index, qual)
+            self._add(
+                "enum_member", self._string(name_node), member, self._signature(member), self._doc(member), index, qual
+            )
 
     def _namespace(self, node) -> None:
         scope = self.stack[-1]
@@ -692,14 +787,23 @@ class _Extraction:
         if name_node.type == "string":  # declare module "pkg" { ... }: the package's own names
             name = self._string(name_node)
             qual = resolve_specifier(name, self.path)
-            index = self._add("namespace", name, node, self._signature(node, body), self._doc(self._outer(node)),
-                              -1, "", mods)
+            index = self._add(
+                "namespace", name, node, self._signature(node, body), self._doc(self._outer(node)), -1, "", mods
+            )
             self.symbols[index] = self.symbols[index]._replace(qualified_name=qual)
         else:
             name = _SPACES.sub("", self.text(name_node))
             parent = scope.symbol if scope.kind != MODULE else -1
-            index = self._add("namespace", name, node, self._signature(node, body), self._doc(self._outer(node)),
-                              parent, scope.qual, mods)
+            index = self._add(
+                "namespace",
+                name,
+                node,
+                self._signature(node, body),
+                self._doc(self._outer(node)),
+                parent,
+                scope.qual,
+                mods,
+            )
             qual = self.symbols[index].qualified_name
         if body is not None:
             self._push(node, NAMESPACE, index, qual, {})
@@ -733,8 +837,9 @@ class _Extraction:
             sig = self._signature(node, value.child_by_field_name("body"))
         else:
             sig = self._signature(node)
-        index = self._add("method" if is_function else "property", name, node, sig, self._doc(node),
-                          scope.symbol, scope.qual, mods)
+        index = self._add(
+            "method" if is_function else "property", name, node, sig, self._doc(node), scope.symbol, scope.qual, mods
+        )
         if is_function:
             self.bound[value.id] = index
 
@@ -743,8 +848,16 @@ class _Extraction:
         if scope.kind != INTERFACE or node.parent is None or node.parent.type != "interface_body":
             return
         name = self._string(node.child_by_field_name("name"))
-        self._add("property", name, node, self._signature(node), self._doc(node), scope.symbol, scope.qual,
-                  self._own_modifiers(node))
+        self._add(
+            "property",
+            name,
+            node,
+            self._signature(node),
+            self._doc(node),
+            scope.symbol,
+            scope.qual,
+            self._own_modifiers(node),
+        )
 
     def _value_type(self, value) -> str:
         t = value.type
@@ -771,8 +884,10 @@ class _Extraction:
         if name_node.type == "identifier":
             self._function_types()[self.text(name_node)] = node  # typed on first use as a receiver
         value_type = value.type if value is not None else ""
-        if scope.kind not in (MODULE, NAMESPACE) and value_type not in _FUNCTION_VALUES and (
-            value_type not in _CLASS_NODES and value_type != "object"
+        if (
+            scope.kind not in (MODULE, NAMESPACE)
+            and value_type not in _FUNCTION_VALUES
+            and (value_type not in _CLASS_NODES and value_type != "object")
         ):
             return  # a local variable: not a symbol
         declaration = node.parent
@@ -791,7 +906,12 @@ class _Extraction:
             )
         )
         named_methods = value_type == "object" and _has_function_member(value)
-        if value_type not in _FUNCTION_VALUES and value_type not in _CLASS_NODES and not at_module_level and not named_methods:
+        if (
+            value_type not in _FUNCTION_VALUES
+            and value_type not in _CLASS_NODES
+            and not at_module_level
+            and not named_methods
+        ):
             return
         if scope.kind in (CLASS, INTERFACE):
             return
@@ -803,8 +923,16 @@ class _Extraction:
             if at_module_level:
                 sig = f"{keyword} {self._signature(node)}"
                 for bound in self._pattern_names(name_node):
-                    self._add("constant" if keyword == "const" else "variable", self.text(bound), bound,
-                              sig, doc, parent, scope.qual, mods)
+                    self._add(
+                        "constant" if keyword == "const" else "variable",
+                        self.text(bound),
+                        bound,
+                        sig,
+                        doc,
+                        parent,
+                        scope.qual,
+                        mods,
+                    )
             return
         name = self.text(name_node)
         if value_type in _FUNCTION_VALUES:
@@ -833,9 +961,16 @@ class _Extraction:
             t = member.type
             if t == "method_definition":
                 name = self._string(member.child_by_field_name("name"))
-                index = self._add("method", name, member,
-                                  self._signature(member, member.child_by_field_name("body")),
-                                  self._doc(member), parent, qual, self._own_modifiers(member))
+                index = self._add(
+                    "method",
+                    name,
+                    member,
+                    self._signature(member, member.child_by_field_name("body")),
+                    self._doc(member),
+                    parent,
+                    qual,
+                    self._own_modifiers(member),
+                )
                 self.bound[member.id] = index
             elif t == "pair":
                 key = member.child_by_field_name("key")
@@ -844,13 +979,27 @@ class _Extraction:
                     continue
                 name = self._string(key)
                 if value.type in _FUNCTION_VALUES:
-                    index = self._add("method", name, member,
-                                      self._signature(member, value.child_by_field_name("body")),
-                                      self._doc(member), parent, qual, self._own_modifiers(value))
+                    index = self._add(
+                        "method",
+                        name,
+                        member,
+                        self._signature(member, value.child_by_field_name("body")),
+                        self._doc(member),
+                        parent,
+                        qual,
+                        self._own_modifiers(value),
+                    )
                     self.bound[value.id] = index
                 elif value.type == "object" and _has_function_member(value):
-                    index = self._add("property", name, member, self._signature(member, value).rstrip(":").rstrip(),
-                                      self._doc(member), parent, qual)
+                    index = self._add(
+                        "property",
+                        name,
+                        member,
+                        self._signature(member, value).rstrip(":").rstrip(),
+                        self._doc(member),
+                        parent,
+                        qual,
+                    )
                     self._object_members(value, index, self._qualify(qual, name))
 
     def _parameter_properties(self, constructor, class_scope) -> None:
@@ -871,8 +1020,16 @@ class _Extraction:
             param_type = self._type_name(type_node) if type_node is not None else ""
             if param_type and class_scope.klass is not None:
                 class_scope.klass.fields[name] = param_type
-            self._add("property", name, param, self._signature(param), "", class_scope.symbol, class_scope.qual,
-                      self._own_modifiers(param))
+            self._add(
+                "property",
+                name,
+                param,
+                self._signature(param),
+                "",
+                class_scope.symbol,
+                class_scope.qual,
+                self._own_modifiers(param),
+            )
 
     def _parameter_types(self, function) -> dict:
         types = {}
@@ -990,10 +1147,16 @@ class _Extraction:
             if prop is None or obj is None or prop.type not in ("property_identifier", "private_property_identifier"):
                 return
             index = len(self.relations)
-            self.relations.append(Relation(
-                "calls", source, self.text(prop), prop.start_point.row + 1, self._receiver(obj),
-                self._receiver_type(obj, index),
-            ))
+            self.relations.append(
+                Relation(
+                    "calls",
+                    source,
+                    self.text(prop),
+                    prop.start_point.row + 1,
+                    self._receiver(obj),
+                    self._receiver_type(obj, index),
+                )
+            )
         elif t == "super":
             self.relations.append(Relation("calls", source, "constructor", fn.start_point.row + 1, "super"))
         elif t == "import":
@@ -1010,8 +1173,9 @@ class _Extraction:
             prop = ctor.child_by_field_name("property")
             obj = ctor.child_by_field_name("object")
             if prop is not None and obj is not None:
-                self.relations.append(Relation("calls", source, self.text(prop), prop.start_point.row + 1,
-                                               self._receiver(obj)))
+                self.relations.append(
+                    Relation("calls", source, self.text(prop), prop.start_point.row + 1, self._receiver(obj))
+                )
 
     def _jsx(self, node) -> None:
         """`<Button />` renders (calls) the component Button; lower-case tags are HTML."""
@@ -1066,8 +1230,9 @@ class _Extraction:
             for part in pattern.named_children:
                 if part.type == "shorthand_property_identifier_pattern":
                     name = self.text(part)
-                    self.imports.append(Import(specifier, name, name, part.start_point.row + 1, "require",
-                                               target(base, name)))
+                    self.imports.append(
+                        Import(specifier, name, name, part.start_point.row + 1, "require", target(base, name))
+                    )
                 elif part.type == "pair_pattern":
                     key = part.child_by_field_name("key")
                     value = part.child_by_field_name("value")
@@ -1077,14 +1242,18 @@ class _Extraction:
                     alias = value
                     if alias.type == "assignment_pattern":
                         alias = alias.child_by_field_name("left") or alias
-                    self.imports.append(Import(specifier, name, self.text(alias), part.start_point.row + 1,
-                                               "require", target(base, name)))
+                    self.imports.append(
+                        Import(
+                            specifier, name, self.text(alias), part.start_point.row + 1, "require", target(base, name)
+                        )
+                    )
                 elif part.type == "object_assignment_pattern":
                     left = part.child_by_field_name("left")
                     if left is not None:
                         name = self.text(left)
-                        self.imports.append(Import(specifier, name, name, part.start_point.row + 1, "require",
-                                                   target(base, name)))
+                        self.imports.append(
+                            Import(specifier, name, name, part.start_point.row + 1, "require", target(base, name))
+                        )
             return True
         self.imports.append(Import(specifier, member, "", line, "require", target(module, member)))
         return True
@@ -1097,7 +1266,9 @@ class _Extraction:
         module = resolve_specifier(specifier, self.path)
         pattern, member = self._binding(call)
         alias = self.text(pattern) if pattern is not None and pattern.type == "identifier" else ""
-        self.imports.append(Import(specifier, member, alias, call.start_point.row + 1, "dynamic", target(module, member)))
+        self.imports.append(
+            Import(specifier, member, alias, call.start_point.row + 1, "dynamic", target(module, member))
+        )
 
     def _assignment(self, node) -> None:
         """Definitions written as assignments: CommonJS (`module.exports = …`, `exports.f = …`),
@@ -1129,8 +1300,9 @@ class _Extraction:
         if scope.kind != MODULE:
             if obj.type == "identifier" and right.type in _FUNCTION_VALUES:
                 # `listeners.CallExpression = function (node) {…}` inside a function
-                self._define_from_assignment(prop_text, right, node, "", scope.symbol,
-                                             self._qualify(scope.qual, obj_text))
+                self._define_from_assignment(
+                    prop_text, right, node, "", scope.symbol, self._qualify(scope.qual, obj_text)
+                )
             return
         line = node.start_point.row + 1
         statement = node.parent
@@ -1144,8 +1316,12 @@ class _Extraction:
             return
         if obj.type == "member_expression":
             owner = obj.child_by_field_name("object")
-            if (owner is not None and self.text(obj.child_by_field_name("property")) == "prototype"
-                    and owner.type == "identifier" and right.type in _FUNCTION_VALUES):
+            if (
+                owner is not None
+                and self.text(obj.child_by_field_name("property")) == "prototype"
+                and owner.type == "identifier"
+                and right.type in _FUNCTION_VALUES
+            ):
                 owner_name = self.text(owner)
                 parent = self.module_symbols.get(owner_name, -1)
                 qual = self.symbols[parent].qualified_name if parent >= 0 else self._qualify(self.module, owner_name)
@@ -1154,8 +1330,9 @@ class _Extraction:
         if obj.type == "identifier" and right.type in _FUNCTION_VALUES:
             parent = self.module_symbols.get(obj_text, -1)
             if parent >= 0 and self.symbols[parent].kind in ("class", "function"):
-                self._define_from_assignment(prop_text, right, node, doc, parent,
-                                             self.symbols[parent].qualified_name, kind="method", static=True)
+                self._define_from_assignment(
+                    prop_text, right, node, doc, parent, self.symbols[parent].qualified_name, kind="method", static=True
+                )
             else:
                 qual = self.symbols[parent].qualified_name if parent >= 0 else self._qualify(self.module, obj_text)
                 self._define_from_assignment(prop_text, right, node, doc, parent, qual)
@@ -1182,8 +1359,9 @@ class _Extraction:
         if right.type in _FUNCTION_VALUES:
             self._define_from_assignment(name, right, node, doc, owner, qual, kind="method")
         else:
-            index = self._add("property", name, node, self._signature(node, right).rstrip("= ").rstrip(), doc,
-                              owner, qual)
+            index = self._add(
+                "property", name, node, self._signature(node, right).rstrip("= ").rstrip(), doc, owner, qual
+            )
             self._object_members(right, index, self.symbols[index].qualified_name)
 
     def _define_from_assignment(self, name, value, node, doc, parent, qual, kind="", static=False) -> None:
@@ -1192,8 +1370,9 @@ class _Extraction:
             sig = self._signature(node, value.child_by_field_name("body"))
             self.bound[value.id] = self._add(kind or "function", name, node, sig, doc, parent, qual, mods)
         elif value.type in _CLASS_NODES:
-            self.bound[value.id] = self._add("class", name, node, self._signature(node, value.child_by_field_name("body")),
-                                             doc, parent, qual)
+            self.bound[value.id] = self._add(
+                "class", name, node, self._signature(node, value.child_by_field_name("body")), doc, parent, qual
+            )
 
     def _module_exports(self, value, line, doc) -> None:
         t = value.type
@@ -1206,9 +1385,16 @@ class _Extraction:
                 elif member.type == "method_definition":
                     name = self._string(member.child_by_field_name("name"))
                     self.exports.append(Export(name, member.start_point.row + 1))
-                    index = self._add("function", name, member,
-                                      self._signature(member, member.child_by_field_name("body")),
-                                      self._doc(member), -1, self.module, self._own_modifiers(member))
+                    index = self._add(
+                        "function",
+                        name,
+                        member,
+                        self._signature(member, member.child_by_field_name("body")),
+                        self._doc(member),
+                        -1,
+                        self.module,
+                        self._own_modifiers(member),
+                    )
                     self.bound[member.id] = index
                 elif member.type == "pair":
                     key = member.child_by_field_name("key")
@@ -1220,9 +1406,15 @@ class _Extraction:
                     if member_value.type in _FUNCTION_VALUES or member_value.type in _CLASS_NODES:
                         self._define_from_assignment(name, member_value, member, self._doc(member), -1, self.module)
                     elif member_value.type == "object" and _has_function_member(member_value):
-                        index = self._add("property", name, member,
-                                          self._signature(member, member_value).rstrip(":").rstrip(),
-                                          self._doc(member), -1, self.module)
+                        index = self._add(
+                            "property",
+                            name,
+                            member,
+                            self._signature(member, member_value).rstrip(":").rstrip(),
+                            self._doc(member),
+                            -1,
+                            self.module,
+                        )
                         self._object_members(member_value, index, self._qualify(self.module, name))
         elif t in _FUNCTION_VALUES or t in _CLASS_NODES:
             name_node = value.child_by_field_name("name")
@@ -1258,7 +1450,10 @@ def _has_function_member(obj, depth: int = 0) -> bool:
         if member.type == "pair":
             value = member.child_by_field_name("value")
             if value is not None and (
-                value.type in _FUNCTION_VALUES or value.type == "object" and depth < 8 and _has_function_member(value, depth + 1)
+                value.type in _FUNCTION_VALUES
+                or value.type == "object"
+                and depth < 8
+                and _has_function_member(value, depth + 1)
             ):
                 return True
     return False

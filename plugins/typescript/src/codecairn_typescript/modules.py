@@ -15,8 +15,17 @@ import posixpath
 
 # Longest first: ".d.ts" must win over ".ts".
 _EXTENSIONS = (
-    ".d.mts", ".d.cts", ".d.ts",
-    ".tsx", ".ts", ".mts", ".cts", ".jsx", ".js", ".mjs", ".cjs",
+    ".d.mts",
+    ".d.cts",
+    ".d.ts",
+    ".tsx",
+    ".ts",
+    ".mts",
+    ".cts",
+    ".jsx",
+    ".js",
+    ".mjs",
+    ".cjs",
 )
 
 
