@@ -24,3 +24,15 @@ class ToolError(Exception):
 
 class StoreError(Exception):
     """The index database cannot be used (unreadable, corrupt, from a newer codecairn)."""
+
+
+QUOTE_CHARS = 80
+
+
+def quoted(value: object, limit: int = QUOTE_CHARS) -> str:
+    """``value`` as an error message may quote it: its repr, cut to a short prefix. An error must
+    never echo back a megabyte an agent (or an attacker) sent."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(value) if isinstance(value, (str, bytes, list, dict)) else len(text)} long)"

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import zstandard
 
 from codecairn.errors import StoreError
+from codecairn.paths import Refused, open_confined
 from codecairn.store.schema import SCHEMA_VERSION
 from codecairn.workspaces import IMPORT_SUFFIX, exclusive
 
@@ -196,9 +197,13 @@ def import_snapshot(snapshot: Path, root: Path, db: Path, host: PluginHost) -> I
     nothing has ``db`` open."""
     db.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(f"{db}{IMPORT_SUFFIX}-{os.getpid()}")
-    limit = max(1 << 30, MAX_EXPANSION * snapshot.stat().st_size)
+    try:  # a snapshot in the repository that links out of it is not read
+        fd = open_confined(os.path.realpath(root), os.path.relpath(snapshot, root))
+    except Refused as exc:
+        raise StoreError(f"{snapshot}: {exc}; not importing it") from None
+    limit = max(1 << 30, MAX_EXPANSION * os.fstat(fd).st_size)
     try:
-        with open(snapshot, "rb") as src, open(tmp, "wb") as dst:
+        with os.fdopen(fd, "rb") as src, open(tmp, "wb") as dst:
             reader = zstandard.ZstdDecompressor().stream_reader(src)
             written = 0
             while chunk := reader.read(1 << 20):

@@ -19,7 +19,7 @@ from codecairn.index.parse_pool import ParsePool, content_hash
 from codecairn.index.pipeline import IndexSummary, Progress, collector_paused, run_index
 from codecairn.index.resolver import FileInfo
 from codecairn.memory import Memories
-from codecairn.paths import confine, validate_root
+from codecairn.paths import confine, read_confined, validate_root
 from codecairn.query.answers import Answers
 from codecairn.query.semantic import SemanticSearch
 from codecairn.query.symbol_index import SymbolIndex
@@ -51,7 +51,8 @@ class FileState:
 class Workspace:
     def __init__(self, root: Path, host: PluginHost, store: Store) -> None:
         self.root = root
-        self._root_prefix = os.path.join(str(root), "")
+        self.root_real = os.path.realpath(root)  # what every file the workspace opens is confined to
+        self._root_prefix = os.path.join(self.root_real, "")
         self.host = host
         self.store = store
         self.index = SymbolIndex()
@@ -265,8 +266,8 @@ class Workspace:
         if st.st_size == state.size and st.st_mtime_ns == state.mtime_ns:
             return False
         try:
-            return content_hash((self.root / path).read_bytes()) != state.hash
-        except OSError:
+            return content_hash(read_confined(self.root_real, path)) != state.hash
+        except OSError:  # gone, unreadable, or now a link out of the root: not what was indexed
             return True
 
     def stale_paths(self, paths: list[str]) -> list[str]:

@@ -25,7 +25,7 @@ class WalkRules:
 
     def _spec(self, rel_dir: str) -> pathspec.PathSpec | None:
         if rel_dir not in self._specs:
-            self._specs[rel_dir] = _ignore_spec(os.path.join(self.root, rel_dir) if rel_dir else self.root)
+            self._specs[rel_dir] = _ignore_spec(self.root, rel_dir)
         return self._specs[rel_dir]
 
     def relative(self, absolute: str) -> str | None:

@@ -16,6 +16,7 @@ from typing import Any
 from codecairn.hookspecs import Language
 from codecairn.index.process_pool import ProcessPool
 from codecairn.model import FileFacts
+from codecairn.paths import Refused, read_confined
 
 BINARY_SNIFF = 8192
 
@@ -53,8 +54,9 @@ def parse_one(root: str, path: str, language: str, old_hash: str | None) -> tupl
     """-> ("parsed", path, hash, lines, facts) | ("same", path, hash) | ("skipped", path, reason)
     | ("failed", path, error)."""
     try:
-        with open(os.path.join(root, path), "rb") as fh:
-            data = fh.read()
+        data = read_confined(root, path)  # swapped for a link out of the root since the walk: refused
+    except Refused as exc:
+        return ("skipped", path, str(exc).removeprefix(path).strip())
     except OSError as exc:
         return ("skipped", path, f"unreadable ({exc.strerror or exc})")
     if b"\0" in data[:BINARY_SNIFF]:

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 import pathspec
 
+from codecairn.paths import read_confined
+
 DEFAULT_EXCLUDED_DIRS = frozenset(
     {
         ".git",
@@ -42,6 +44,7 @@ DEFAULT_EXCLUDED_DIRS = frozenset(
 )
 MAX_FILE_BYTES_ENV = "CODECAIRN_MAX_FILE_BYTES"
 DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024  # TypeScript's checker.ts is 2.8 MB of real code
+GITIGNORE_MAX_BYTES = 1 << 20
 
 
 def max_file_bytes() -> int:
@@ -72,12 +75,12 @@ class WalkResult:
             sample.append(path)
 
 
-def _ignore_spec(directory: str) -> pathspec.PathSpec | None:
-    try:
-        with open(os.path.join(directory, ".gitignore"), encoding="utf-8", errors="replace") as fh:
-            lines = fh.read().splitlines()
+def _ignore_spec(root: str, rel_dir: str) -> pathspec.PathSpec | None:
+    try:  # confined like every file read: a .gitignore linked out of the root is not ours to read
+        data = read_confined(root, f"{rel_dir}/.gitignore" if rel_dir else ".gitignore", GITIGNORE_MAX_BYTES)
     except OSError:
         return None
+    lines = data.decode("utf-8", "replace").splitlines()
     return pathspec.GitIgnoreSpec.from_lines(lines) if any(l.strip() and not l.startswith("#") for l in lines) else None
 
 
@@ -90,7 +93,7 @@ def walk(root: str, language_for: Callable[[str], object | None], *, limit_bytes
     stack: list[tuple[str, str, tuple]] = [(root, "", ())]
     while stack:
         abs_dir, rel_dir, specs = stack.pop()
-        own = _ignore_spec(abs_dir)
+        own = _ignore_spec(root, rel_dir)
         if own is not None:
             specs = specs + ((own, rel_dir),)
         try:

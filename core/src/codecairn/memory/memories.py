@@ -17,7 +17,6 @@ import logging
 import os
 import re
 import sqlite3
-import stat
 import threading
 import time
 from typing import TYPE_CHECKING, Any
@@ -38,6 +37,7 @@ from codecairn.memory.anchors import (
 )
 from codecairn.memory.notes import NotesFile
 from codecairn.memory.table import CURRENT, MOVED, ORPHANED, MemoryRow
+from codecairn.paths import Refused, open_confined
 from codecairn.query.answers import bounded
 
 if TYPE_CHECKING:
@@ -100,14 +100,14 @@ class Memories:
         return FileView(rel, digest, trimmed_lines(data), symbols)
 
     def _read(self, rel: str) -> bytes | None:
-        full = os.path.join(self.ws.root, rel)
-        st = os.stat(full)
-        if not stat.S_ISREG(st.st_mode):
+        try:
+            fd = open_confined(self.ws.root_real, rel)
+        except Refused:  # a link out of the root, or no regular file: not this workspace's code
             return None
-        if st.st_size > MAX_FILE_BYTES:
-            raise OSError(f"{rel} is larger than {MAX_FILE_BYTES} bytes")
-        with open(full, "rb") as fh:
-            data = fh.read()
+        with os.fdopen(fd, "rb") as fh:
+            if os.fstat(fd).st_size > MAX_FILE_BYTES:
+                raise OSError(f"{rel} is larger than {MAX_FILE_BYTES} bytes")
+            data = fh.read(MAX_FILE_BYTES)
         if b"\0" in data[:BINARY_SNIFF]:
             return None
         return data
@@ -610,8 +610,10 @@ def _check_query(query: Any) -> None:
 def _clean_reason(reason: Any) -> str:
     if not isinstance(reason, str) or not reason.strip():
         raise ToolError(BAD_ARGUMENT, "reason must be non-empty text: why this place matters")
-    if "\0" in reason or len(reason) > MAX_REASON_CHARS:
-        raise ToolError(BAD_ARGUMENT, f"reason must be text of at most {MAX_REASON_CHARS} characters")
+    if "\0" in reason:
+        raise ToolError(BAD_ARGUMENT, "reason contains a NUL character; give plain text")
+    if len(reason) > MAX_REASON_CHARS:
+        raise ToolError(BAD_ARGUMENT, f"reason is {len(reason)} characters long; at most {MAX_REASON_CHARS}")
     return reason.strip()
 
 

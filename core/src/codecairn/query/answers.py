@@ -6,12 +6,14 @@ Ambiguity is an answer (``ambiguous: true`` with candidates), never a silent fir
 
 from __future__ import annotations
 
+import asyncio
 import heapq
 import re
 from typing import TYPE_CHECKING, Any
 
 from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, ToolError
 from codecairn.model import CALLABLE_KINDS, CONTAINER_KINDS, TYPE_KINDS
+from codecairn.paths import read_for_answer
 from codecairn.query.overview import index_overview
 from codecairn.query.symbol_index import Sym
 
@@ -22,6 +24,8 @@ _SPLIT = re.compile(r"::|\.|#|/")
 LIST_LIMIT = 50
 READ_MAX_LINES = 400
 READ_MAX_BYTES = 64 * 1024
+OUTLINE_LIMIT = 400  # symbols in one outline page
+READ_MAX_FILE_BYTES = 64 * 1024 * 1024  # a symbol's file, read to cut the symbol's lines from
 
 
 def kind_rank(kind: str) -> int:
@@ -77,7 +81,7 @@ class Answers:
     def _filters(self, kinds, path, language):
         kinds = set(kinds) if kinds else None
         prefix = None
-        if path:
+        if path is not None:  # "" is refused like everywhere else; "." is the whole root
             prefix = self.ws.relpath(path)
         files = self.ws.files_by_id
 
@@ -108,12 +112,12 @@ class Answers:
         limit: int = 20,
         query: str | None = None,
     ) -> dict[str, Any]:
+        keep = self._filters(kinds, path, language)  # a bad filter is refused first, whatever else is given
         if not (name or pattern or kinds or path or language or query):
             raise ToolError(BAD_ARGUMENT, "give at least one of name, pattern, query, kinds, path, language")
         if language and language not in self.ws.host.languages:
             raise ToolError(BAD_ARGUMENT, f"unknown language {language!r}", languages=sorted(self.ws.host.languages))
         filtered = bool(kinds or path or language)
-        keep = self._filters(kinds, path, language)
         index = self.ws.index
         rows = index.rows
         # Match ranks (exact, prefix, substring) in order; within one, index.order_keys decides.
@@ -226,7 +230,7 @@ class Answers:
                 if qparts[-len(parts) :] == parts:
                     ids.append(sid)
         candidates = [rows[i] for i in ids]
-        if path:
+        if path is not None:
             rel = self.ws.relpath(path)
             candidates = [s for s in candidates if self.path_of(s) == rel]
         if line is not None:
@@ -395,10 +399,9 @@ class Answers:
         sym = found
         rel = self.path_of(sym)
         answer = self.brief(sym)
-        try:
-            data = (self.ws.root / rel).read_bytes()
-        except OSError as exc:
-            raise ToolError(NOT_FOUND, f"{rel} can no longer be read: {exc.strerror or exc}", path=rel)
+        # Opened confined: the name was indexed, but the file may have been swapped for a link out
+        # of the root since; that is refused here, on the descriptor actually read.
+        data = await asyncio.to_thread(read_for_answer, self.ws.root_real, rel, READ_MAX_FILE_BYTES)
         if self.ws.changed_since_indexed(rel):
             answer["stale"] = True
             answer["hint"] = (
@@ -422,9 +425,20 @@ class Answers:
 
     # ---- file_outline -------------------------------------------------------------------------------
 
-    async def file_outline(self, path: str) -> dict[str, Any]:
+    async def file_outline(
+        self,
+        path: str,
+        kinds: list[str] | None = None,
+        start_line: int | None = None,
+        end_line: int | None = None,
+        limit: int = OUTLINE_LIMIT,
+    ) -> dict[str, Any]:
+        """A file's symbol tree with its imports and exports, narrowed by kinds and a line range,
+        one page of at most ``limit`` entries at a time (``next_start_line`` continues)."""
         ws = self.ws
         rel = ws.relpath(path)
+        if start_line is not None and end_line is not None and end_line < start_line:
+            raise ToolError(BAD_ARGUMENT, f"end_line {end_line} is before start_line {start_line}")
         state = ws.files_by_path.get(rel)
         if state is None:
             full = ws.root / rel
@@ -436,7 +450,49 @@ class Answers:
                 NOT_FOUND, f"{rel} is not indexed (unknown language, ignored, binary or too large)", path=rel
             )
         rows = ws.index.rows
-        ids = sorted(ws.index.by_file.get(state.id, ()), key=lambda i: (rows[i].start_line, rows[i].id))
+        first, last = start_line or 1, end_line or max(state.lines, 1)
+        wanted = set(kinds) if kinds else None
+        ids = sorted(
+            (
+                i
+                for i in ws.index.by_file.get(state.id, ())
+                if first <= rows[i].start_line <= last and (wanted is None or rows[i].kind in wanted)
+            ),
+            key=lambda i: (rows[i].start_line, rows[i].id),
+        )
+        imports = exports = []
+        if wanted is None:  # a kinds filter asks for symbols only
+            imports = await ws.store.fetch(
+                "SELECT module, name, alias, line, kind FROM imports WHERE file_id=? AND line BETWEEN ? AND ? "
+                "ORDER BY line",
+                (state.id, first, last),
+            )
+            exports = await ws.store.fetch(
+                "SELECT name, line, kind, source, alias FROM exports WHERE file_id=? AND line BETWEEN ? AND ? "
+                "ORDER BY line",
+                (state.id, first, last),
+            )
+        # One page: the first `limit` entries by line, ending between two lines so that the next
+        # page starts at a line. A single line with more entries than a page (minified code) is
+        # cut at the limit and said so (`cut_line`): narrow it with kinds.
+        entries = sorted(
+            [(rows[i].start_line, 0, n, i) for n, i in enumerate(ids)]
+            + [(r[3], 1, n, r) for n, r in enumerate(imports)]
+            + [(r[1], 2, n, r) for n, r in enumerate(exports)],
+            key=lambda e: e[:3],
+        )
+        next_line = cut_line = None
+        if len(entries) > limit:
+            cut = limit
+            while cut > 0 and entries[cut][0] == entries[cut - 1][0]:
+                cut -= 1
+            if cut == 0:
+                cut, cut_line = limit, entries[0][0]
+            next_line = entries[cut][0] + (1 if cut_line else 0)
+            page = entries[:cut]
+            ids = [e[3] for e in page if e[1] == 0]
+            imports = [e[3] for e in page if e[1] == 1]
+            exports = [e[3] for e in page if e[1] == 2]
         sigs = await self.signatures([i for i in ids if rows[i].kind in CALLABLE_KINDS])
         nodes: dict[int, dict[str, Any]] = {}
         roots: list[dict[str, Any]] = []
@@ -452,21 +508,21 @@ class Answers:
             else:
                 roots.append(node)
         answer: dict[str, Any] = {"path": rel, "language": state.language, "lines": state.lines, "symbols": roots}
+        if next_line is None:
+            answer["complete"] = True
+        else:
+            answer.update(complete=False, limit_reached=True, limit_reason="limit", next_start_line=next_line)
+            if cut_line is not None:
+                answer["cut_line"] = cut_line
         if state.partial:
             answer["partial"] = True
         if state.extractor and state.extractor != state.language:
             answer["extractor"] = state.extractor
-        imports = await ws.store.fetch(
-            "SELECT module, name, alias, line, kind FROM imports WHERE file_id=? ORDER BY line", (state.id,)
-        )
         if imports:
             answer["imports"] = [
                 {k: v for k, v in zip(("module", "name", "alias", "line", "kind"), r) if v not in ("", None)}
                 for r in imports
             ]
-        exports = await ws.store.fetch(
-            "SELECT name, line, kind, source, alias FROM exports WHERE file_id=? ORDER BY line", (state.id,)
-        )
         if exports:
             answer["exports"] = [
                 {k: v for k, v in zip(("name", "line", "kind", "source", "alias"), r) if v not in ("", None, 0)}

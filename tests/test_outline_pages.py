@@ -1,0 +1,83 @@
+"""A file too large for one outline comes in pages an agent can walk, narrow by kinds, or cut to a
+line range — instead of one `too_large` refusal that advises arguments the tool does not take."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from mcp import ClientSession, StdioServerParameters, stdio_client
+
+pytestmark = pytest.mark.anyio
+
+FUNCTIONS = 60_000
+
+
+async def outline(session: ClientSession, **args) -> dict:
+    result = await session.call_tool("file_outline", args)
+    payload = json.loads(result.content[0].text)
+    assert not result.is_error, payload
+    return payload
+
+
+def names(answer: dict) -> list[str]:
+    out = []
+    stack = list(reversed(answer["symbols"]))
+    while stack:
+        node = stack.pop()
+        out.append(node["name"])
+        stack.extend(reversed(node.get("children", [])))
+    return out
+
+
+async def test_a_sixty_thousand_symbol_file_is_outlined_in_pages(tmp_path: Path, cache_dir: Path) -> None:
+    root = tmp_path / "proj"
+    root.mkdir()
+    body = "import os\n" + "".join(f"def f{i}(x):\n    return x\n" for i in range(FUNCTIONS))
+    body += "class Tail:\n    def m(self):\n        pass\n"
+    (root / "generated.py").write_text(body)
+    (root / "minified.js").write_text("".join(f"function g{i}(){{}}" for i in range(1000)) + "\n")
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "codecairn.cli", "serve", str(root), "--no-index", "--no-watch", "--no-embed"],
+        env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache_dir)},
+    )
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            await session.call_tool("index", {})
+
+            first = await outline(session, path="generated.py")
+            assert first["complete"] is False and first["limit_reached"] is True
+            assert [i["module"] for i in first["imports"]] == ["os"]
+            shown = names(first)
+            entries = len(shown) + len(first["imports"]) + len(first.get("exports", []))
+            assert shown[:2] == ["generated", "f0"] and 390 <= entries <= 400, "a page is at most the limit"
+            last_shown = int(shown[-1][1:])
+            assert first["next_start_line"] == 2 + 2 * (last_shown + 1), "the next page starts where this one ended"
+
+            # Walking the pages visits every symbol once, in order, with none repeated.
+            seen, page, pages = shown, first, 1
+            while not page["complete"]:
+                page = await outline(session, path="generated.py", start_line=page["next_start_line"], limit=2000)
+                seen.extend(names(page))
+                pages += 1
+            assert seen == ["generated"] + [f"f{i}" for i in range(FUNCTIONS)] + ["Tail", "m"]
+            assert pages > 30
+
+            classes = await outline(session, path="generated.py", kinds=["class"])
+            assert classes["complete"] is True and names(classes) == ["Tail"]
+            assert "imports" not in classes, "a kinds filter asks for symbols only"
+
+            window = await outline(session, path="generated.py", start_line=2 + 2 * 100, end_line=2 + 2 * 104)
+            assert names(window) == ["f100", "f101", "f102", "f103", "f104"] and window["complete"] is True
+
+            one_line = await outline(session, path="minified.js", limit=50)
+            assert len(names(one_line)) == 50 and one_line["cut_line"] == 1
+            assert one_line["complete"] is False and one_line["next_start_line"] == 2
+
+            bad = await session.call_tool("file_outline", {"path": "generated.py", "start_line": 9, "end_line": 3})
+            assert bad.is_error and "before start_line" in bad.content[0].text
