@@ -6,14 +6,16 @@ Ambiguity is an answer (``ambiguous: true`` with candidates), never a silent fir
 
 from __future__ import annotations
 
+import asyncio
 import heapq
 import re
+import threading
 from typing import TYPE_CHECKING, Any
 
-from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, ToolError
+from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, ToolError, quoted
 from codecairn.model import CALLABLE_KINDS, CONTAINER_KINDS, TYPE_KINDS
 from codecairn.query.overview import index_overview
-from codecairn.query.symbol_index import Sym
+from codecairn.query.symbol_index import GLOB_SLICE_CHARS, Sym, glob_regex, glob_scan
 
 if TYPE_CHECKING:
     from codecairn.workspace import Workspace
@@ -111,7 +113,9 @@ class Answers:
         if not (name or pattern or kinds or path or language or query):
             raise ToolError(BAD_ARGUMENT, "give at least one of name, pattern, query, kinds, path, language")
         if language and language not in self.ws.host.languages:
-            raise ToolError(BAD_ARGUMENT, f"unknown language {language!r}", languages=sorted(self.ws.host.languages))
+            raise ToolError(
+                BAD_ARGUMENT, f"unknown language {quoted(language)}", languages=sorted(self.ws.host.languages)
+            )
         filtered = bool(kinds or path or language)
         keep = self._filters(kinds, path, language)
         index = self.ws.index
@@ -121,7 +125,7 @@ class Answers:
         tiers: list[tuple[int, list[str] | None]] = []
         if name or pattern:
             if pattern:
-                tiers = index.glob_matches(pattern)
+                tiers = await self._glob(pattern)
             else:  # prefixes and substrings are looked up below, only as far as they matter
                 tiers = [(0, index.exact_matches(name or "")), (1, None), (2, None)]
         elif not query:
@@ -176,6 +180,21 @@ class Answers:
             answer["total_at_least" if at_least else "total"] = total
         return answer
 
+    async def _glob(self, pattern: str) -> list[tuple[int, list[str]]]:
+        """Glob matches as tiers; a large index is scanned in a thread, a slice at a time, so the
+        event loop keeps answering and a timed-out call stops scanning (see glob_scan)."""
+        index = self.ws.index
+        regex = glob_regex(pattern.lower())
+        names = index.glob_snapshot()
+        if len(names) <= GLOB_SLICE_CHARS:
+            return index.glob_tiers(pattern, glob_scan(regex, names))
+        stop = threading.Event()
+        try:
+            found = await asyncio.to_thread(glob_scan, regex, names, stop=stop)
+        finally:
+            stop.set()  # cancelled or timed out: the thread gives up at its next slice
+        return index.glob_tiers(pattern, found)
+
     async def _hybrid(
         self, query: str, lexical: list[int], by_name: bool, candidates: set[int] | None, limit: int
     ) -> dict[str, Any]:
@@ -220,7 +239,7 @@ class Answers:
         if not ids:
             parts = [p for p in _SPLIT.split(name.strip()) if p]
             if not parts:
-                raise ToolError(BAD_ARGUMENT, f"cannot read a symbol name from {name!r}")
+                raise ToolError(BAD_ARGUMENT, f"cannot read a symbol name from {quoted(name)}")
             for sid in index.by_name.get(parts[-1], ()):
                 qparts = [p for p in _SPLIT.split(rows[sid].qualified_name) if p]
                 if qparts[-len(parts) :] == parts:
@@ -242,7 +261,7 @@ class Answers:
             near = await self.find_symbols(name=_SPLIT.split(name)[-1] or name, limit=5)
             raise ToolError(
                 NOT_FOUND,
-                f"no symbol named {name!r}",
+                f"no symbol named {quoted(name)}",
                 **({"did_you_mean": [r["qualified_name"] for r in near["results"]]} if near["results"] else {}),
             )
         if len(candidates) > 1:

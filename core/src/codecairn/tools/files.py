@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from codecairn.hookspecs import Tool, ToolContext, hookimpl
+from codecairn.tools import arguments as a
 
 
 async def file_outline(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -20,7 +21,7 @@ def codecairn_tools() -> list[Tool]:
             "imports and exports, without reading the file.",
             {
                 "type": "object",
-                "properties": {"path": {"type": "string"}},
+                "properties": {"path": a.path()},
                 "required": ["path"],
                 "additionalProperties": False,
             },
