@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from codecairn.errors import BAD_ARGUMENT, OUTSIDE_WORKSPACE, ToolError
+from codecairn.errors import BAD_ARGUMENT, OUTSIDE_WORKSPACE, ToolError, quoted
 
 MAX_PATH_CHARS = 4096
 
@@ -23,7 +23,7 @@ def confine(root: Path, given: str) -> str:
     candidate = given if os.path.isabs(given) else os.path.join(root_real, given)
     real = os.path.realpath(candidate)
     if real != root_real and not real.startswith(root_real + os.sep):
-        raise ToolError(OUTSIDE_WORKSPACE, f"{given!r} is outside the workspace root", root=str(root_real))
+        raise ToolError(OUTSIDE_WORKSPACE, f"{quoted(given)} is outside the workspace root", root=str(root_real))
     rel = os.path.relpath(real, root_real)
     return "" if rel == "." else rel.replace(os.sep, "/")
 

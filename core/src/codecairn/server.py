@@ -13,6 +13,7 @@ answer, error or not, fits CODECAIRN_RESPONSE_BYTES.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import os
@@ -38,6 +39,9 @@ log = logging.getLogger("codecairn.server")
 RESPONSE_BUDGET_BYTES = int(os.environ.get("CODECAIRN_RESPONSE_BYTES", 200_000))
 TOOL_TIMEOUT_SECONDS = float(os.environ.get("CODECAIRN_TOOL_TIMEOUT", 60))
 LONG_RUNNING = {"index"}  # bounded by cancellation instead of the per-call timeout
+# A plugin's string or list argument whose schema sets no limit gets these (built-in tools set their own).
+DEFAULT_MAX_CHARS = 64 * 1024
+DEFAULT_MAX_ITEMS = 1000
 NOT_INITIALIZED = "the session is not initialized: send initialize (then notifications/initialized) first"
 
 
@@ -69,6 +73,31 @@ def _text(payload: dict[str, Any]) -> str:
 
 def _size(payload: dict[str, Any]) -> int:
     return len(_text(payload).encode())
+
+
+def with_limits(schema: Any) -> Any:
+    """A copy of a tool's input schema in which every string has a maxLength and every array a
+    maxItems: a third-party tool that forgot them is bounded like the built-in ones, and the
+    limits it gets are the ones advertised."""
+    if isinstance(schema, list):
+        return [with_limits(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {}
+    for key, value in schema.items():
+        if key in ("properties", "patternProperties", "$defs", "definitions"):
+            out[key] = {k: with_limits(v) for k, v in value.items()} if isinstance(value, dict) else value
+        elif key in ("items", "additionalProperties", "prefixItems", "anyOf", "oneOf", "allOf", "not"):
+            out[key] = with_limits(value)
+        else:
+            out[key] = value
+    kinds = out.get("type")
+    kinds = kinds if isinstance(kinds, list) else [kinds]
+    if "string" in kinds:
+        out.setdefault("maxLength", DEFAULT_MAX_CHARS)
+    if "array" in kinds:
+        out.setdefault("maxItems", DEFAULT_MAX_ITEMS)
+    return out
 
 
 def _schema_problem(error: jsonschema.ValidationError) -> str:
@@ -129,7 +158,10 @@ def _cut_to_budget(error: dict[str, Any]) -> dict[str, Any]:
 class CodecairnServer:
     def __init__(self, workspace: Workspace) -> None:
         self.workspace = workspace
-        self.tools: dict[str, Tool] = dict(workspace.host.tools)
+        self.tools: dict[str, Tool] = {
+            name: dataclasses.replace(t, input_schema=with_limits(t.input_schema))
+            for name, t in workspace.host.tools.items()
+        }
         self._validators = {name: jsonschema.Draft202012Validator(t.input_schema) for name, t in self.tools.items()}
         self.server = Server(
             "codecairn", version=__version__, on_list_tools=self.on_list_tools, on_call_tool=self.on_call_tool
