@@ -135,6 +135,13 @@ def test_a_slow_search_is_stopped_at_the_time_limit_while_ping_is_answered(tmp_p
         assert stopped["_error"] and stopped["error"] == "unavailable", stopped
         assert "stopped" in stopped["message"]
 
+        # The first substring search builds a trigram index of 6 M characters of names: seconds
+        # of work, done beside the event loop, so ping does not wait for it either.
+        server.send(tool_call("substring", "find_symbols", {"name": "aaa_1_3"}), {**PING, "id": "ping2"})
+        server.reply("substring")
+        server.reply("ping2")
+        assert server.order()[-2:] == ["ping2", "substring"]
+
         # The server goes on answering.
         server.send(tool_call("after", "find_symbols", {"kinds": ["module"]}))
         after = tool_answer(server.reply("after"))

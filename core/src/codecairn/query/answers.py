@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, ToolError, quoted
 from codecairn.model import CALLABLE_KINDS, CONTAINER_KINDS, TYPE_KINDS
 from codecairn.query.overview import index_overview
-from codecairn.query.symbol_index import GLOB_SLICE_CHARS, Sym, glob_regex, glob_scan
+from codecairn.query.symbol_index import GLOB_SLICE_CHARS, GRAM, Sym, build_grams, glob_regex, glob_scan
 
 if TYPE_CHECKING:
     from codecairn.workspace import Workspace
@@ -45,6 +45,7 @@ def bounded(items: list, limit: int, reason: str = "limit") -> dict[str, Any]:
 class Answers:
     def __init__(self, ws: Workspace) -> None:
         self.ws = ws
+        self._grams_lock = asyncio.Lock()
 
     # ---- helpers ------------------------------------------------------------------------------
 
@@ -149,6 +150,8 @@ class Answers:
                     # thousands): say "at least".
                     at_least = True
                     continue
+                if len(name) >= GRAM and not index.grams_ready():
+                    await self._build_grams()
                 lowers = index.substring_matches(name)
             if room <= 0 and not filtered and lowers is not None:
                 total += index.count_of(lowers)
@@ -173,7 +176,8 @@ class Answers:
             )
         top = ranked[:limit]
         sigs = await self.signatures(top)
-        results = [self.brief(rows[sid], sigs.get(sid)) for sid in top]
+        # (an index run may have removed some while this call waited)
+        results = [self.brief(rows[sid], sigs.get(sid)) for sid in top if sid in rows]
         self._count(bool(results))
         answer: dict[str, Any] = {"results": results, **bounded(range(total), limit)}
         if not answer["complete"]:
@@ -194,6 +198,21 @@ class Answers:
         finally:
             stop.set()  # cancelled or timed out: the thread gives up at its next slice
         return index.glob_tiers(pattern, found)
+
+    async def _build_grams(self) -> None:
+        """The substring index is built on the first substring search; on a large index that is
+        a second or more of work, done in a thread so that other calls are answered meanwhile."""
+        async with self._grams_lock:
+            index = self.ws.index
+            if index.grams_ready():
+                return
+            names = index.gram_names()
+            stop = threading.Event()
+            try:
+                grams = await asyncio.to_thread(build_grams, names, stop)
+            finally:
+                stop.set()
+            index.install_grams(grams, names)
 
     async def _hybrid(
         self, query: str, lexical: list[int], by_name: bool, candidates: set[int] | None, limit: int
