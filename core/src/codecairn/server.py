@@ -214,14 +214,15 @@ class CodecairnServer:
                 ToolError("internal_error", f"{tool.name} returned {type(payload).__name__}, not an object")
             )
         payload = self._stamp(payload)
-        if _size(payload) > RESPONSE_BUDGET_BYTES:
+        text = _text(payload)
+        if len(text.encode()) > RESPONSE_BUDGET_BYTES:
             return self._error(
                 ToolError(
                     "too_large",
                     f"the answer is larger than {RESPONSE_BUDGET_BYTES} bytes; narrow it (limit, path, max_lines)",
                 )
             )
-        return types.CallToolResult(content=[types.TextContent(type="text", text=_text(payload))])
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
 
     def _stamp(self, payload: dict[str, Any]) -> dict[str, Any]:
         ws = self.workspace
@@ -242,9 +243,10 @@ class CodecairnServer:
 
     def _error(self, exc: ToolError) -> types.CallToolResult:
         payload = self._stamp_state(exc.to_dict())
-        if _size(payload) > RESPONSE_BUDGET_BYTES:
-            payload = _cut_to_budget(payload)
-        return types.CallToolResult(content=[types.TextContent(type="text", text=_text(payload))], is_error=True)
+        text = _text(payload)
+        if len(text.encode()) > RESPONSE_BUDGET_BYTES:
+            text = _text(_cut_to_budget(payload))
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
 
     async def run_stdio(self) -> None:
         async with stdio_transport() as (read, write):
