@@ -11,6 +11,9 @@ import time
 from pathlib import Path
 
 import pytest
+from rawwire import INITIALIZE, INITIALIZED, RawServer, tool_answer, tool_call
+
+QUIET = ("--no-index", "--no-watch", "--no-embed")
 
 
 @pytest.mark.parametrize("stdin", ["pipe", "file"])  # the event loop's pipes; the SDK's threads
@@ -137,3 +140,88 @@ def test_a_message_over_the_size_limit_is_refused_and_the_next_one_is_answered(
     assert sorted(replies, key=str) == sorted([1, None, 2], key=str)  # nothing answered for id 9
     assert replies[None]["error"]["code"] == -32700 and replies[2]["result"] == {}
     assert proc.returncode == 0
+
+
+@pytest.mark.parametrize("stdin", ["pipe", "file"])
+def test_a_request_with_an_invalid_id_is_answered_invalid_request(
+    stdlib_part: Path, cache_dir: Path, tmp_path: Path, stdin: str
+) -> None:
+    bad_ids = [None, {"a": 1}, [1], 1.5, True]
+    lines = [
+        json.dumps(INITIALIZE),
+        json.dumps(INITIALIZED),
+        *(json.dumps({"jsonrpc": "2.0", "id": bad, "method": "ping"}) for bad in bad_ids),
+        json.dumps({"jsonrpc": "2.0", "id": 7, "method": 42}),  # JSON, but no request: its id is kept
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/roots/list_changed"}),  # a notification: no answer
+        json.dumps({"jsonrpc": "2.0", "id": 8, "method": "ping"}),
+    ]
+    requests = tmp_path / "requests.jsonl"
+    requests.write_text("\n".join(lines) + "\n")
+    with requests.open() as source:
+        proc = subprocess.run(
+            [sys.executable, "-m", "codecairn.cli", "serve", str(stdlib_part), *QUIET],
+            stdin=source if stdin == "file" else None,
+            input=None if stdin == "file" else requests.read_text(),
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache_dir)},
+        )
+    replies = [json.loads(line) for line in proc.stdout.splitlines()]
+    # Refusals are written as each line is read, ahead of answers still being worked on.
+    assert sorted(str(r.get("id")) for r in replies) == sorted(["init", *["None"] * len(bad_ids), "7", "8"])
+    refused = [r for r in replies if r.get("id") in (None, 7)]
+    assert [r["error"]["code"] for r in refused] == [-32600] * (len(bad_ids) + 1)
+    assert next(r for r in replies if r.get("id") == 8)["result"] == {}
+    assert proc.returncode == 0
+
+
+def test_a_call_before_initialize_says_the_session_is_not_initialized(stdlib_part: Path, cache_dir: Path) -> None:
+    lines = [
+        json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "stats", "arguments": {}}}),
+        json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+        json.dumps({"jsonrpc": "2.0", "id": 3, "method": "ping"}),  # allowed before initialize
+        json.dumps(INITIALIZE),
+        json.dumps(INITIALIZED),
+        json.dumps({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "stats", "arguments": {}}}),
+    ]
+    proc = subprocess.run(
+        [sys.executable, "-m", "codecairn.cli", "serve", str(stdlib_part), *QUIET],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache_dir)},
+    )
+    replies = {r.get("id"): r for r in map(json.loads, proc.stdout.splitlines())}
+    for early in (1, 2):
+        error = replies[early]["error"]
+        assert error["code"] == -32602
+        assert "not initialized" in error["message"] and "initialize" in error["data"]
+    assert replies[3]["result"] == {}
+    assert "files" in json.loads(replies[4]["result"]["content"][0]["text"])
+
+
+def test_errors_during_the_first_index_say_indexing_and_generation(stdlib_part: Path, cache_dir: Path) -> None:
+    failing = {
+        "missing": ("get_symbol", {"name": "NoSuchThingAnywhere"}),
+        "language": ("find_symbols", {"language": "cobol"}),
+        "schema": ("find_symbols", {"limit": "many"}),
+    }
+    with RawServer(stdlib_part, cache_dir, *QUIET) as server:
+        server.initialize()
+        # The index call takes the index lock before the calls after it are read: they are all
+        # answered while it runs.
+        server.send(
+            tool_call("index", "index", {}), *(tool_call(key, tool, args) for key, (tool, args) in failing.items())
+        )
+        during = {key: tool_answer(server.reply(key)) for key in failing}
+        assert tool_answer(server.reply("index"))["files"] > 50
+        assert server.order()[-1] == "index", "the errors came while the index was being built"
+        for key, answer in during.items():
+            assert answer["_error"] and answer["indexing"] is True and answer["generation"] == 0, (key, answer)
+
+        server.send(tool_call("after", "get_symbol", {"name": "NoSuchThingAnywhere"}))
+        after = tool_answer(server.reply("after"))
+        assert after["_error"] and after["generation"] >= 1 and "indexing" not in after
+        server.close()

@@ -128,6 +128,11 @@ async def test_installing_a_plugin_adds_its_language_and_tools(third_party, proj
             await s.call_tool("index", {})
             counted = json.loads((await s.call_tool("demo_count_files", {"prefix": "x"})).content[0].text)
             assert counted["files"] == 2 and counted["prefix"] == "x"
+            # The plugin set no limit on `prefix`: the server gives it one, advertises it, applies it.
+            demo = next(t for t in (await s.list_tools()).tools if t.name == "demo_count_files")
+            assert demo.input_schema["properties"]["prefix"]["maxLength"] == 65536
+            refused = await s.call_tool("demo_count_files", {"prefix": "x" * 100_000})
+            assert refused.is_error and json.loads(refused.content[0].text)["error"] == "bad_argument"
             listed = json.loads((await s.call_tool("find_symbols", {"name": "Window"})).content[0].text)
             assert listed["results"][0]["extractor"] == "tags"
             window = json.loads((await s.call_tool("get_symbol", {"name": "Window"})).content[0].text)

@@ -1,11 +1,19 @@
 """The MCP stdio server: thin. It advertises exactly the tools the loaded plugins contribute,
 validates arguments against each tool's schema, bounds each call in time and size, and stamps
-every answer with the index generation and any named file that changed since it was indexed.
+every answer — errors too — with the index generation, whether an index is running, and any
+named file that changed since it was indexed.
+
+Bounds, all enforced here for every tool: arguments are checked against the schema before the
+tool runs (and a refusal names the argument without repeating it); a call gets
+CODECAIRN_TOOL_TIMEOUT seconds, after which it is cancelled — tools do their heavy work in
+slices or in threads that see the cancellation, so the work stops, not just the wait; every
+answer, error or not, fits CODECAIRN_RESPONSE_BYTES.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import os
@@ -21,7 +29,7 @@ from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.shared.exceptions import MCPError
 
 from codecairn import __version__
-from codecairn.errors import BAD_ARGUMENT, UNAVAILABLE, ToolError
+from codecairn.errors import BAD_ARGUMENT, UNAVAILABLE, ToolError, clipped, quoted
 from codecairn.hookspecs import Tool
 from codecairn.transport import stdio_transport
 from codecairn.workspace import Workspace
@@ -31,6 +39,10 @@ log = logging.getLogger("codecairn.server")
 RESPONSE_BUDGET_BYTES = int(os.environ.get("CODECAIRN_RESPONSE_BYTES", 200_000))
 TOOL_TIMEOUT_SECONDS = float(os.environ.get("CODECAIRN_TOOL_TIMEOUT", 60))
 LONG_RUNNING = {"index"}  # bounded by cancellation instead of the per-call timeout
+# A plugin's string or list argument whose schema sets no limit gets these (built-in tools set their own).
+DEFAULT_MAX_CHARS = 64 * 1024
+DEFAULT_MAX_ITEMS = 1000
+NOT_INITIALIZED = "the session is not initialized: send initialize (then notifications/initialized) first"
 
 
 @dataclass
@@ -59,14 +71,102 @@ def _text(payload: dict[str, Any]) -> str:
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
 
 
+def _size(payload: dict[str, Any]) -> int:
+    return len(_text(payload).encode())
+
+
+def with_limits(schema: Any) -> Any:
+    """A copy of a tool's input schema in which every string has a maxLength and every array a
+    maxItems: a third-party tool that forgot them is bounded like the built-in ones, and the
+    limits it gets are the ones advertised."""
+    if isinstance(schema, list):
+        return [with_limits(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {}
+    for key, value in schema.items():
+        if key in ("properties", "patternProperties", "$defs", "definitions"):
+            out[key] = {k: with_limits(v) for k, v in value.items()} if isinstance(value, dict) else value
+        elif key in ("items", "additionalProperties", "prefixItems", "anyOf", "oneOf", "allOf", "not"):
+            out[key] = with_limits(value)
+        else:
+            out[key] = value
+    kinds = out.get("type")
+    kinds = kinds if isinstance(kinds, list) else [kinds]
+    if "string" in kinds:
+        out.setdefault("maxLength", DEFAULT_MAX_CHARS)
+    if "array" in kinds:
+        out.setdefault("maxItems", DEFAULT_MAX_ITEMS)
+    return out
+
+
+def _schema_problem(error: jsonschema.ValidationError) -> str:
+    """A schema violation in a few words. jsonschema's own messages repeat the offending value
+    whole (a 5 MB string, a list of a million tags); these say what is wrong with it instead."""
+    where = ".".join(str(p) for p in error.absolute_path) or "arguments"
+    keyword, rule, value = error.validator, error.validator_value, error.instance
+    if keyword == "maxLength":
+        return f"{where}: at most {rule:,} characters ({len(value):,} given)"
+    if keyword == "maxItems":
+        return f"{where}: at most {rule:,} items ({len(value):,} given)"
+    if keyword == "type":
+        wanted = " or ".join(rule) if isinstance(rule, list) else rule
+        return f"{where}: must be {wanted}, not {_json_type(value)} {quoted(value)}"
+    if keyword == "additionalProperties" and isinstance(value, dict):
+        known = error.schema.get("properties", {})
+        extra = [k for k in value if k not in known]
+        return (
+            f"unknown argument{'s' if len(extra) > 1 else ''} {', '.join(quoted(k) for k in extra[:3])}"
+            f"{' …' if len(extra) > 3 else ''}; known: {', '.join(known) or 'none'}"
+        )
+    if keyword == "enum":
+        return f"{where}: must be one of {', '.join(json.dumps(v) for v in rule)}, not {quoted(value)}"
+    return clipped(f"{where}: {error.message}")
+
+
+def _json_type(value: Any) -> str:
+    for kind, python in (("boolean", bool), ("integer", int), ("number", float), ("string", str), ("array", list)):
+        if isinstance(value, python):
+            return kind
+    return "object" if isinstance(value, dict) else "null"
+
+
+async def _explain_uninitialized(ctx: ServerRequestContext, call_next) -> Any:
+    """The SDK refuses a call made before `initialize` as "Invalid request parameters" with
+    empty data; say what is actually wrong (same code, so clients that key on it still work)."""
+    try:
+        return await call_next(ctx)
+    except MCPError as exc:
+        refused_at_the_gate = exc.code == types.INVALID_PARAMS and exc.data == "" and ctx.method != "initialize"
+        if refused_at_the_gate and ctx.session.client_params is None:
+            raise MCPError(types.INVALID_PARAMS, NOT_INITIALIZED, data=NOT_INITIALIZED) from None
+        raise
+
+
+def _cut_to_budget(error: dict[str, Any]) -> dict[str, Any]:
+    """An error larger than the response budget: its code, its state stamps and as much of its
+    message as fits; the details (candidates, lists) go."""
+    kept = {k: error[k] for k in ("error", "generation", "indexing") if k in error}
+    message = str(error.get("message", ""))
+    while True:
+        cut = {**kept, "message": message, "truncated": True}
+        if _size(cut) <= RESPONSE_BUDGET_BYTES or not message:
+            return cut
+        message = message[: len(message) * 3 // 4 - 1].rstrip() + "…" if len(message) > 4 else ""
+
+
 class CodecairnServer:
     def __init__(self, workspace: Workspace) -> None:
         self.workspace = workspace
-        self.tools: dict[str, Tool] = dict(workspace.host.tools)
+        self.tools: dict[str, Tool] = {
+            name: dataclasses.replace(t, input_schema=with_limits(t.input_schema))
+            for name, t in workspace.host.tools.items()
+        }
         self._validators = {name: jsonschema.Draft202012Validator(t.input_schema) for name, t in self.tools.items()}
         self.server = Server(
             "codecairn", version=__version__, on_list_tools=self.on_list_tools, on_call_tool=self.on_call_tool
         )
+        self.server.middleware.append(_explain_uninitialized)
 
     async def on_list_tools(
         self, ctx: ServerRequestContext, params: types.PaginatedRequestParams | None
@@ -84,14 +184,13 @@ class CodecairnServer:
         tool = self.tools.get(params.name)
         if tool is None:
             raise MCPError(
-                types.INVALID_PARAMS, f"Unknown tool: {params.name!r}. Known: {', '.join(sorted(self.tools))}"
+                types.INVALID_PARAMS, f"Unknown tool: {quoted(params.name)}. Known: {', '.join(sorted(self.tools))}"
             )
         args = params.arguments or {}
-        errors = sorted(self._validators[tool.name].iter_errors(args), key=lambda e: list(e.path))
-        if errors:
-            first = errors[0]
-            where = ".".join(str(p) for p in first.path) or "arguments"
-            return self._error(ToolError(BAD_ARGUMENT, f"{where}: {first.message}"))
+        # The first problem only: listing them all could mean a million errors for a million tags.
+        problem = next(iter(self._validators[tool.name].iter_errors(args)), None)
+        if problem is not None:
+            return self._error(ToolError(BAD_ARGUMENT, _schema_problem(problem)))
         try:
             if tool.name in LONG_RUNNING:
                 payload = await tool.handler(CallContext(self.workspace, ctx), args)
@@ -109,7 +208,7 @@ class CodecairnServer:
             )
         except Exception as exc:  # a plugin's bug is one failed call, not a dead server
             log.exception("tool %s (%s) failed", tool.name, tool.plugin)
-            return self._error(ToolError("internal_error", f"{tool.name} failed: {type(exc).__name__}: {exc}"))
+            return self._error(ToolError("internal_error", clipped(f"{tool.name} failed: {type(exc).__name__}: {exc}")))
         if not isinstance(payload, dict):
             return self._error(
                 ToolError("internal_error", f"{tool.name} returned {type(payload).__name__}, not an object")
@@ -132,14 +231,22 @@ class CodecairnServer:
         stale = ws.stale_paths([p for p in paths if p in ws.files_by_path]) if paths else []
         if stale and "stale" not in payload:
             payload["stale"] = stale
-        payload["generation"] = ws.generation
-        if ws.index_lock.locked():
+        return self._stamp_state(payload)
+
+    def _stamp_state(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """Which index an answer (or an error) came from, and whether one is being built."""
+        payload["generation"] = self.workspace.generation
+        if self.workspace.index_lock.locked():
             # Answers come from what is stored so far; say so rather than look complete.
             payload["indexing"] = True
         return payload
 
     def _error(self, exc: ToolError) -> types.CallToolResult:
-        return types.CallToolResult(content=[types.TextContent(type="text", text=_text(exc.to_dict()))], is_error=True)
+        payload = self._stamp_state(exc.to_dict())
+        text = _text(payload)
+        if len(text.encode()) > RESPONSE_BUDGET_BYTES:
+            text = _text(_cut_to_budget(payload))
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
 
     async def run_stdio(self) -> None:
         async with stdio_transport() as (read, write):

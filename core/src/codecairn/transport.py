@@ -3,9 +3,13 @@
 The SDK's `stdio_server()` reads and writes stdin/stdout through worker threads: every request
 costs a thread hop in, and two out (write, then flush). On a warm index that is most of a
 `find_symbols` round trip. When stdin and stdout are pipes or sockets — how every MCP client
-starts a server — this module reads and writes them through asyncio pipe transports instead,
-parsing each line with the SDK's own message model. Anything else (a terminal, a file) gets the
-SDK's own transport.
+starts a server — this module reads and writes them through asyncio pipe transports instead.
+Anything else (a terminal, a file) is read by a thread of its own, a line at a time.
+
+Either way each line is parsed here, with the SDK's own message model, so that what is not a
+request is answered as JSON-RPC 2.0 says: not JSON, -32700; JSON but no valid message — an
+``id`` that is null, a float, a boolean, an object or an array included, which the SDK's model
+would silently read as a notification — -32600, with the id when it could be read, else null.
 
 Like the SDK, it takes fd 0 and fd 1 off the wire while serving (fd 0 reads the null device, fd
 1 writes to stderr), so a stray print or a child process can never corrupt the protocol.
@@ -15,14 +19,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import stat
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 
 import anyio
 import mcp.types as types
-from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 
 log = logging.getLogger("codecairn.server")
@@ -30,6 +35,10 @@ log = logging.getLogger("codecairn.server")
 # One JSON-RPC message is one line; an edit can carry a large file. Longer lines are answered
 # with a parse error and skipped.
 MAX_LINE_BYTES = int(os.environ.get("CODECAIRN_MAX_MESSAGE_BYTES", 64 * 1024 * 1024))
+
+
+# Not JSON: answered with a parse error, and the next message is read as usual.
+TOO_LONG = f"a message longer than {MAX_LINE_BYTES} bytes"
 
 
 def _is_pipe(fd: int) -> bool:
@@ -58,8 +67,7 @@ class _Lines:
             line = end.partial
         except asyncio.LimitOverrunError as exc:
             await self._skip_long_line(exc.consumed)
-            # Not JSON: answered with a parse error, and the next message is read as usual.
-            return f"a message longer than {MAX_LINE_BYTES} bytes"
+            return TOO_LONG
         return line.decode("utf-8", "replace")
 
     async def _skip_long_line(self, consumed: int) -> None:
@@ -105,31 +113,63 @@ class _InFlight:
         await self._idle.wait()
 
 
-PARSE_ERROR = types.JSONRPCError(
-    jsonrpc="2.0",
-    id=None,
-    error=types.ErrorData(code=types.PARSE_ERROR, message="Parse error: not a JSON-RPC 2.0 message"),
-)
+def _error(code: int, message: str, request_id: types.RequestId | None = None) -> types.JSONRPCError:
+    return types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=message))
+
+
+PARSE_ERROR = _error(types.PARSE_ERROR, "Parse error: not a JSON-RPC 2.0 message")
+
+
+def read_message(line: str) -> SessionMessage | types.JSONRPCError:
+    """One line of the wire: the message it holds, or the error to answer it with."""
+    try:
+        message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+    except Exception as exc:  # pydantic's ValidationError, or invalid JSON
+        log.warning("malformed JSON-RPC message: %s", str(exc).splitlines()[0][:200])
+        return _not_a_message(line)
+    if isinstance(message, types.JSONRPCNotification) and _has_id(line):
+        # A request whose id is none a request may have: the model reads it as a notification.
+        log.warning("JSON-RPC request with an invalid id (method %s)", message.method[:100])
+        return _error(types.INVALID_REQUEST, "Invalid Request: id must be a string or an integer")
+    return SessionMessage(message)
+
+
+def _has_id(line: str) -> bool:
+    try:
+        value = json.loads(line)  # notifications are a few hundred bytes: parsing twice is cheap
+    except ValueError:
+        return False
+    return isinstance(value, dict) and "id" in value
+
+
+def _not_a_message(line: str) -> types.JSONRPCError:
+    """-32700 for what is not JSON; -32600 for JSON that is no JSON-RPC message, with its id
+    when that is a valid one (so the client knows which request failed)."""
+    try:
+        value = json.loads(line)
+    except ValueError:
+        return PARSE_ERROR
+    request_id = value.get("id") if isinstance(value, dict) else None
+    if isinstance(request_id, bool) or not isinstance(request_id, (str, int)):
+        request_id = None
+    return _error(types.INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 request or notification", request_id)
 
 
 @contextlib.asynccontextmanager
 async def stdio_transport() -> AsyncIterator[tuple]:
     """``(read_stream, write_stream)`` for ``Server.run``: parsed messages in, messages out.
-    A malformed line is answered with a JSON-RPC parse error here and never reaches the server."""
-    if _is_pipe(0) and _is_pipe(1):
-        async with _pipes() as (incoming, send):
-            async with _session_streams(incoming, send) as streams:
-                yield streams
-        return
-    async with stdio_server() as (read, write), write:  # closing `write` ends the SDK's writer
-        async with _session_streams(read, write.send) as streams:
+    A line that is no valid message is answered here and never reaches the server."""
+    wire = _pipes() if _is_pipe(0) and _is_pipe(1) else _threads()
+    async with wire as (lines, send):
+        async with _session_streams(lines, send) as streams:
             yield streams
 
 
 @contextlib.asynccontextmanager
-async def _session_streams(incoming, send) -> AsyncIterator[tuple]:
-    """Between the wire (``incoming`` messages or parse errors; ``send`` one message) and the
-    server's two streams."""
+async def _session_streams(
+    lines: AsyncIterator[str], send: Callable[[SessionMessage], Awaitable[None]]
+) -> AsyncIterator[tuple]:
+    """Between the wire (``lines`` in; ``send`` one message) and the server's two streams."""
     # Small buffers: a request is parsed while the previous answer is written, no more.
     inbound_send, inbound = anyio.create_memory_object_stream[SessionMessage](16)
     outbound, outbound_receive = anyio.create_memory_object_stream[SessionMessage](16)
@@ -137,10 +177,10 @@ async def _session_streams(incoming, send) -> AsyncIterator[tuple]:
 
     async def read_side() -> None:
         async with inbound_send:
-            async for item in incoming:
-                if isinstance(item, Exception):  # pydantic's ValidationError, or invalid JSON
-                    log.warning("malformed JSON-RPC message: %s", str(item).splitlines()[0][:200])
-                    await send(SessionMessage(PARSE_ERROR))
+            async for line in lines:
+                item = read_message(line)
+                if isinstance(item, types.JSONRPCError):
+                    await send(SessionMessage(item))
                     continue
                 in_flight.read(item.message)
                 await inbound_send.send(item)
@@ -165,10 +205,10 @@ async def _session_streams(incoming, send) -> AsyncIterator[tuple]:
         tg.cancel_scope.cancel()
 
 
-@contextlib.asynccontextmanager
-async def _pipes() -> AsyncIterator[tuple]:
-    """``(incoming, send)`` over fd 0 and fd 1 through asyncio pipe transports."""
-    loop = asyncio.get_running_loop()
+@contextlib.contextmanager
+def _wire() -> Iterator[tuple[int, int]]:
+    """Private duplicates of fd 0 and fd 1 (the wire) while fd 0 reads the null device and fd 1
+    writes to stderr; restored afterwards."""
     wire_in = os.dup(0)
     wire_out = os.dup(1)
     os.set_inheritable(wire_in, False)
@@ -178,34 +218,100 @@ async def _pipes() -> AsyncIterator[tuple]:
     os.dup2(null, 0)
     os.close(null)
     os.dup2(2, 1)
-    reader_transport = writer_transport = None
     try:
-        reader = asyncio.StreamReader(limit=MAX_LINE_BYTES)
-        reader_transport, _ = await loop.connect_read_pipe(
-            lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(wire_in, "rb", 0)
-        )
-        writer_transport, writer_protocol = await loop.connect_write_pipe(
-            asyncio.streams.FlowControlMixin, os.fdopen(wire_out, "wb", 0)
-        )
-        wire = asyncio.StreamWriter(writer_transport, writer_protocol, None, loop)
-
-        async def incoming() -> AsyncIterator[SessionMessage | Exception]:
-            async for line in _Lines(reader):
-                try:
-                    yield SessionMessage(types.jsonrpc_message_adapter.validate_json(line, by_name=False))
-                except Exception as exc:
-                    yield exc
-
-        async def send(message: SessionMessage) -> None:
-            wire.write(message.message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n")
-            await wire.drain()
-
-        yield incoming(), send
+        yield wire_in, wire_out
     finally:
-        for transport in (reader_transport, writer_transport):
-            if transport is not None:
-                transport.close()
         os.dup2(saved_in, 0)
         os.dup2(saved_out, 1)
         os.close(saved_in)
         os.close(saved_out)
+
+
+@contextlib.asynccontextmanager
+async def _pipes() -> AsyncIterator[tuple]:
+    """``(lines, send)`` over fd 0 and fd 1 through asyncio pipe transports."""
+    loop = asyncio.get_running_loop()
+    reader_transport = writer_transport = None
+    with _wire() as (wire_in, wire_out):
+        try:
+            reader = asyncio.StreamReader(limit=MAX_LINE_BYTES)
+            reader_transport, _ = await loop.connect_read_pipe(
+                lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(wire_in, "rb", 0)
+            )
+            writer_transport, writer_protocol = await loop.connect_write_pipe(
+                asyncio.streams.FlowControlMixin, os.fdopen(wire_out, "wb", 0)
+            )
+            wire = asyncio.StreamWriter(writer_transport, writer_protocol, None, loop)
+
+            async def send(message: SessionMessage) -> None:
+                wire.write(_encoded(message))
+                await wire.drain()
+
+            yield _Lines(reader), send
+        finally:
+            for transport in (reader_transport, writer_transport):
+                if transport is not None:
+                    transport.close()
+
+
+@contextlib.asynccontextmanager
+async def _threads() -> AsyncIterator[tuple]:
+    """``(lines, send)`` over fd 0 and fd 1 through blocking reads and writes in threads: a
+    terminal or a file, which asyncio's pipe transports do not take."""
+    with _wire() as (wire_in, wire_out):
+        # closefd=False: the reading thread may still block on its descriptor after the session,
+        # so it is never closed (and reused) under it; it goes with the process.
+        source = os.fdopen(wire_in, "rb", closefd=False)
+        sink = os.fdopen(wire_out, "wb", closefd=False)
+        write_lock = threading.Lock()
+
+        def write(data: bytes) -> None:
+            with write_lock:
+                sink.write(data)
+                sink.flush()
+
+        async def send(message: SessionMessage) -> None:
+            await asyncio.to_thread(write, _encoded(message))
+
+        yield _read_in_thread(source), send
+
+
+async def _read_in_thread(source) -> AsyncIterator[str]:
+    """Lines of a blocking file, read by a daemon thread (a terminal may block it for ever; it
+    must not keep the process alive), handed over with back-pressure."""
+    loop = asyncio.get_running_loop()
+    lines: asyncio.Queue[str | None] = asyncio.Queue(maxsize=16)
+
+    def hand_over(line: str | None) -> None:
+        asyncio.run_coroutine_threadsafe(lines.put(line), loop).result()
+
+    def pump() -> None:
+        try:
+            for line in _bounded_lines(source):
+                hand_over(line)
+        except (OSError, ValueError) as exc:
+            log.warning("stopped reading the client's messages: %s", exc)
+        except RuntimeError:  # the loop is gone: nobody to hand lines to
+            return
+        with contextlib.suppress(RuntimeError):
+            hand_over(None)
+
+    threading.Thread(target=pump, name="codecairn-stdin", daemon=True).start()
+    while (line := await lines.get()) is not None:
+        yield line
+
+
+def _bounded_lines(source) -> Iterator[str]:
+    """Lines of a binary file, decoded; a line longer than the limit is skipped (up to its
+    newline) and stands as TOO_LONG."""
+    while line := source.readline(MAX_LINE_BYTES + 1):
+        if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+            while (rest := source.readline(1 << 20)) and not rest.endswith(b"\n"):
+                pass
+            yield TOO_LONG
+            continue
+        yield line.decode("utf-8", "replace")
+
+
+def _encoded(message: SessionMessage) -> bytes:
+    return message.message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"

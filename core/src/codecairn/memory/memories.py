@@ -21,7 +21,7 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any
 
-from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, ToolError
+from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, ToolError, quoted
 from codecairn.index.parse_pool import BINARY_SNIFF, content_hash
 from codecairn.memory import table
 from codecairn.memory.anchors import (
@@ -52,6 +52,8 @@ MAX_TAG_CHARS = 64
 MAX_MEMORIES = 20_000
 RECALL_LIMIT = 20
 ELSEWHERE_MAX_FILES = 50
+QUERY_MAX_WORDS = 16  # words of a recall query that are scored: each costs a pass over every memory
+RANK_SLICE = 1000  # memories scored between two looks at the event loop
 SEMANTIC_MIN_COSINE = 0.3
 _SPLIT = re.compile(r"::|\.|#|/")
 _WORD = re.compile(r"\w+")
@@ -241,7 +243,7 @@ class Memories:
         if isinstance(found, dict):
             raise ToolError(
                 BAD_ARGUMENT,
-                f"{symbol!r} names more than one symbol; pass path or a more qualified name",
+                f"{quoted(symbol)} names more than one symbol; pass path or a more qualified name",
                 ambiguous=True,
                 candidates=found["candidates"],
             )
@@ -337,7 +339,7 @@ class Memories:
                 raise ToolError(BAD_ARGUMENT, "symbol must be a non-empty qualified name")
             parts = [p for p in _SPLIT.split(symbol.strip()) if p]
             if not parts:
-                raise ToolError(BAD_ARGUMENT, f"cannot read a symbol name from {symbol!r}")
+                raise ToolError(BAD_ARGUMENT, f"cannot read a symbol name from {quoted(symbol)}")
         wanted = {t.lower() for t in _clean_tags(tags)} if tags else None
         prefix = rel.rstrip("/") + "/" if rel else ""
 
@@ -351,10 +353,12 @@ class Memories:
         return keep
 
     async def _rank(self, rows: list[MemoryRow], query: Any) -> tuple[list[tuple[float, MemoryRow]], bool]:
-        words = [w for w in _WORD.findall(query.lower())]
-        meaningful = [w for w in words if w not in _STOPWORDS] or words
+        words = list(dict.fromkeys(_WORD.findall(query.lower())))  # each word once
+        meaningful = ([w for w in words if w not in _STOPWORDS] or words)[:QUERY_MAX_WORDS]
         scores: dict[int, float] = {}
-        for m in rows:
+        for n, m in enumerate(rows):
+            if n % RANK_SLICE == RANK_SLICE - 1:
+                await asyncio.sleep(0)  # thousands of memories: let other calls in, and a time limit stop this
             text_words = set(_WORD.findall(f"{m.reason}\n{m.tags}".lower()))
             hits = sum(1 for w in meaningful if any(t == w or (len(w) >= 3 and t.startswith(w)) for t in text_words))
             if meaningful and hits:
@@ -625,7 +629,7 @@ def _clean_tags(tags: Any) -> list[str]:
     out: list[str] = []
     for t in tags:
         if not isinstance(t, str) or not t.strip() or len(t) > MAX_TAG_CHARS or any(c in t for c in "\0\n\r"):
-            raise ToolError(BAD_ARGUMENT, f"each tag must be one line of 1-{MAX_TAG_CHARS} characters", tag=str(t)[:80])
+            raise ToolError(BAD_ARGUMENT, f"each tag must be one line of 1-{MAX_TAG_CHARS} characters", tag=quoted(t))
         if t.strip().lower() not in {o.lower() for o in out}:
             out.append(t.strip())
     return out

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, OUTSIDE_WORKSPACE, ToolError
+from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, OUTSIDE_WORKSPACE, ToolError, quoted
 from codecairn.paths import confine
 
 NOTES_ENV = "CODECAIRN_NOTES_FILE"
@@ -112,8 +112,8 @@ def find(lines: list[str], hs: list[Heading], address: str, *, exact_last: bool 
             if prefix_ok and _norm(h.text).startswith(want) and not _norm(h.text)[len(want) : len(want) + 1].isalnum()
         ]
         if not matches:
-            where = f" under {' > '.join(parts[:depth])!r}" if depth else ""
-            raise ToolError(NOT_FOUND, f"no heading {part!r}{where}", headings=[h.text for _, h in inside][:50])
+            where = f" under {quoted(' > '.join(parts[:depth]))}" if depth else ""
+            raise ToolError(NOT_FOUND, f"no heading {quoted(part)}{where}", headings=[h.text for _, h in inside][:50])
         if len(matches) > 1:
             # Shallowest first: "Decision" under an ADR is a nearer match than a deeper namesake.
             top = min(h.level for _, h in matches)
@@ -121,7 +121,7 @@ def find(lines: list[str], hs: list[Heading], address: str, *, exact_last: bool 
             if len(shallow) > 1:
                 raise ToolError(
                     BAD_ARGUMENT,
-                    f"heading {part!r} is ambiguous; use 'Parent > {part}' or the full text",
+                    f"heading {quoted(part)} is ambiguous; use 'Parent > {part[:80]}' or the full text",
                     ambiguous=True,
                     candidates=[{"heading": h.text, "level": h.level, "line": h.line} for _, h in matches][:50],
                 )
@@ -140,7 +140,7 @@ class NotesFile:
         name = given if given is not None else (os.environ.get(NOTES_ENV) or DEFAULT_NOTES)
         if not isinstance(name, str) or not name.lower().endswith(MARKDOWN_SUFFIXES):
             raise ToolError(
-                BAD_ARGUMENT, f"notes must be a Markdown file ({', '.join(MARKDOWN_SUFFIXES)})", file=str(name)[:200]
+                BAD_ARGUMENT, f"notes must be a Markdown file ({', '.join(MARKDOWN_SUFFIXES)})", file=quoted(str(name))
             )
         self.rel = confine(self.root, name)
         if not self.rel or self.rel == ".git" or self.rel.startswith(".git/"):
@@ -249,7 +249,7 @@ class NotesFile:
                 # Creating "ADR-2" beside "ADR-2: Use SQLite" is almost never what was meant.
                 raise ToolError(
                     BAD_ARGUMENT,
-                    f"no heading is exactly {heading!r}; give the full heading to change "
+                    f"no heading is exactly {quoted(heading)}; give the full heading to change "
                     "that section, or another text to create a new one",
                     did_you_mean=near.heading.text,
                 ) from None
@@ -379,6 +379,6 @@ def _check_body(body: str, level: int) -> None:
         if h.level <= level:
             raise ToolError(
                 BAD_ARGUMENT,
-                f"text contains heading {h.text!r} of level {h.level}, which would split "
+                f"text contains heading {quoted(h.text)} of level {h.level}, which would split "
                 f"this level-{level} section; use a deeper heading or set it separately",
             )

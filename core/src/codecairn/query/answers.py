@@ -9,13 +9,14 @@ from __future__ import annotations
 import asyncio
 import heapq
 import re
+import threading
 from typing import TYPE_CHECKING, Any
 
-from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, ToolError
+from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, ToolError, quoted
 from codecairn.model import CALLABLE_KINDS, CONTAINER_KINDS, TYPE_KINDS
 from codecairn.paths import read_for_answer
 from codecairn.query.overview import index_overview
-from codecairn.query.symbol_index import Sym
+from codecairn.query.symbol_index import GLOB_SLICE_CHARS, GRAM, Sym, build_grams, glob_regex, glob_scan
 
 if TYPE_CHECKING:
     from codecairn.workspace import Workspace
@@ -47,6 +48,7 @@ def bounded(items: list, limit: int, reason: str = "limit") -> dict[str, Any]:
 class Answers:
     def __init__(self, ws: Workspace) -> None:
         self.ws = ws
+        self._grams_lock = asyncio.Lock()
 
     # ---- helpers ------------------------------------------------------------------------------
 
@@ -116,7 +118,9 @@ class Answers:
         if not (name or pattern or kinds or path or language or query):
             raise ToolError(BAD_ARGUMENT, "give at least one of name, pattern, query, kinds, path, language")
         if language and language not in self.ws.host.languages:
-            raise ToolError(BAD_ARGUMENT, f"unknown language {language!r}", languages=sorted(self.ws.host.languages))
+            raise ToolError(
+                BAD_ARGUMENT, f"unknown language {quoted(language)}", languages=sorted(self.ws.host.languages)
+            )
         filtered = bool(kinds or path or language)
         index = self.ws.index
         rows = index.rows
@@ -125,7 +129,7 @@ class Answers:
         tiers: list[tuple[int, list[str] | None]] = []
         if name or pattern:
             if pattern:
-                tiers = index.glob_matches(pattern)
+                tiers = await self._glob(pattern)
             else:  # prefixes and substrings are looked up below, only as far as they matter
                 tiers = [(0, index.exact_matches(name or "")), (1, None), (2, None)]
         elif not query:
@@ -149,6 +153,8 @@ class Answers:
                     # thousands): say "at least".
                     at_least = True
                     continue
+                if len(name) >= GRAM and not index.grams_ready():
+                    await self._build_grams()
                 lowers = index.substring_matches(name)
             if room <= 0 and not filtered and lowers is not None:
                 total += index.count_of(lowers)
@@ -173,12 +179,43 @@ class Answers:
             )
         top = ranked[:limit]
         sigs = await self.signatures(top)
-        results = [self.brief(rows[sid], sigs.get(sid)) for sid in top]
+        # (an index run may have removed some while this call waited)
+        results = [self.brief(rows[sid], sigs.get(sid)) for sid in top if sid in rows]
         self._count(bool(results))
         answer: dict[str, Any] = {"results": results, **bounded(range(total), limit)}
         if not answer["complete"]:
             answer["total_at_least" if at_least else "total"] = total
         return answer
+
+    async def _glob(self, pattern: str) -> list[tuple[int, list[str]]]:
+        """Glob matches as tiers; a large index is scanned in a thread, a slice at a time, so the
+        event loop keeps answering and a timed-out call stops scanning (see glob_scan)."""
+        index = self.ws.index
+        regex = glob_regex(pattern.lower())
+        names = index.glob_snapshot()
+        if len(names) <= GLOB_SLICE_CHARS:
+            return index.glob_tiers(pattern, glob_scan(regex, names))
+        stop = threading.Event()
+        try:
+            found = await asyncio.to_thread(glob_scan, regex, names, stop=stop)
+        finally:
+            stop.set()  # cancelled or timed out: the thread gives up at its next slice
+        return index.glob_tiers(pattern, found)
+
+    async def _build_grams(self) -> None:
+        """The substring index is built on the first substring search; on a large index that is
+        a second or more of work, done in a thread so that other calls are answered meanwhile."""
+        async with self._grams_lock:
+            index = self.ws.index
+            if index.grams_ready():
+                return
+            names = index.gram_names()
+            stop = threading.Event()
+            try:
+                grams = await asyncio.to_thread(build_grams, names, stop)
+            finally:
+                stop.set()
+            index.install_grams(grams, names)
 
     async def _hybrid(
         self, query: str, lexical: list[int], by_name: bool, candidates: set[int] | None, limit: int
@@ -224,7 +261,7 @@ class Answers:
         if not ids:
             parts = [p for p in _SPLIT.split(name.strip()) if p]
             if not parts:
-                raise ToolError(BAD_ARGUMENT, f"cannot read a symbol name from {name!r}")
+                raise ToolError(BAD_ARGUMENT, f"cannot read a symbol name from {quoted(name)}")
             for sid in index.by_name.get(parts[-1], ()):
                 qparts = [p for p in _SPLIT.split(rows[sid].qualified_name) if p]
                 if qparts[-len(parts) :] == parts:
@@ -246,7 +283,7 @@ class Answers:
             near = await self.find_symbols(name=_SPLIT.split(name)[-1] or name, limit=5)
             raise ToolError(
                 NOT_FOUND,
-                f"no symbol named {name!r}",
+                f"no symbol named {quoted(name)}",
                 **({"did_you_mean": [r["qualified_name"] for r in near["results"]]} if near["results"] else {}),
             )
         if len(candidates) > 1:

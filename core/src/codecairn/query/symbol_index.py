@@ -2,8 +2,8 @@
 
 Name search is answered from here, never from SQL ``LIKE`` scans: exact names from a dict,
 prefixes by bisecting a sorted list, substrings of three letters or more through a trigram index,
-shorter ones by one pass over that list, glob patterns by one regex pass over a newline-joined
-string of the distinct lower-cased names. The resolver uses the same maps.
+shorter ones by one pass over that list, glob patterns by a regex over a newline-joined string
+of the distinct lower-cased names, a slice at a time. The resolver uses the same maps.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import fnmatch
 import re
+import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from itertools import accumulate, chain
@@ -18,6 +19,9 @@ from typing import NamedTuple
 
 GRAM = 3  # substring search goes through an index of this many letters
 SEARCH_FOLLOW_LIMIT = 5000  # symbols added or removed at once: more, and name search is rebuilt
+GLOB_MAX_CHARS = 256  # matching costs up to (name length x pattern length) per name: bound one side
+GLOB_SLICE_CHARS = 16 * 1024  # names matched between two looks at the stop flag (a few ms at worst)
+GLOB_MAX_MATCHES = 50_000
 
 
 class Sym(NamedTuple):
@@ -220,14 +224,23 @@ class SymbolIndex:
         needle = text.lower()
         return [needle] if needle in self._ids_by_lower else []
 
-    def glob_matches(self, pattern: str, cap: int = 50000) -> list[tuple[int, list[str]]]:
-        """Lower-cased names matching a glob case-insensitively, as tiers ``(rank, names)``:
-        0 the pattern itself as a name, 2 every other match."""
+    def glob_tiers(self, pattern: str, found: list[str]) -> list[tuple[int, list[str]]]:
+        """What glob_scan() ``found`` for ``pattern``, as tiers ``(rank, lower-cased names)``:
+        0 the pattern itself as a name, 2 every other match still in the index."""
         needle = pattern.lower()
-        regex = re.compile("^" + fnmatch.translate(needle).removeprefix("(?s:").removesuffix(")\\Z") + "$", re.M)
-        found = regex.findall(self._ensure_blob())[:cap]
-        exact = [needle] if needle in self._ids_by_lower and needle in found else []
+        found = self.known(found)
+        exact = [needle] if needle in found else []
         return [(0, exact), (2, [lower for lower in found if lower != needle] if exact else found)]
+
+    def glob_snapshot(self) -> str:
+        """What glob_scan() searches: every distinct lower-cased name, one a line. A string, so it
+        can be searched off the event loop while the index changes."""
+        return self._ensure_blob()
+
+    def known(self, lowers: list[str]) -> list[str]:
+        """The ``lowers`` that still name symbols (the index may have changed during a scan)."""
+        current = self._ids_by_lower
+        return [lower for lower in lowers if lower in current]
 
     def _prefix_range(self, needle: str) -> tuple[int, int]:
         """Where the names that start with ``needle`` (lower-cased) sit in the sorted names."""
@@ -274,13 +287,28 @@ class SymbolIndex:
 
     def _ensure_grams(self) -> dict[str, set[str]]:
         """trigram -> the lower-cased names that contain it. Built on the first substring
-        search, then kept up to date by add(); names that went away stay in it and are filtered
-        out by _containing (they are rare, and rebuilding costs ~100 ms on 100 k names)."""
+        search (or beforehand, off the event loop: substrings_snapshot / install_grams), then
+        kept up to date by add(); names that went away stay in it and are filtered out by
+        substring_matches (they are rare, and rebuilding costs ~100 ms on 100 k names)."""
         if self._grams is None:
-            self._grams = defaultdict(set)
-            for name in self.by_name:
-                self._add_grams(name)
+            self._grams = build_grams(list(self.by_name))
         return self._grams
+
+    def grams_ready(self) -> bool:
+        return self._grams is not None
+
+    def gram_names(self) -> list[str]:
+        """The names a trigram index is built from, as they are now (for build_grams in a thread)."""
+        return list(self.by_name)
+
+    def install_grams(self, grams: dict[str, set[str]], built_from: list[str]) -> None:
+        """Take a trigram index build_grams() made from ``built_from``, adding the names that
+        came since (the index changes while a thread builds it)."""
+        if self._grams is not None:
+            return  # another call built one first
+        self._grams = grams
+        for name in self.by_name.keys() - set(built_from):
+            self._add_grams(name)
 
     def _add_grams(self, name: str) -> None:
         grams = self._grams
@@ -288,6 +316,55 @@ class SymbolIndex:
         lower = name.lower()
         for i in range(len(lower) - GRAM + 1):
             grams[lower[i : i + GRAM]].add(lower)
+
+
+def glob_regex(pattern: str) -> re.Pattern[str]:
+    """A glob (``*``, ``?``, ``[...]``) as a regex over one line of the names blob.
+
+    fnmatch (Python >= 3.11) turns every star but the last into an atomic lazy group,
+    ``(?>.*?segment)``: a segment once found is never tried again, so the engine never
+    backtracks exponentially ("*a*a*a*...b" costs no more than its length allows); matching one
+    name costs at most its length times the pattern's, and the pattern is at most
+    GLOB_MAX_CHARS long."""
+    if len(pattern) > GLOB_MAX_CHARS:
+        from codecairn.errors import BAD_ARGUMENT, ToolError, quoted
+
+        raise ToolError(BAD_ARGUMENT, f"pattern {quoted(pattern)} is longer than {GLOB_MAX_CHARS} characters")
+    body = fnmatch.translate(pattern).removeprefix("(?s:").removesuffix(")\\Z")
+    return re.compile(f"^{body}$", re.M)
+
+
+def glob_scan(
+    regex: re.Pattern[str], blob: str, cap: int = GLOB_MAX_MATCHES, stop: threading.Event | None = None
+) -> list[str]:
+    """The lines of ``blob`` that ``regex`` matches (at most ``cap``), a slice of
+    GLOB_SLICE_CHARS at a time: between slices, a thread running this sees ``stop`` (the call
+    was cancelled or timed out) and gives up, and the event loop gets the interpreter's lock."""
+    found: list[str] = []
+    start, size = 0, len(blob)
+    while start < size and len(found) < cap:
+        if stop is not None and stop.is_set():
+            raise TimeoutError("the glob search was stopped")
+        end = blob.find("\n", start + GLOB_SLICE_CHARS)
+        end = size if end < 0 else end
+        # start is a line's first character, so ^ holds there; a class like [!x] can match the
+        # newline between two names: such a "match" is no name.
+        found.extend(m for m in regex.findall(blob, start, end) if "\n" not in m)
+        start = end + 1
+    return found[:cap]
+
+
+def build_grams(names: list[str], stop: threading.Event | None = None) -> dict[str, set[str]]:
+    """A trigram index of ``names`` (see SymbolIndex._ensure_grams). It reads nothing but its
+    arguments, so a thread can build it: on JDK's 120 k names it takes over a second."""
+    grams: dict[str, set[str]] = defaultdict(set)
+    for n, name in enumerate(names):
+        if stop is not None and n % 10_000 == 0 and stop.is_set():
+            raise TimeoutError("building the substring index was stopped")
+        lower = name.lower()
+        for i in range(len(lower) - GRAM + 1):
+            grams[lower[i : i + GRAM]].add(lower)
+    return grams
 
 
 def _discard(mapping: dict, key, value) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from codecairn.hookspecs import Tool, ToolContext, hookimpl
+from codecairn.tools import arguments as a
 
 
 async def file_outline(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -28,8 +29,8 @@ def codecairn_tools() -> list[Tool]:
             {
                 "type": "object",
                 "properties": {
-                    "path": {"type": "string"},
-                    "kinds": {"type": "array", "items": {"type": "string"}, "description": "only these kinds"},
+                    "path": a.path(),
+                    "kinds": a.words(description="only these kinds"),
                     "start_line": {"type": "integer", "minimum": 1, "description": "symbols starting here or later"},
                     "end_line": {"type": "integer", "minimum": 1, "description": "...and up to here"},
                     "limit": {"type": "integer", "minimum": 1, "maximum": 2000, "default": 400},

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from codecairn.hookspecs import Tool, ToolContext, hookimpl
+from codecairn.tools import arguments as a
 
-_TAGS = {"type": "array", "items": {"type": "string"}, "maxItems": 20}
+_TAGS = a.TAGS
 
 
 async def remember(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -59,11 +60,11 @@ def codecairn_tools() -> list[Tool]:
             {
                 "type": "object",
                 "properties": {
-                    "reason": {"type": "string"},
-                    "path": {"type": "string"},
+                    "reason": a.REASON,
+                    "path": a.path(),
                     "start_line": {"type": "integer", "minimum": 1},
                     "end_line": {"type": "integer", "minimum": 1},
-                    "symbol": {"type": "string"},
+                    "symbol": a.name(),
                     "tags": _TAGS,
                 },
                 "required": ["reason"],
@@ -78,9 +79,9 @@ def codecairn_tools() -> list[Tool]:
             {
                 "type": "object",
                 "properties": {
-                    "path": {"type": "string", "description": "file or directory"},
-                    "symbol": {"type": "string", "description": "qualified name; includes its members"},
-                    "query": {"type": "string", "description": "words matched against reasons and tags"},
+                    "path": a.path("file or directory"),
+                    "symbol": a.name("qualified name; includes its members"),
+                    "query": a.text(a.QUERY_CHARS, "words matched against reasons and tags"),
                     "tags": _TAGS,
                     "limit": {"type": "integer", "minimum": 1, "maximum": 200, "default": 20},
                 },
@@ -94,9 +95,9 @@ def codecairn_tools() -> list[Tool]:
             {
                 "type": "object",
                 "properties": {
-                    "ids": {"type": "array", "items": {"type": "integer"}, "minItems": 1},
-                    "path": {"type": "string"},
-                    "symbol": {"type": "string"},
+                    "ids": {"type": "array", "maxItems": a.IDS, "items": {"type": "integer"}, "minItems": 1},
+                    "path": a.path(),
+                    "symbol": a.name(),
                     "tags": _TAGS,
                 },
                 "additionalProperties": False,
@@ -111,12 +112,12 @@ def codecairn_tools() -> list[Tool]:
                 "type": "object",
                 "properties": {
                     "action": {"enum": ["outline", "get", "set", "delete"], "default": "outline"},
-                    "heading": {"type": "string", "description": "section heading text; 'Parent > Child' if repeated"},
-                    "text": {"type": "string"},
+                    "heading": a.text(a.NOTES_ADDRESS_CHARS, "section heading text; 'Parent > Child' if repeated"),
+                    "text": a.NOTES_TEXT,
                     "mode": {"enum": ["replace", "append"], "default": "replace"},
                     "level": {"type": "integer", "minimum": 1, "maximum": 6, "description": "for a new section"},
                     "line": {"type": "integer", "minimum": 1, "description": "get: continue from this line"},
-                    "file": {"type": "string", "description": "another Markdown file in the repo"},
+                    "file": a.path("another Markdown file in the repo"),
                 },
                 "additionalProperties": False,
             },

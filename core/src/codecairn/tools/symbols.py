@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from codecairn.hookspecs import Tool, ToolContext, hookimpl
+from codecairn.tools import arguments as a
 
 _SELECT = {
-    "name": {"type": "string", "description": "Qualified name: pkg.mod.Class.method, Class.method or Class::method"},
-    "path": {"type": "string", "description": "Only the symbol in this file"},
+    "name": a.name("Qualified name: pkg.mod.Class.method, Class.method or Class::method"),
+    "path": a.path("Only the symbol in this file"),
     "line": {"type": "integer", "minimum": 1, "description": "Only the symbol at/around this line"},
 }
 
@@ -46,12 +47,12 @@ def codecairn_tools() -> list[Tool]:
             {
                 "type": "object",
                 "properties": {
-                    "name": {"type": "string"},
-                    "query": {"type": "string", "description": "what the code does, e.g. 'retry with backoff'"},
-                    "pattern": {"type": "string", "description": "glob, e.g. get*Config"},
-                    "kinds": {"type": "array", "items": {"type": "string"}},
-                    "path": {"type": "string", "description": "path prefix"},
-                    "language": {"type": "string"},
+                    "name": a.name(),
+                    "query": a.text(a.QUERY_CHARS, "what the code does, e.g. 'retry with backoff'"),
+                    "pattern": a.GLOB,
+                    "kinds": a.words(),
+                    "path": a.path("path prefix"),
+                    "language": a.text(a.WORD_CHARS),
                     "limit": {"type": "integer", "minimum": 1, "maximum": 500, "default": 20},
                 },
                 "additionalProperties": False,

@@ -1,0 +1,50 @@
+"""Schemas of the built-in tools' arguments, each with its limit: every string has a
+``maxLength`` and every list a ``maxItems``. The server validates a call against them before
+the tool runs, so no argument can make a call cost more than its limit allows, and a refusal
+is one short line. (Not a plugin: the tool modules beside it are.)"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from codecairn.memory.memories import MAX_REASON_CHARS, MAX_TAG_CHARS, MAX_TAGS
+from codecairn.memory.notes import MAX_HEADING_CHARS, MAX_TEXT_BYTES
+from codecairn.paths import MAX_PATH_CHARS
+from codecairn.query.symbol_index import GLOB_MAX_CHARS
+
+NAME_CHARS = 1024  # a qualified name: Java's longest nested ones are a few hundred
+QUERY_CHARS = MAX_REASON_CHARS  # natural-language questions; the embedder reads 256 tokens of them anyway
+WORD_CHARS = 64  # a language or a kind
+WORDS = 20  # kinds in one filter
+IDS = 1000  # memory ids in one forget
+NOTES_ADDRESS_CHARS = 3 * MAX_HEADING_CHARS + 6  # 'Parent > Child > Grandchild'
+
+
+def text(max_chars: int, description: str | None = None) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "string", "maxLength": max_chars}
+    if description:
+        schema["description"] = description
+    return schema
+
+
+def words(max_items: int = WORDS, max_chars: int = WORD_CHARS, description: str | None = None) -> dict[str, Any]:
+    # maxItems before items: a list a million long is refused for its length before any item is read
+    schema: dict[str, Any] = {"type": "array", "maxItems": max_items, "items": text(max_chars)}
+    if description:
+        schema["description"] = description
+    return schema
+
+
+def path(description: str | None = None) -> dict[str, Any]:
+    return text(MAX_PATH_CHARS, description)
+
+
+def name(description: str | None = None) -> dict[str, Any]:
+    return text(NAME_CHARS, description)
+
+
+TAGS = words(MAX_TAGS, MAX_TAG_CHARS)
+REASON = text(MAX_REASON_CHARS)
+QUERY = text(QUERY_CHARS)
+GLOB = text(GLOB_MAX_CHARS, "glob, e.g. get*Config")
+NOTES_TEXT = text(MAX_TEXT_BYTES)  # characters here; the notes file checks the bytes
