@@ -8,6 +8,9 @@ from typing import Any
 from codecairn.hookspecs import Tool, ToolContext, hookimpl
 
 _TAGS = {"type": "array", "items": {"type": "string"}, "maxItems": 20}
+# The notes limits, as the schema states them (the notes file enforces them too, with its own messages):
+# a heading address of 300 characters, 64 KiB of text, a path of 4096 characters.
+_NOTES_HEADING_CHARS, _NOTES_TEXT_CHARS, _PATH_CHARS = 300, 64 * 1024, 4096
 
 
 async def remember(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -106,17 +109,26 @@ def codecairn_tools() -> list[Tool]:
         Tool(
             "notes",
             "Architecture decisions in a Markdown file in the repo (.codecairn/adr.md). outline: headings; "
-            "get: a section (or all); set: replace/append a section's text, creating it; delete: a section.",
+            "get: a section (or all); set: replace/append a section's text, creating it; delete: a section. "
+            "Sections are what a CommonMark reader sees; an edit that would change other sections is refused.",
             {
                 "type": "object",
                 "properties": {
                     "action": {"enum": ["outline", "get", "set", "delete"], "default": "outline"},
-                    "heading": {"type": "string", "description": "section heading text; 'Parent > Child' if repeated"},
-                    "text": {"type": "string"},
+                    "heading": {
+                        "type": "string",
+                        "maxLength": _NOTES_HEADING_CHARS,
+                        "description": "section heading text; 'Parent > Child' if repeated",
+                    },
+                    "text": {"type": "string", "maxLength": _NOTES_TEXT_CHARS},
                     "mode": {"enum": ["replace", "append"], "default": "replace"},
                     "level": {"type": "integer", "minimum": 1, "maximum": 6, "description": "for a new section"},
                     "line": {"type": "integer", "minimum": 1, "description": "get: continue from this line"},
-                    "file": {"type": "string", "description": "another Markdown file in the repo"},
+                    "file": {
+                        "type": "string",
+                        "maxLength": _PATH_CHARS,
+                        "description": "another Markdown file in the repo",
+                    },
                 },
                 "additionalProperties": False,
             },
