@@ -6,9 +6,14 @@ from __future__ import annotations
 import json
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+from codecairn.errors import ToolError
+from codecairn.memory.notes import NotesFile
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from realcode import copy_stdlib
 
@@ -199,3 +204,282 @@ async def test_notes_refuse_bad_requests_and_paths_that_leave_the_root(
             answer = await call(session, "notes", {"action": "set", "heading": "x", "text": "y"})
             assert answer["error"] == "outside_workspace"
     assert not (tmp_path / "escape.md").exists()
+
+
+SEVEN = (
+    "# Architecture decisions\n\n"
+    "## ADR-001: SQLite\n\nStatus: accepted\n\n"
+    "### Context\n\nShared index.\n\n"
+    "### Decision\n\nWAL mode.\n\n"
+    "## ADR-002: Hashes\n\nStatus: proposed\n\n"
+    "### Context\n\nNo source text.\n\n"
+    "## ADR-003: Plugins\n\nStatus: accepted\n"
+)
+
+
+async def test_text_that_would_change_the_structure_is_refused_and_changes_nothing(
+    project: Path, cache_dir: Path
+) -> None:
+    adr = project / ".codecairn" / "adr.md"
+    adr.parent.mkdir()
+    adr.write_text(SEVEN)
+    async with stdio_client(server_params(project, cache_dir, CODECAIRN_TOOL_TIMEOUT="8")) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            before = await call(session, "notes")
+            assert len(before["headings"]) == 7
+
+            hostile = [
+                # An unclosed fence would swallow every section after this one.
+                ({"heading": "ADR-001: SQLite", "text": "```\ncode"}, "never closes"),
+                ({"heading": "ADR-002: Hashes > Context", "text": "~~~~\ncode\n~~~"}, "never closes"),
+                ({"heading": "ADR-001: SQLite", "text": "<!-- draft\nnot finished"}, "never closes"),
+                # A lone CR, or a Unicode line separator, is a line break to a Markdown reader.
+                ({"heading": "ADR-001: SQLite", "text": "x\r## CRHeading\r"}, "line"),
+                ({"heading": "Architecture decisions", "text": "x\r## CRHeading\r"}, "line"),
+                ({"heading": "ADR-003: Plugins", "text": "ok\u2028# Top"}, "line"),
+                ({"heading": "Sep\u2028## Inj", "text": "y"}, "one line"),
+                ({"heading": "Sep\x85## Inj", "text": "y"}, "one line"),
+                ({"heading": "Sep\x0c## Inj", "text": "y"}, "one line"),
+                # A setext underline turns the line above it into a heading.
+                ({"heading": "ADR-003: Plugins", "text": "Consequences\n---\nmore"}, "underline"),
+                ({"heading": "ADR-003: Plugins", "text": "Consequences\n=====", "mode": "append"}, "underline"),
+                # A heading of the section's own level (or higher) would end it.
+                ({"heading": "ADR-002: Hashes", "text": "fine\n\n## Sneaky"}, "level 2"),
+                ({"heading": "ADR-001: SQLite > Context", "text": "# Top"}, "level 1"),
+            ]
+            for args, reason in hostile:
+                answer = await call(session, "notes", {"action": "set", **args})
+                assert answer.get("_error") and answer["error"] == "bad_argument", (args, answer)
+                assert reason in answer["message"], (args, answer["message"])
+                assert adr.read_text() == SEVEN, args
+            assert (await call(session, "notes"))["headings"] == before["headings"]
+
+            # Deeper headings and closed fences are fine: they become part of the section.
+            fine = await call(
+                session,
+                "notes",
+                {
+                    "action": "set",
+                    "heading": "ADR-003: Plugins",
+                    "text": "```\n## not a heading\n```\n\n### Risks\n\nNone.",
+                },
+            )
+            assert fine["action"] == "replaced"
+            after = await call(session, "notes")
+            assert [h["heading"] for h in after["headings"]] == [h["heading"] for h in before["headings"]] + ["Risks"]
+
+
+async def test_a_file_with_an_unclosed_fence_is_answered_not_hung(project: Path, cache_dir: Path) -> None:
+    adr = project / ".codecairn" / "adr.md"
+    adr.parent.mkdir()
+    broken = "# Architecture decisions\n\n## A\n\n```\ncode\n"
+    adr.write_text(broken)
+    async with stdio_client(server_params(project, cache_dir, CODECAIRN_TOOL_TIMEOUT="8")) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            # A new section at the end would land inside the fence: refused, with the reason and the way out.
+            answer = await call(session, "notes", {"action": "set", "heading": "B", "text": "bee"})
+            assert answer.get("_error") and answer["error"] == "bad_argument", answer
+            assert "line 5" in answer["message"] and "never closed" in answer["message"]
+            appended = await call(session, "notes", {"action": "set", "heading": "A", "text": "more", "mode": "append"})
+            assert appended["error"] == "bad_argument" and "line 5" in appended["message"]
+            assert adr.read_text() == broken
+
+            outline = await call(session, "notes")
+            assert [h["heading"] for h in outline["headings"]] == ["Architecture decisions", "A"]
+            assert outline["unclosed"] == {"block": "code fence", "line": 5}
+
+            # Replacing the section's text closes the matter; then new sections go where they belong.
+            await call(session, "notes", {"action": "set", "heading": "A", "text": "```\ncode\n```"})
+            made = await call(session, "notes", {"action": "set", "heading": "B", "text": "bee"})
+            assert made["action"] == "created"
+            assert adr.read_text() == "# Architecture decisions\n\n## A\n\n```\ncode\n```\n\n## B\n\nbee\n"
+            assert "unclosed" not in await call(session, "notes")
+
+
+# ---- properties: whatever the text, an edit is refused or touches only its own section ------------
+
+# A document with every way Markdown hides or makes a heading: a fence, an HTML comment, a list, a
+# setext heading. (address, first line, last heading line, last line of its own text)
+TRICKY = (
+    "# Architecture decisions\n\nIntro text.\n\n"
+    "## ADR-001: SQLite\n\nStatus: accepted\n\n```markdown\n## not a heading\n```\n\n"
+    "### Context\n\nShared index.\n\n"
+    "### Decision\n\n<!--\n# hidden\n-->\nWAL mode.\n\n"
+    "ADR-002: Hashes\n---------------\n\nStatus: proposed\n\n"
+    "### Context\n\n- a list\n- ## in a list\n\n"
+    "## ADR-003: Plugins\n\nStatus: accepted\n"
+)
+TRICKY_SECTIONS = [
+    ("Architecture decisions", 1, 1, 4),
+    ("ADR-001: SQLite", 5, 5, 12),
+    ("ADR-001 > Context", 13, 13, 16),
+    ("ADR-001 > Decision", 17, 17, 23),
+    ("ADR-002: Hashes", 24, 25, 28),
+    ("ADR-002 > Context", 29, 29, 33),
+    ("ADR-003: Plugins", 34, 34, 36),
+]
+TRICKY_LEVELS = [1, 2, 3, 3, 2, 3, 2]
+
+# Pieces that mean something to a Markdown reader, and every Unicode line separator.
+_PIECES = [
+    *["#", "## ", "### ", "#### ", "##### ", "###### ", " #", "```", "~~~", "````", "`"],
+    *["\n", "\n", "\n\n", "\r", "\r\n", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"],
+    *[" ", "   ", "    ", "\t", "x", "word", "Status", "---", "===", "***", "> ", "- ", "1. ", "|", "|---|"],
+    *["<!--", "-->", "<div>", "</div>", "<pre>", "</pre>", "<?", "?>", "[a]: /u", "\\", "\ufeff", "\u00a0"],
+]
+_texts = st.one_of(
+    st.lists(st.sampled_from(_PIECES), max_size=30).map("".join),
+    st.text(alphabet=st.characters(blacklist_characters="\0", blacklist_categories=("Cs",)), max_size=40),
+)
+_SETTINGS = settings(
+    max_examples=int(os.environ.get("CODECAIRN_PROPERTY_EXAMPLES", "150")),
+    deadline=None,
+    database=None,
+    derandomize=True,
+)
+
+
+def _notes_in(directory: str, doc: str) -> tuple[NotesFile, Path]:
+    path = Path(directory) / ".codecairn" / "adr.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(doc.encode())
+    return NotesFile(Path(directory)), path
+
+
+def _lines(path: Path) -> list[str]:
+    return path.read_bytes().decode().splitlines(keepends=True)
+
+
+def _outline(notes: NotesFile) -> list[tuple[int, str]]:
+    return [(h["level"], h["heading"]) for h in notes.outline()["headings"]]
+
+
+def _body_lines(text: str) -> list[str]:
+    """The lines a text stands for: any line separator ends a line; blank lines around it go."""
+    lines = text.splitlines()
+    while lines and not lines[0].strip(" \t"):
+        lines.pop(0)
+    while lines and not lines[-1].strip(" \t"):
+        lines.pop()
+    return lines
+
+
+def test_the_tricky_document_has_the_sections_a_reader_sees(tmp_path: Path) -> None:
+    notes, _ = _notes_in(str(tmp_path), TRICKY)
+    outline = notes.outline()["headings"]
+    assert [h["line"] for h in outline] == [line for _, line, _, _ in TRICKY_SECTIONS]
+    assert [h["level"] for h in outline] == TRICKY_LEVELS
+    for address, line, _, own_end in TRICKY_SECTIONS:
+        got = notes.get(address, None)
+        assert got["start_line"] == line, address
+    assert notes.get("ADR-002", None)["text"].startswith("ADR-002: Hashes\n---------------\n\nStatus: proposed")
+
+
+@_SETTINGS
+@given(target=st.sampled_from(range(len(TRICKY_SECTIONS))), text=_texts, append=st.booleans())
+def test_setting_any_text_is_refused_or_leaves_every_other_section_byte_identical(
+    target: int, text: str, append: bool
+) -> None:
+    address, line, heading_end, own_end = TRICKY_SECTIONS[target]
+    with tempfile.TemporaryDirectory() as d:
+        notes, path = _notes_in(d, TRICKY)
+        old, before = _lines(path), _outline(notes)
+        try:
+            notes.set(address, text, append=append)
+        except ToolError as exc:
+            assert exc.code == "bad_argument", exc.message
+            assert path.read_bytes() == TRICKY.encode(), "a refused edit changes nothing"
+            return
+        new = _lines(path)
+        suffix = old[own_end:]
+        assert new[:heading_end] == old[:heading_end], "everything up to the heading is untouched"
+        assert new[len(new) - len(suffix) :] == suffix, "everything after the section's own text is untouched"
+        own = [x.rstrip("\n") for x in new[heading_end : len(new) - len(suffix)]]
+        kept = _body_lines("".join(old[heading_end:own_end])) if append else []
+        given = _body_lines(text)
+        assert _body_lines("\n".join(own)) == kept + ([""] if kept and given else []) + given
+        after = _outline(notes)
+        added = len(after) - len(before)
+        assert after[: target + 1] == before[: target + 1] and after[target + 1 + added :] == before[target + 1 :]
+        assert all(level > TRICKY_LEVELS[target] for level, _ in after[target + 1 : target + 1 + added]), (
+            "only deeper headings come with text"
+        )
+
+
+@_SETTINGS
+@given(parent=st.sampled_from([None, 0, 1, 4, 6]), heading=_texts, text=_texts)
+def test_creating_any_section_is_refused_or_only_adds_it(parent: int | None, heading: str, text: str) -> None:
+    assume(" > " not in heading)  # that would be an address of its own
+    with tempfile.TemporaryDirectory() as d:
+        notes, path = _notes_in(d, TRICKY)
+        old, before = _lines(path), _outline(notes)
+        address = heading if parent is None else f"{TRICKY_SECTIONS[parent][0]} > {heading}"
+        try:
+            made = notes.set(address, text)
+        except ToolError as exc:
+            assert exc.code in ("bad_argument", "not_found"), exc.message
+            assert path.read_bytes() == TRICKY.encode(), "a refused edit changes nothing"
+            return
+        if made["action"] != "created":
+            return  # the text named an existing section: covered by the test above
+        new = _lines(path)
+        at = len(old) if parent is None else _end_of(parent)
+        trimmed = old[:at]
+        while trimmed and not trimmed[-1].strip():
+            trimmed.pop()
+        assert new[: len(trimmed)] == trimmed and new[len(new) - (len(old) - at) :] == old[at:]
+        name = " ".join(heading.split())
+        assert (made["heading"], made["start_line"]) == (name, len(trimmed) + 2)
+        after = _outline(notes)
+        level = 2 if parent is None else TRICKY_LEVELS[parent] + 1
+        k = sum(1 for _, line, _, _ in TRICKY_SECTIONS if line <= at)
+        added = after[k : len(after) - (len(before) - k)]
+        assert after[:k] == before[:k] and after[len(after) - (len(before) - k) :] == before[k:]
+        assert added[0] == (level, name) and all(lvl > level for lvl, _ in added[1:])
+
+
+def _end_of(index: int) -> int:
+    """The last line of a TRICKY section, sub-sections included."""
+    level = TRICKY_LEVELS[index]
+    for later, lvl in zip(TRICKY_SECTIONS[index + 1 :], TRICKY_LEVELS[index + 1 :], strict=True):
+        if lvl <= level:
+            return later[1] - 1
+    return TRICKY.count("\n")
+
+
+@_SETTINGS
+@given(doc=_texts.map(lambda t: "# Architecture decisions\n\n" + t), text=_texts)
+def test_any_document_is_answered_and_a_new_section_lands_as_a_section_or_is_refused(doc: str, text: str) -> None:
+    with tempfile.TemporaryDirectory() as d:
+        notes, path = _notes_in(d, doc)
+        before = _outline(notes)
+        everything = notes.get(None, None)
+        assert everything["lines"] == len(doc.splitlines())
+        try:
+            made = notes.set("Zed", text)
+        except ToolError as exc:
+            assert exc.code == "bad_argument", exc.message
+            assert path.read_bytes() == doc.encode()
+            return
+        after = _outline(notes)
+        if made["action"] == "created":
+            assert after[: len(before)] == before and after[len(before)] == (2, "Zed")
+            assert all(level > 2 for level, _ in after[len(before) + 1 :])
+            old = doc.splitlines(keepends=True)
+            while old and not old[-1].strip(" \t\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029"):
+                old.pop()
+            assert path.read_bytes().decode().startswith("".join(old).rstrip("\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029"))
+        for level, heading in after:
+            if heading.strip() and (level, heading) in before and after.count((level, heading)) == 1:
+                with tempfile.TemporaryDirectory() as d2:
+                    copy, copy_path = _notes_in(d2, path.read_bytes().decode())
+                    try:
+                        copy.delete(heading)
+                    except ToolError as exc:
+                        assert exc.code in ("bad_argument", "not_found"), exc.message
+                        continue
+                    rest = _outline(copy)
+                    assert (level, heading) not in rest and set(rest) <= set(after)
+                break

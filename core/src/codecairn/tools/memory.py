@@ -107,7 +107,8 @@ def codecairn_tools() -> list[Tool]:
         Tool(
             "notes",
             "Architecture decisions in a Markdown file in the repo (.codecairn/adr.md). outline: headings; "
-            "get: a section (or all); set: replace/append a section's text, creating it; delete: a section.",
+            "get: a section (or all); set: replace/append a section's text, creating it; delete: a section. "
+            "Sections are what a CommonMark reader sees; an edit that would change other sections is refused.",
             {
                 "type": "object",
                 "properties": {
