@@ -9,6 +9,7 @@ import asyncio
 import json
 import logging
 import os
+import sqlite3
 import sys
 from dataclasses import dataclass
 from typing import Any
@@ -21,7 +22,7 @@ from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.shared.exceptions import MCPError
 
 from codecairn import __version__
-from codecairn.errors import BAD_ARGUMENT, UNAVAILABLE, ToolError
+from codecairn.errors import BAD_ARGUMENT, UNAVAILABLE, StoreError, ToolError
 from codecairn.hookspecs import Tool
 from codecairn.transport import stdio_transport
 from codecairn.workspace import Workspace
@@ -86,6 +87,8 @@ class CodecairnServer:
             raise MCPError(
                 types.INVALID_PARAMS, f"Unknown tool: {params.name!r}. Known: {', '.join(sorted(self.tools))}"
             )
+        if (failure := self.workspace.failure) is not None:  # a damaged index answers nothing
+            return self._error(ToolError(UNAVAILABLE, str(failure)))
         args = params.arguments or {}
         errors = sorted(self._validators[tool.name].iter_errors(args), key=lambda e: list(e.path))
         if errors:
@@ -102,6 +105,8 @@ class CodecairnServer:
                     payload = await tool.handler(CallContext(self.workspace, ctx), args)
         except ToolError as exc:
             return self._error(exc)
+        except (StoreError, sqlite3.DatabaseError) as exc:  # the index database: damaged, read-only, busy
+            return self._error(ToolError(UNAVAILABLE, str(self.workspace.explain(exc))))
         except TimeoutError:
             log.error("tool %s (%s) timed out after %ss", tool.name, tool.plugin, TOOL_TIMEOUT_SECONDS)
             return self._error(
@@ -161,6 +166,8 @@ async def serve(workspace: Workspace, *, index_on_start: bool = True, watch: boo
                 try:
                     s = await workspace.index_now()
                     log.info("indexed %s: %d files (%d parsed) in %.2fs", workspace.root, s.files, s.parsed, s.seconds)
+                except StoreError as exc:  # damaged or read-only: the answers say so too
+                    log.warning("not indexing %s: %s", workspace.root, exc)
                 except Exception:
                     log.exception("background index of %s failed; answers come from the stored index", workspace.root)
 

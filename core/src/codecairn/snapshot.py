@@ -184,7 +184,11 @@ def _has_index(db: Path) -> bool:
 def import_if_new(root: Path, db: Path, host: PluginHost) -> Imported | None:
     """Import ``root``'s snapshot into ``db`` when there is one and ``db`` holds no index yet."""
     snapshot = snapshot_path(root)
-    if not snapshot.is_file() or _has_index(db):
+    try:
+        found = snapshot.is_file()
+    except OSError:  # a .codecairn directory this user may not read: no snapshot to use
+        return None
+    if not found or _has_index(db):
         return None
     with exclusive(db) as alone:
         if not alone or _has_index(db):  # someone has it open, or indexed it meanwhile
