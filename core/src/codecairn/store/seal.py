@@ -8,22 +8,27 @@ identity, no write-ahead log behind it, and the same CRC-32 over its content. Id
 fooled — a damaged page written in place, its times put back with ``os.utime``, keeps all three —
 the content cannot.
 
-Why CRC-32 (``zlib.crc32``, which runs outside the GIL): measured over those two databases it reads
-2.0-2.5 GB/s (25 ms and 67 ms), SHA-1 1.3 GB/s, BLAKE2b 0.7 GB/s, MD5 0.6 GB/s. The seal guards
-against accidents (a disk, a copy, a stray program), not against someone who may write the seal
-too: a random change escapes a 32-bit check once in four billion times.
+Why CRC-32 (``zlib.crc32``, which runs outside the GIL): measured over those two databases on one
+thread it reads 2.0-2.5 GB/s (25 ms and 67 ms), SHA-1 1.3 GB/s, BLAKE2b 0.7 GB/s, MD5 0.6 GB/s; in
+16 MiB segments on up to four threads, the JDK's took 72 ms instead of 110 ms with both cores of a
+shared machine busy. The seal guards against accidents (a disk, a copy, a stray program), not
+against someone who may write the seal too: a random change escapes a 32-bit check once in four
+billion times.
 """
 
 from __future__ import annotations
 
 import os
 import zlib
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 SUFFIX = ".sealed"
 CHUNK = 1 << 20
-FORMAT = "crc32"
+SEGMENT = 16 << 20  # a fixed size: the same file gives the same digest on any machine
+MAX_THREADS = 4
+FORMAT = "crc32-16m"
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,15 +49,32 @@ def identity(path: Path) -> tuple[int, int, int] | None:
     return (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
-def digest(path: Path) -> str:
-    """CRC-32 of the whole file (run it in a thread: the checksum releases the GIL)."""
+def _segment_crc(path: Path, start: int) -> int:
     crc = 0
     buffer = bytearray(CHUNK)
     view = memoryview(buffer)
+    left = SEGMENT
     with open(path, "rb", buffering=0) as fh:
-        while n := fh.readinto(buffer):
+        fh.seek(start)
+        while left > 0 and (n := fh.readinto(buffer if left >= CHUNK else view[:left])):
             crc = zlib.crc32(view[:n], crc)
-    return f"{FORMAT}:{crc:08x}"
+            left -= n
+    return crc
+
+
+def digest(path: Path) -> str:
+    """CRC-32 of every 16 MiB segment of the file, on up to four threads at once (the checksum
+    runs outside the GIL), folded into one: the file's content, in a third less time than one
+    thread took on the JDK's index even with both cores busy. Call it from a thread."""
+    starts = range(0, max(os.path.getsize(path), 1), SEGMENT)
+    workers = min(len(starts), os.cpu_count() or 1, MAX_THREADS)
+    if workers <= 1:
+        crcs = [_segment_crc(path, start) for start in starts]
+    else:
+        with ThreadPoolExecutor(workers, thread_name_prefix="codecairn-seal") as pool:
+            crcs = list(pool.map(lambda start: _segment_crc(path, start), starts))
+    folded = zlib.crc32(b"".join(crc.to_bytes(4, "big") for crc in crcs))
+    return f"{FORMAT}:{folded:08x}"
 
 
 def _read(path: Path) -> Seal | None:
