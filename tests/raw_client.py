@@ -79,5 +79,7 @@ class RawServer:
         return b"".join(self._stderr).decode(errors="replace")
 
 
-def serve(root: Path, cache: Path, *flags: str, prefix: list[str] | None = None) -> RawServer:
-    return RawServer([str(root), *flags], {"CODECAIRN_CACHE_DIR": str(cache)}, prefix)
+def serve(
+    root: Path, cache: Path, *flags: str, prefix: list[str] | None = None, env: dict[str, str] | None = None
+) -> RawServer:
+    return RawServer([str(root), *flags], {"CODECAIRN_CACHE_DIR": str(cache), **(env or {})}, prefix)

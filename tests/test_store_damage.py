@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 from codecairn.errors import DamagedStore
+from codecairn.index.edge_buffer import EdgeBuffer
+from codecairn.index.edge_loader import EdgeLoader
 from codecairn.store.store import database_path
 from codecairn.workspace import Workspace
 from raw_client import serve
@@ -158,9 +160,10 @@ def test_damage_met_while_serving_turns_into_error_answers_never_a_hang(
     assert code == 0, server.stderr[-2000:]
 
 
-async def test_the_embedding_job_and_memories_report_damage_in_their_own_connections(
-    stdlib_part: Path, cache_dir: Path
+async def test_the_embedding_job_memories_and_the_edge_loader_report_damage_in_their_own_connections(
+    stdlib_part: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("CODECAIRN_EMBED_INT8", "0")  # the shipped model as it is: no quantising for this
     ws = await Workspace.open(stdlib_part)
     try:
         await ws.index_now()
@@ -174,7 +177,18 @@ async def test_the_embedding_job_and_memories_report_damage_in_their_own_connect
             await ws.embeddings.run_once()
         with pytest.raises(DamagedStore) as remembering:
             await ws.memory.remember(reason="where documents are decoded", symbol="json.decoder.JSONDecoder.decode")
-        for failure in (embedding.value, remembering.value):
+        # The first index's edge-loading helper process: its failure crosses the process boundary
+        # with SQLite's own code, and the workspace says what it means.
+        loader = EdgeLoader(db)
+        try:
+            await loader.insert([(10**6, 1, "calls", None, "f", "", "", 1, None, None)], 1, EdgeBuffer())
+            with pytest.raises(sqlite3.DatabaseError) as loading:
+                await loader.settle(EdgeBuffer())
+        finally:
+            loader.close()
+        assert isinstance(ws.explain(loading.value), DamagedStore)
+        for failure in (embedding.value, remembering.value, ws.explain(loading.value)):
             assert says_damaged(str(failure), db)
+        assert ws.failure is not None, "the workspace knows, and answers nothing more from the file"
     finally:
         await ws.close()

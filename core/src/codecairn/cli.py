@@ -128,7 +128,7 @@ async def _dispatch(args: argparse.Namespace) -> int:
             return 2
         try:
             ws = await Workspace.open(args.roots[0])
-        except DamagedStore as exc:
+        except (DamagedStore, StoreNotWritable) as exc:
             # Served anyway: the agent gets answers that say what is wrong and what to do.
             print(f"codecairn: {exc}", file=sys.stderr)
             ws = Workspace.unusable(args.roots[0], exc)

@@ -90,7 +90,10 @@ async def export_snapshot(ws: Workspace, output: Path | None = None, level: int 
     target = Path(output) if output else snapshot_path(ws.root)
     versions = plugin_versions(ws.host)
     async with ws.index_lock:  # no write in flight while the copy is taken
-        result = await anyio.to_thread.run_sync(_export, ws.store.path, target, versions, level)
+        try:
+            result = await anyio.to_thread.run_sync(_export, ws.store.path, target, versions, level)
+        except sqlite3.DatabaseError as exc:  # its own connection's: said like the store's
+            raise ws.explain(exc) from exc
     if output is None:
         write_gitattributes(target.parent)
     result.seconds = time.perf_counter() - started

@@ -77,11 +77,11 @@ class EmbeddingJob:
     async def run_once(self, progress: Progress | None = None) -> int:
         """Give every pending symbol a vector; returns how many vectors had to be computed
         (a symbol whose embedded text is unchanged reuses its stored vector)."""
+        if self.ws.failure is not None:  # before loading a model for nothing
+            raise self.ws.failure
         embedder = await asyncio.to_thread(self.ws.host.embedder)  # the first call loads the model
         if embedder is None:
             return 0
-        if self.ws.failure is not None:
-            raise self.ws.failure
         await self.ws.ensure_symbols()
         async with self._lock:
             self.running = True
