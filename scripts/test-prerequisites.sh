@@ -21,6 +21,13 @@ if ! command -v callgraph >/dev/null || ! command -v go >/dev/null; then
   $sudo apt-get update -qq >/dev/null
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq golang-go golang-golang-x-tools >/dev/null
 fi
+# setpriv (util-linux, essential in Debian): run as root, the permission tests
+# (tests/test_store_permissions.py) drop CAP_DAC_OVERRIDE/CAP_DAC_READ_SEARCH with it so that mode
+# bits apply to the commands under test.
+if [[ $(id -u) == 0 ]] && ! command -v setpriv >/dev/null; then
+  $sudo apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq util-linux >/dev/null
+fi
 bash "$here/get-corpora.sh" --tier "$tier"
 # Java call ground truth (tests/test_java_javap_oracle.py): `javap` from the JDK, and the junit4 jar
 # Debian builds from the same source as the java-junit4 corpus (its .deb, kept with the corpora's).

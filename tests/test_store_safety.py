@@ -113,28 +113,42 @@ def test_a_rebuild_keeps_what_agents_remembered(stdlib_part: Path, tmp_path: Pat
 
 
 async def test_the_integrity_check_is_skipped_only_for_a_file_as_its_last_clean_close_left_it(tmp_path: Path) -> None:
-    from codecairn.store.store import Store, _seal_holds
+    import os
+
+    from codecairn.store import seal
+    from codecairn.store.store import Store
+
+    def holds(db: Path) -> bool:
+        return seal.verified(db) is not None
 
     db = tmp_path / "index.db"
     store = await Store.open(db)
     await store.set_meta({"root": "/somewhere"})
-    assert not _seal_holds(db), "an open database is never sealed"
+    assert not holds(db), "an open database is never sealed"
     await store.close()
-    assert _seal_holds(db)
+    assert holds(db)
 
     # Opened and killed before closing (no close, so no seal): checked next time.
     crashed = await Store.open(db)
-    assert not _seal_holds(db)
+    assert not holds(db)
     await crashed.close()
-    assert _seal_holds(db)
+    assert holds(db)
 
     # Any change to the file since that close, even of the same size, breaks the seal (after one
     # tick of the file system's clock: a write in the same tick as the close keeps its mtime).
     time.sleep(0.05)
     data = db.read_bytes()
     db.write_bytes(data)
-    assert not _seal_holds(db)
+    assert not holds(db)
     reopened = await Store.open(db)
     assert await reopened.get_meta("root") == "/somewhere"
     await reopened.close()
-    assert _seal_holds(db)
+    assert holds(db)
+
+    # ...and so does a change that kept the inode, the size and the times: the content is sealed too.
+    before = db.stat()
+    with open(db, "r+b") as fh:
+        fh.seek(len(data) - 100)
+        fh.write(b"\xff" * 10)
+    os.utime(db, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert not holds(db)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from codecairn import __version__, logs
-from codecairn.errors import StoreError, ToolError
+from codecairn.errors import DamagedStore, StoreError, StoreNotWritable, ToolError
 
 if TYPE_CHECKING:
     import anyio
@@ -102,6 +103,12 @@ def main(argv: list[str] | None = None) -> int:
     except (StoreError, ValueError) as exc:
         print(f"codecairn: {exc}", file=sys.stderr)
         return 2
+    except ToolError as exc:  # e.g. a root that cannot be read
+        print(f"codecairn: {exc.message}", file=sys.stderr)
+        return 2
+    except PermissionError as exc:  # e.g. a root under a directory this user may not enter
+        print(f"codecairn: {exc.filename}: {exc.strerror}", file=sys.stderr)
+        return 2
 
 
 async def _dispatch(args: argparse.Namespace) -> int:
@@ -119,7 +126,12 @@ async def _dispatch(args: argparse.Namespace) -> int:
         if len(args.roots) != 1:
             print("codecairn: serve takes one root for now; start one server per root", file=sys.stderr)
             return 2
-        ws = await Workspace.open(args.roots[0])
+        try:
+            ws = await Workspace.open(args.roots[0])
+        except (DamagedStore, StoreNotWritable) as exc:
+            # Served anyway: the agent gets answers that say what is wrong and what to do.
+            print(f"codecairn: {exc}", file=sys.stderr)
+            ws = Workspace.unusable(args.roots[0], exc)
         try:
             await serve(ws, index_on_start=not args.no_index, watch=not args.no_watch, embed=not args.no_embed)
         finally:
@@ -130,7 +142,10 @@ async def _dispatch(args: argparse.Namespace) -> int:
     root = args.root if args.command == "query" else args.path
     ws = await Workspace.open(root)
     try:
-        await ws.index_now()
+        if ws.read_only is None:
+            await ws.index_now()
+        else:
+            print(f"codecairn: not refreshing {ws.store.path} first: it is read-only ({ws.read_only})", file=sys.stderr)
         if args.command == "query":
             return await _query(ws, args)
         return await _export(ws)
@@ -218,6 +233,7 @@ def _plugins(args: argparse.Namespace) -> int:
 
 async def _index(args: argparse.Namespace) -> int:
     from codecairn.host import PluginHost
+    from codecairn.index.pipeline import unreadable_root
     from codecairn.paths import validate_root
     from codecairn.query.overview import index_overview
     from codecairn.snapshot import import_if_new
@@ -225,12 +241,18 @@ async def _index(args: argparse.Namespace) -> int:
     from codecairn.workspace import Workspace
 
     root = validate_root(args.path)
+    refusal = unreadable_root(root)  # before anything is opened: nothing changes then
+    if refusal is not None:
+        raise refusal
     kept_memories: list[tuple] = []
     if args.rebuild:
         db = database_path(root)
         kept_memories = _salvage_memories(db)
         for suffix in ("", "-wal", "-shm", ".sealed"):
-            Path(str(db) + suffix).unlink(missing_ok=True)
+            try:
+                Path(str(db) + suffix).unlink(missing_ok=True)
+            except OSError as exc:
+                raise StoreNotWritable(f"cannot rebuild {db}: {exc.filename}: {exc.strerror}") from None
     host = PluginHost()
     # A teammate's snapshot (.codecairn/index.db.zst): start from it, re-parse only what differs.
     try:
@@ -240,12 +262,12 @@ async def _index(args: argparse.Namespace) -> int:
         imported = None
     # Symbols load only if something changed: an unchanged re-index reads files and meta alone.
     ws = await Workspace.open(root, host, load_symbols=False)
-    if kept_memories:
-        await ws.store.db.executemany(
-            f"INSERT OR IGNORE INTO memories VALUES ({','.join('?' * len(kept_memories[0]))})", kept_memories
-        )
-        print(f"codecairn: kept {len(kept_memories)} remembered locations across the rebuild", file=sys.stderr)
     try:
+        if kept_memories:
+            await ws.store.db.executemany(
+                f"INSERT OR IGNORE INTO memories VALUES ({','.join('?' * len(kept_memories[0]))})", kept_memories
+            )
+            print(f"codecairn: kept {len(kept_memories)} remembered locations across the rebuild", file=sys.stderr)
         with _progress_bars(shown=not args.json and sys.stderr.isatty()) as bar, _interruptible() as interrupt:
             task = bar.add_task("indexing", total=None)
 
@@ -283,6 +305,14 @@ async def _index(args: argparse.Namespace) -> int:
         }
         if imported is not None:
             result["snapshot"] = imported.to_dict()
+        if summary.unreadable:
+            result["unreadable"] = summary.unreadable
+            print(
+                f"codecairn: could not read {', '.join(summary.unreadable[:5])}"
+                f"{' and more' if len(summary.unreadable) > 5 else ''}; what was indexed there is kept "
+                "until it can be read again",
+                file=sys.stderr,
+            )
         if args.json:
             print(json.dumps(result))
         else:
@@ -380,6 +410,11 @@ async def _index_and_embed(ws, bar, progress):
     embedder = asyncio.create_task(embed())
     try:
         summary = await ws.index_now(progress)
+    except BaseException:
+        embedder.cancel()  # no task left behind, holding its connection open
+        with contextlib.suppress(BaseException):
+            await embedder
+        raise
     finally:
         indexed.set()
     await embedder

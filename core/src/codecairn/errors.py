@@ -57,3 +57,11 @@ class ToolError(Exception):
 
 class StoreError(Exception):
     """The index database cannot be used (unreadable, corrupt, from a newer codecairn)."""
+
+
+class DamagedStore(StoreError):
+    """The database file is damaged, or not a database: reported, and left exactly as it is."""
+
+
+class StoreNotWritable(StoreError):
+    """The database cannot be written (permissions, a read-only file system): served read-only."""

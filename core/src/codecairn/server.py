@@ -17,6 +17,7 @@ import dataclasses
 import json
 import logging
 import os
+import sqlite3
 import sys
 from dataclasses import dataclass
 from typing import Any
@@ -29,7 +30,7 @@ from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.shared.exceptions import MCPError
 
 from codecairn import __version__
-from codecairn.errors import BAD_ARGUMENT, UNAVAILABLE, ToolError, clipped, quoted
+from codecairn.errors import BAD_ARGUMENT, UNAVAILABLE, StoreError, ToolError, clipped, quoted
 from codecairn.hookspecs import Tool
 from codecairn.transport import stdio_transport
 from codecairn.workspace import Workspace
@@ -186,6 +187,8 @@ class CodecairnServer:
             raise MCPError(
                 types.INVALID_PARAMS, f"Unknown tool: {quoted(params.name)}. Known: {', '.join(sorted(self.tools))}"
             )
+        if (failure := self.workspace.failure) is not None:  # a damaged index answers nothing
+            return self._error(ToolError(UNAVAILABLE, str(failure)))
         args = params.arguments or {}
         # The first problem only: listing them all could mean a million errors for a million tags.
         problem = next(iter(self._validators[tool.name].iter_errors(args)), None)
@@ -201,6 +204,8 @@ class CodecairnServer:
                     payload = await tool.handler(CallContext(self.workspace, ctx), args)
         except ToolError as exc:
             return self._error(exc)
+        except (StoreError, sqlite3.DatabaseError) as exc:  # the index database: damaged, read-only, busy
+            return self._error(ToolError(UNAVAILABLE, str(self.workspace.explain(exc))))
         except TimeoutError:
             log.error("tool %s (%s) timed out after %ss", tool.name, tool.plugin, TOOL_TIMEOUT_SECONDS)
             return self._error(
@@ -268,6 +273,8 @@ async def serve(workspace: Workspace, *, index_on_start: bool = True, watch: boo
                 try:
                     s = await workspace.index_now()
                     log.info("indexed %s: %d files (%d parsed) in %.2fs", workspace.root, s.files, s.parsed, s.seconds)
+                except StoreError as exc:  # damaged or read-only: the answers say so too
+                    log.warning("not indexing %s: %s", workspace.root, exc)
                 except Exception:
                     log.exception("background index of %s failed; answers come from the stored index", workspace.root)
 

@@ -90,7 +90,10 @@ async def export_snapshot(ws: Workspace, output: Path | None = None, level: int 
     target = Path(output) if output else snapshot_path(ws.root)
     versions = plugin_versions(ws.host)
     async with ws.index_lock:  # no write in flight while the copy is taken
-        result = await anyio.to_thread.run_sync(_export, ws.store.path, target, versions, level)
+        try:
+            result = await anyio.to_thread.run_sync(_export, ws.store.path, target, versions, level)
+        except sqlite3.DatabaseError as exc:  # its own connection's: said like the store's
+            raise ws.explain(exc) from exc
     if output is None:
         write_gitattributes(target.parent)
     result.seconds = time.perf_counter() - started
@@ -184,7 +187,11 @@ def _has_index(db: Path) -> bool:
 def import_if_new(root: Path, db: Path, host: PluginHost) -> Imported | None:
     """Import ``root``'s snapshot into ``db`` when there is one and ``db`` holds no index yet."""
     snapshot = snapshot_path(root)
-    if not snapshot.is_file() or _has_index(db):
+    try:
+        found = snapshot.is_file()
+    except OSError:  # a .codecairn directory this user may not read: no snapshot to use
+        return None
+    if not found or _has_index(db):
         return None
     with exclusive(db) as alone:
         if not alone or _has_index(db):  # someone has it open, or indexed it meanwhile

@@ -7,12 +7,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import sqlite3
 import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from codecairn.errors import StoreError
 from codecairn.host import PluginHost
 from codecairn.index.embeddings import EmbeddingJob
 from codecairn.index.parse_pool import ParsePool, content_hash
@@ -23,6 +25,7 @@ from codecairn.paths import confine, read_confined, validate_root
 from codecairn.query.answers import Answers
 from codecairn.query.semantic import SemanticSearch
 from codecairn.query.symbol_index import SymbolIndex
+from codecairn.store import failures
 from codecairn.store.store import FileRow, ParsedFile, Store, database_path
 from codecairn.workspaces import Lease
 
@@ -32,6 +35,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("codecairn.workspace")
 
 FRESH_WAIT_SECONDS = 2.0  # the longest a query waits for a changed file's re-index
+# "Last used" (what `codecairn workspaces --gc` ages indexes by) is written at most this often: a
+# run that changes nothing then writes nothing, and its close keeps the seal it verified at open.
+LAST_USED_EVERY_SECONDS = 3600.0
 
 
 @dataclass(slots=True)
@@ -49,7 +55,7 @@ class FileState:
 
 
 class Workspace:
-    def __init__(self, root: Path, host: PluginHost, store: Store) -> None:
+    def __init__(self, root: Path, host: PluginHost, store: Store | None, failure: StoreError | None = None) -> None:
         self.root = root
         self.root_real = os.path.realpath(root)  # what every file the workspace opens is confined to
         self._root_prefix = os.path.join(self.root_real, "")
@@ -80,6 +86,8 @@ class Workspace:
         self.symbols_loaded = False
         self._reindexer: Reindexer | None = None
         self._symbols_lock = asyncio.Lock()
+        self._failure = failure  # see unusable()
+        self._last_used_at = 0.0
 
     @classmethod
     async def open(
@@ -112,14 +120,55 @@ class Workspace:
             raise
         return ws
 
+    @classmethod
+    def unusable(cls, root: str | os.PathLike, failure: StoreError, host: PluginHost | None = None) -> Workspace:
+        """A served root whose index cannot be used (damaged): every answer is ``failure``."""
+        return cls(validate_root(root), host or PluginHost(), None, failure)
+
     async def _load_files(self) -> None:
-        stored_root = await self.store.get_meta("root")
-        if stored_root is None:
-            await self.store.set_meta({"root": str(self.root), "created_at": time.time()})
-        await self.store.set_meta({"last_used_at": time.time()})
+        if self.store.read_only is None:
+            stored_root = await self.store.get_meta("root")
+            if stored_root is None:
+                await self.store.set_meta({"root": str(self.root), "created_at": time.time()})
+            await self._mark_used()
         self.generation = int(await self.store.get_meta("generation", "0") or 0)
         for row in (await self.store.files()).values():
             self._set_file(row)
+
+    async def _mark_used(self) -> None:
+        now = time.time()
+        if not self._last_used_at:
+            self._last_used_at = float(await self.store.get_meta("last_used_at", "0") or 0)
+        if now - self._last_used_at >= LAST_USED_EVERY_SECONDS:
+            await self.store.set_meta({"last_used_at": now})
+            self._last_used_at = now
+
+    # ---- what cannot be done, and why ------------------------------------------------------------
+
+    @property
+    def failure(self) -> StoreError | None:
+        """Why nothing can be answered from this root's index (it is damaged), or None."""
+        if self._failure is not None:
+            return self._failure
+        return self.store.damage if self.store is not None else None
+
+    @property
+    def read_only(self) -> str | None:
+        """Why this index cannot be written (it is answered from as it is), or None."""
+        return self.store.read_only if self.store is not None else None
+
+    def explain(self, exc: BaseException) -> StoreError:
+        """What a failure met by anything working on this index means, as a StoreError whose
+        message says the file, the cause and what to do (damage is remembered: see failure)."""
+        if self.store is None:
+            return self._failure or StoreError(str(exc))
+        return self.store.explain(exc) or StoreError(str(exc))
+
+    def _check_writable(self) -> None:
+        if self.failure is not None:
+            raise self.failure
+        if self.read_only is not None:
+            raise failures.not_writable(self.store.path, self.read_only)
 
     async def ensure_symbols(self) -> None:
         """Load the symbol index and the inheritance graph from the store, once."""
@@ -161,19 +210,27 @@ class Workspace:
 
     async def close(self) -> None:
         self.pool.close()
-        try:
-            await self.store.set_meta({"last_used_at": time.time()})
-        except Exception:  # a closed or broken store: last use stays at the open time
-            pass
-        await self.store.close()
+        if self.store is not None:
+            if self.read_only is None and self.failure is None:
+                try:
+                    await self._mark_used()
+                except Exception:  # a closed or broken store: last use stays at the open time
+                    pass
+            await self.store.close()
         if self.lease is not None:
             self.lease.release()
 
     # ---- indexing -------------------------------------------------------------------------------
 
     async def index_now(self, progress: Progress | None = None) -> IndexSummary:
+        """Index the root; raises the StoreError that says why it cannot (a damaged or read-only
+        index) — failures of SQLite met on the way (the edge loader's, too) arrive as one."""
+        self._check_writable()
         async with self.index_lock:
-            summary = await run_index(self, progress)
+            try:
+                summary = await run_index(self, progress)
+            except sqlite3.DatabaseError as exc:
+                raise self.explain(exc) from exc
             self.last_summary = summary
             await self.after_change()
             return summary

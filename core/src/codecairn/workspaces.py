@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from codecairn.errors import StoreError
+from codecairn.store import failures
 from codecairn.store.store import cache_dir
 
 LOCK_SUFFIX = ".lock"
@@ -53,17 +54,28 @@ def lock_path(db: Path) -> Path:
 class Lease:
     """A shared lock on one database, held while a workspace is open."""
 
-    def __init__(self, fd: int, path: Path) -> None:
+    def __init__(self, fd: int | None, path: Path) -> None:
         self.fd: int | None = fd
         self.path = path
 
     @classmethod
     def acquire(cls, db: Path, wait: float = LEASE_WAIT_SECONDS) -> Lease:
+        """Raises StoreNotWritable (saying where, and why) when the database does not exist and
+        its directory cannot be written. A database that exists in a directory this process may
+        not write is used read-only, without a lease: nobody without that permission can delete
+        it either."""
         path = lock_path(db)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise failures.cannot_create(db, f"{exc.filename}: {exc.strerror}") from None
         deadline = time.monotonic() + wait
         while True:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            fd = _open_lock(path)
+            if fd is None:
+                if not db.exists():
+                    raise failures.cannot_create(db, failures.write_problem(db) or f"{path}: cannot be created")
+                return cls(None, path)
             try:
                 fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
             except BlockingIOError:  # a collector is deleting this index right now: a moment
@@ -87,13 +99,32 @@ class Lease:
             self.fd = None
 
 
+def _open_lock(path: Path) -> int | None:
+    """The lock file, created if need be; read-only if that is all this process may (flock needs
+    no more); None if it can be neither opened nor created."""
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except PermissionError:
+        pass
+    except OSError as exc:
+        if exc.errno != errno.EROFS:
+            raise
+    try:
+        return os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None
+
+
 @contextlib.contextmanager
 def exclusive(db: Path) -> Iterator[bool]:
     """Hold the database's lock exclusively, never waiting: yields False when some process has
-    the index open (then leave it alone)."""
+    the index open (then leave it alone). Raises StoreNotWritable where the lock cannot be taken."""
     path = lock_path(db)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        raise failures.not_writable(db, f"{exc.filename}: {exc.strerror}") from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -219,9 +250,12 @@ def delete_index(db: Path) -> bool:
     with exclusive(db) as alone:
         if not alone:
             return False
-        for suffix in DB_SUFFIXES:
-            Path(str(db) + suffix).unlink(missing_ok=True)
-        lock_path(db).unlink(missing_ok=True)  # openers waiting on it notice, and take a new one
+        try:
+            for suffix in DB_SUFFIXES:
+                Path(str(db) + suffix).unlink(missing_ok=True)
+            lock_path(db).unlink(missing_ok=True)  # openers waiting on it notice, and take a new one
+        except OSError as exc:
+            raise failures.not_writable(db, f"{exc.filename}: {exc.strerror}") from None
         return True
 
 
@@ -243,8 +277,12 @@ def collect(
     def remove(info: IndexInfo, reason: str) -> bool:
         if info.in_use or info.error:
             return False
-        if not dry_run and not delete_index(Path(info.database)):
-            info.in_use = True  # opened since it was listed
+        try:
+            if not dry_run and not delete_index(Path(info.database)):
+                info.in_use = True  # opened since it was listed
+                return False
+        except StoreError as exc:  # a cache directory this process may not write: nothing deleted
+            info.error = str(exc)
             return False
         report.removed.append({**info.to_dict(), "reason": reason})
         report.freed_bytes += info.size_bytes

@@ -101,7 +101,8 @@ def plan(ws: Workspace, rules: WalkRules, paths: Iterable[str]) -> Plan:
                     seen.add(path)
                     candidates[path] = (f.size, f.mtime_ns)
             for p, state in known.items():
-                if p.startswith(rel + "/") and p not in seen:
+                # Not found under a directory it could not read is not gone: kept as it was.
+                if p.startswith(rel + "/") and p not in seen and not sub.hides(p[len(rel) + 1 :]):
                     out.deleted[p] = state.id
             continue
         if not stat.S_ISREG(st.st_mode):

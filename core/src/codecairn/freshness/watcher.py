@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 import anyio
 
+from codecairn.errors import DamagedStore, StoreNotWritable
 from codecairn.freshness.git import GitTree, GitUnavailable
 from codecairn.index.pipeline import IndexSummary
 from codecairn.index.walker import walk
@@ -84,6 +85,10 @@ NETWORK_FILESYSTEMS = frozenset(
         "fuse.grpcfuse",
     }
 )
+
+
+# A damaged index, or one that cannot be written: retrying cannot help, so watching stops.
+STOPS = (DamagedStore, StoreNotWritable)
 
 
 class WatchUnavailable(Exception):
@@ -162,6 +167,16 @@ class Watcher:
     # ---- running --------------------------------------------------------------------------------
 
     async def run(self) -> None:
+        if self.ws.failure is not None or self.ws.read_only is not None:
+            why = self.ws.failure or f"its index cannot be written ({self.ws.read_only})"
+            log.warning("not watching %s for changes: %s", self.ws.root, why)
+            return
+        try:
+            await self._run()
+        except* STOPS as stopped:  # retrying cannot help: said once, and the answers say it too
+            log.warning("stopped watching %s for changes: %s", self.ws.root, stopped.exceptions[0])
+
+    async def _run(self) -> None:
         async with anyio.create_task_group() as tg:
             tg.start_soon(self._retry_loop)
             why = None
@@ -234,6 +249,8 @@ class Watcher:
     async def _idle(self) -> None:
         try:
             warmed = await self.reindexer.warm()
+        except STOPS:
+            raise
         except Exception as exc:  # the next re-index builds it anyway
             log.info("could not prepare for the next re-index of %s: %s", self.ws.root, exc)
             return
@@ -264,6 +281,8 @@ class Watcher:
         while True:
             try:
                 await self._poll_once()
+            except STOPS:
+                raise
             except Exception as exc:  # one bad poll (a file vanished mid-walk...) must not end watching
                 log.warning("polling %s failed, trying again next time: %s: %s", self.ws.root, type(exc).__name__, exc)
             await self._idle()
@@ -321,7 +340,7 @@ class Watcher:
             seen.add(f.path)
             if known.get(f.path) != (f.size, f.mtime_ns, f.language):
                 out.add(f.path)
-        out.update(p for p in known if p not in seen)
+        out.update(p for p in known if p not in seen and not walked.hides(p))  # unreadable is not gone
         return out
 
     # ---- re-indexing ----------------------------------------------------------------------------
@@ -333,6 +352,8 @@ class Watcher:
         ws.mark_pending(paths)
         try:
             summary = await self.reindexer.run(paths)
+        except STOPS:
+            raise
         except Exception as exc:
             self._failed(exc, paths)
             return False
@@ -366,6 +387,8 @@ class Watcher:
     async def refresh_all(self) -> bool:
         try:
             await self.ws.index_now()
+        except STOPS:
+            raise
         except Exception as exc:
             self._failed(exc, None)
             return False

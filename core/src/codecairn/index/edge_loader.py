@@ -13,6 +13,7 @@ for the chunk in flight before it counts what was written (see EdgeBuffer.writte
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from pathlib import Path
 
@@ -44,7 +45,8 @@ def insert_edges(path: str, rows: list[tuple]) -> int:
         conn.executemany(INSERT_EDGES_SQL, rows)
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        with contextlib.suppress(sqlite3.Error):  # SQLite may have rolled back already
+            conn.execute("ROLLBACK")
         raise
     return len(rows)
 

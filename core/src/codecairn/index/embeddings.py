@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
@@ -22,7 +23,9 @@ from typing import TYPE_CHECKING
 import aiosqlite
 import anyio
 
+from codecairn.errors import DamagedStore
 from codecairn.model import DATA_KINDS
+from codecairn.store.failures import read_only_uri
 
 if TYPE_CHECKING:
     from codecairn.workspace import Workspace
@@ -74,6 +77,8 @@ class EmbeddingJob:
     async def run_once(self, progress: Progress | None = None) -> int:
         """Give every pending symbol a vector; returns how many vectors had to be computed
         (a symbol whose embedded text is unchanged reuses its stored vector)."""
+        if self.ws.failure is not None:  # before loading a model for nothing
+            raise self.ws.failure
         embedder = await asyncio.to_thread(self.ws.host.embedder)  # the first call loads the model
         if embedder is None:
             return 0
@@ -82,6 +87,8 @@ class EmbeddingJob:
             self.running = True
             try:
                 return await self._run(embedder, progress)
+            except sqlite3.DatabaseError as exc:  # its own connection's: said like the store's
+                raise self.ws.explain(exc) from exc
             finally:
                 self.running = False
 
@@ -90,19 +97,25 @@ class EmbeddingJob:
         from codecairn.semantic.vectors import encode_vector
 
         store = self.ws.store
-        db = await aiosqlite.connect(store.path, isolation_level=None)
+        # A read-only index keeps its stored vectors; new ones live in memory only.
+        writes = store.read_only is None
+        if writes:
+            db = await aiosqlite.connect(store.path, isolation_level=None)
+        else:
+            db = await aiosqlite.connect(read_only_uri(store.path), uri=True, isolation_level=None)
         try:
             await db.execute("PRAGMA busy_timeout=30000")
             stored_model = await store.get_meta("embedding_model")
-            if stored_model != embedder.model_id:
+            if stored_model != embedder.model_id and (writes or self.model_id != embedder.model_id):
                 if stored_model is not None:
                     log.info("embedding model changed (%s -> %s): re-embedding", stored_model, embedder.model_id)
-                await db.execute("DELETE FROM embeddings")
-                await db.execute(
-                    "INSERT INTO meta(key, value) VALUES ('embedding_model', ?) "
-                    "ON CONFLICT(key) DO UPDATE SET value=excluded.value",
-                    (embedder.model_id,),
-                )
+                if writes:
+                    await db.execute("DELETE FROM embeddings")
+                    await db.execute(
+                        "INSERT INTO meta(key, value) VALUES ('embedding_model', ?) "
+                        "ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                        (embedder.model_id,),
+                    )
                 self.hash_of.clear()
                 self.blobs.clear()
                 self.version += 1
@@ -129,7 +142,7 @@ class EmbeddingJob:
                     text = embedding_text(kind, name, qn, sig, doc, parent_name)
                     texts[sid] = (_hash(embedder.model_id, text), text)
                 hashes = list({h for h, _ in texts.values() if h not in self.blobs})
-                if hashes:
+                if hashes and stored_model == embedder.model_id:
                     known = await db.execute_fetchall(
                         f"SELECT hash, vector FROM embeddings WHERE hash IN ({','.join('?' * len(hashes))})", hashes
                     )
@@ -139,8 +152,9 @@ class EmbeddingJob:
                     order = list(todo)
                     vectors = await asyncio.to_thread(embedder.embed, [todo[h] for h in order])
                     new = [(h, embedder.model_id, encode_vector(v)) for h, v in zip(order, vectors)]
-                    with anyio.CancelScope(shield=True):
-                        await db.executemany("INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?)", new)
+                    if writes:
+                        with anyio.CancelScope(shield=True):
+                            await db.executemany("INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?)", new)
                     self.blobs.update((h, b) for h, _, b in new)
                     embedded += len(new)
                 for sid, (h, _) in texts.items():
@@ -153,7 +167,8 @@ class EmbeddingJob:
                 log.info(
                     "embedded %d symbols (%d new vectors) in %.1fs", total, embedded, time.perf_counter() - started
                 )
-                await self._collect_garbage(db)
+                if writes:
+                    await self._collect_garbage(db)
             return embedded
         finally:
             await db.close()
@@ -176,6 +191,9 @@ class EmbeddingJob:
             self.wakeup.clear()
             try:
                 await self.run_once()
+            except DamagedStore as exc:  # nothing more to embed from: said once
+                log.warning("not embedding: %s", exc)
+                return
             except Exception:
                 log.exception("embedding failed; will retry after the next index run")
 

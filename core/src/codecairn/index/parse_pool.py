@@ -73,6 +73,7 @@ def parse_one(root: str, path: str, language: str, old_hash: str | None) -> tupl
 
 
 def parse_chunk(root: str, jobs: list[tuple[str, str, str | None]]) -> list[tuple]:
+    root = os.path.realpath(root)  # what every read is confined to (a root given through a link)
     return [parse_one(root, path, language, old_hash) for path, language, old_hash in jobs]
 
 

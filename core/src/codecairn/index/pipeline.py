@@ -12,14 +12,17 @@ import asyncio
 import gc
 import json
 import logging
+import os
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import anyio
 
+from codecairn.errors import UNAVAILABLE, ToolError
 from codecairn.index.edge_buffer import EdgeBuffer
 from codecairn.index.edge_loader import EdgeLoader
 from codecairn.index.heap import give_back_free_memory
@@ -61,6 +64,28 @@ class IndexSummary:
     generation: int = 0
     cancelled: bool = False
     phases: dict[str, float] = field(default_factory=dict)  # seconds per phase: walk, parse, write, resolve
+    # Directories (and entries) that could not be read: their files' facts were kept, not deleted.
+    unreadable: list[str] = field(default_factory=list)
+
+
+UNREADABLE_SHOWN = 20  # unreadable directories named in a summary
+
+
+def _unreadable_root_error(root: Path, why: str, kept: int) -> ToolError:
+    return ToolError(
+        UNAVAILABLE,
+        f"cannot read the root {root} ({why}): nothing was indexed, and nothing was forgotten"
+        + (f": the {kept} files indexed from it keep their facts until it can be read" if kept else ""),
+    )
+
+
+def unreadable_root(root: Path) -> ToolError | None:
+    """The error to give before anything is opened, when ``root`` cannot be listed; else None."""
+    try:
+        with os.scandir(root):
+            return None
+    except OSError as exc:
+        return _unreadable_root_error(root, exc.strerror or str(exc), 0)
 
 
 _paused_runs = 0
@@ -110,6 +135,7 @@ async def _narrow(
     if progress:
         await progress(len(jobs), len(jobs), "indexed")
     summary.skipped = {**walked.skipped, **summary.skipped}
+    summary.unreadable = walked.unreadable
     summary.phases = {**walked.phases, **summary.phases}
     return summary
 
@@ -120,7 +146,10 @@ async def _run_index(ws: Workspace, progress: Progress | None = None) -> IndexSu
     store = ws.store
     walked = await asyncio.to_thread(walk, str(ws.root), ws.host.language_for)
     summary.phases["walk"] = time.perf_counter() - started
+    if walked.root_error:
+        raise _unreadable_root_error(ws.root, walked.root_error, len(ws.files_by_path))
     summary.skipped = dict(walked.skipped)
+    summary.unreadable = walked.unreadable[:UNREADABLE_SHOWN]
     if await store.get_meta("edges_pending") == "1":
         # A first index was killed before its edges were written: start it over, cleanly.
         log.warning("the previous first index of %s did not finish; indexing from scratch", ws.root)
@@ -141,7 +170,8 @@ async def _run_index(ws: Workspace, progress: Progress | None = None) -> IndexSu
             continue
         jobs.append((f.path, f.language, old.hash if old is not None and old.language == f.language else None))
         meta[f.path] = (f.size, f.mtime_ns)
-    vanished = {path: state.id for path, state in indexed.items() if path not in seen}
+    # Not walked is not gone: what is under a directory that could not be read is kept as it was.
+    vanished = {path: state.id for path, state in indexed.items() if path not in seen and not walked.hides(path)}
     deleted_ids = list(vanished.values())
     summary.deleted = len(deleted_ids)
     generation = ws.generation + 1

@@ -1,11 +1,14 @@
 """Walk a root the way a developer would expect: .gitignore rules (nested ones too), the usual
-vendor and build directories left out, symlinks never followed out of the root.
+vendor and build directories left out, symlinks never followed out of the root. A directory it
+cannot read is not an empty one: the walk names it (``unreadable``) so that nothing indexed under
+it is taken for deleted.
 
 Only stats files here; reading (binary detection, hashing) happens in the parse workers.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from collections.abc import Callable
@@ -42,6 +45,7 @@ DEFAULT_EXCLUDED_DIRS = frozenset(
         ".pc",  # .pc: quilt patch copies
     }
 )
+GONE_ERRNOS = frozenset({errno.ENOENT, errno.ENOTDIR})  # absence; anything else is "cannot tell now"
 MAX_FILE_BYTES_ENV = "CODECAIRN_MAX_FILE_BYTES"
 DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024  # TypeScript's checker.ts is 2.8 MB of real code
 GITIGNORE_MAX_BYTES = 1 << 20
@@ -67,12 +71,20 @@ class WalkResult:
     files: list[WalkedFile] = field(default_factory=list)
     skipped: dict[str, int] = field(default_factory=dict)  # reason -> count
     examples: dict[str, list[str]] = field(default_factory=dict)
+    # Directories that could not be listed and entries that could not be stat'ed ("" is the root):
+    # what is under them is unknown, not gone — an index keeps what it knew of them.
+    unreadable: list[str] = field(default_factory=list)
+    root_error: str = ""  # why the root itself could not be listed
 
     def skip(self, reason: str, path: str) -> None:
         self.skipped[reason] = self.skipped.get(reason, 0) + 1
         sample = self.examples.setdefault(reason, [])
         if len(sample) < 5:
             sample.append(path)
+
+    def hides(self, path: str) -> bool:
+        """Is ``path`` (root-relative) unreadable itself, or under an unreadable directory?"""
+        return any(u == "" or path == u or path.startswith(u + "/") for u in self.unreadable)
 
 
 def _ignore_spec(root: str, rel_dir: str) -> pathspec.PathSpec | None:
@@ -99,14 +111,21 @@ def walk(root: str, language_for: Callable[[str], object | None], *, limit_bytes
         try:
             entries = sorted(os.scandir(abs_dir), key=lambda e: e.name)
         except OSError as exc:
+            if exc.errno in GONE_ERRNOS and rel_dir:
+                continue  # removed while walking: gone, its files with it
             result.skip(f"unreadable directory ({exc.strerror or exc})", rel_dir or ".")
+            result.unreadable.append(rel_dir)
+            if not rel_dir:
+                result.root_error = exc.strerror or str(exc)
             continue
         for entry in entries:
             rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
             try:
                 st = entry.stat(follow_symlinks=False)
-            except OSError:
-                result.skip("unreadable", rel)
+            except OSError as exc:
+                if exc.errno not in GONE_ERRNOS:
+                    result.skip("unreadable", rel)
+                    result.unreadable.append(rel)
                 continue
             is_link = stat.S_ISLNK(st.st_mode)
             if is_link:

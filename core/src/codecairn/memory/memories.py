@@ -21,7 +21,7 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any
 
-from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, ToolError, quoted
+from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, StoreNotWritable, ToolError, quoted
 from codecairn.index.parse_pool import BINARY_SNIFF, content_hash
 from codecairn.memory import table
 from codecairn.memory.anchors import (
@@ -500,7 +500,7 @@ class Memories:
                         updated.append(m)
             try:
                 await table.update(self.ws.store.path, updated)
-            except (sqlite3.OperationalError, ToolError) as exc:
+            except (sqlite3.OperationalError, ToolError, StoreNotWritable) as exc:
                 log.warning("could not save %d re-anchored memories now (%s); will retry", len(updated), exc)
             return rows
 

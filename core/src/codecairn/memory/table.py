@@ -9,6 +9,7 @@ transaction, shielded from cancellation so it is written whole or not at all.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
@@ -20,9 +21,11 @@ import anyio
 
 from codecairn.errors import UNAVAILABLE, ToolError
 from codecairn.memory.anchors import Anchor
+from codecairn.store import failures
 
 CURRENT, MOVED, ORPHANED = "current", "moved", "orphaned"
 BUSY_TIMEOUT_MS = 20_000
+SQLITE_BUSY, SQLITE_LOCKED = 5, 6
 
 
 @dataclass(slots=True)
@@ -87,6 +90,8 @@ async def count(reader: aiosqlite.Connection) -> int:
 
 @asynccontextmanager
 async def _writing(db_path: Path) -> AsyncIterator[aiosqlite.Connection]:
+    """One write transaction on a connection of its own. A damaged or read-only database raises
+    what store/failures.py says of it; a busy one, a ToolError saying so."""
     with anyio.CancelScope(shield=True):
         db = await aiosqlite.connect(db_path, isolation_level=None)
         try:
@@ -94,6 +99,8 @@ async def _writing(db_path: Path) -> AsyncIterator[aiosqlite.Connection]:
             try:
                 await db.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
+                if (getattr(exc, "sqlite_errorcode", 0) & 0xFF) not in (SQLITE_BUSY, SQLITE_LOCKED):
+                    raise
                 raise ToolError(
                     UNAVAILABLE,
                     "the index database is busy with a long write (indexing); nothing was changed, try again shortly",
@@ -102,8 +109,14 @@ async def _writing(db_path: Path) -> AsyncIterator[aiosqlite.Connection]:
                 yield db
                 await db.execute("COMMIT")
             except BaseException:
-                await db.execute("ROLLBACK")
+                with contextlib.suppress(sqlite3.Error):  # SQLite may have rolled back already
+                    await db.execute("ROLLBACK")
                 raise
+        except sqlite3.DatabaseError as exc:
+            fatal = failures.classify(exc, db_path)
+            if fatal is None:
+                raise
+            raise fatal from exc
         finally:
             await db.close()
 

@@ -1,12 +1,17 @@
 """One SQLite file per workspace, opened through aiosqlite.
 
 One writer connection (the indexer's) and one reader connection (queries), in WAL mode so
-queries answer from the last committed batch while indexing goes on. A database that cannot be
-opened or fails its integrity check is reported and left exactly where it is.
+queries answer from the last committed batch while indexing goes on. A database that is damaged
+(at open, or met later by any query) is reported and left exactly where it is; one this process
+may not write is opened read-only, and every write is refused with the reason
+(store/failures.py). The integrity seal (store/seal.py) decides whether an open must check the
+whole file first.
 """
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import hashlib
 import os
 import sqlite3
@@ -17,9 +22,11 @@ from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 
-from codecairn.errors import StoreError
+from codecairn.errors import DamagedStore, StoreError, StoreNotWritable
 from codecairn.model import FileFacts
+from codecairn.store import failures, seal
 from codecairn.store.schema import MIGRATIONS, SCHEMA_VERSION
+from codecairn.store.seal import Seal
 
 if TYPE_CHECKING:
     from codecairn.index.edge_buffer import EdgeBuffer
@@ -76,67 +83,73 @@ class ParsedFile:
     facts: FileFacts
 
 
-def _rebuild_hint(path: Path) -> str:
-    return (
-        f"The index database {path} is unusable and was left untouched. "
-        f"To rebuild it, run `codecairn index ROOT --rebuild` (this deletes that file), "
-        f"or move it away and index again."
-    )
+def _guarded(method):
+    """A store method whose SQLite failures arrive as what they mean (store/failures.py): a damaged
+    file as DamagedStore (remembered: the store is not used for anything else then), a file this
+    process may not write as StoreNotWritable; passing ones (busy, full...) as they are."""
 
-
-# ---- the integrity seal ---------------------------------------------------------------------
-# `PRAGMA quick_check` reads the whole database (0.25 s for CPython's Lib, seconds for the JDK):
-# too slow for every `codecairn index`. A clean close records the file's identity beside it;
-# the next open skips the check when the file is exactly as that close left it (same inode, size
-# and mtime, and no write-ahead log: the last connection closed cleanly). Anything that touched
-# the file since, a crash included, breaks the seal and the check runs.
-
-
-def _seal_path(path: Path) -> Path:
-    return path.with_name(path.name + ".sealed")
-
-
-def _identity(path: Path) -> str | None:
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return f"{st.st_ino} {st.st_size} {st.st_mtime_ns}"
-
-
-def _seal_holds(path: Path) -> bool:
-    wal = Path(str(path) + "-wal")
-    try:
-        if wal.exists() and wal.stat().st_size > 0:
-            return False
-        return _seal_path(path).read_text() == _identity(path)
-    except OSError:
-        return False
-
-
-def _seal(path: Path) -> None:
-    if Path(str(path) + "-wal").exists():  # another connection is still open: it seals on close
-        return
-    identity = _identity(path)
-    if identity is not None:
+    @functools.wraps(method)
+    async def guarded(self: Store, *args: Any, **kwargs: Any) -> Any:
         try:
-            _seal_path(path).write_text(identity)
-        except OSError:  # an unsealed database is only checked again, never trusted less
-            pass
+            return await method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as exc:
+            fatal = self.explain(exc, passing=False)
+            if fatal is None:
+                raise
+            raise fatal from exc
+
+    return guarded
 
 
-def _break_seal(path: Path) -> None:
+def _writes(method):
+    """A store method that writes: refused at once on a read-only store, with the reason."""
+
+    @functools.wraps(method)
+    async def writing(self: Store, *args: Any, **kwargs: Any) -> Any:
+        if self.read_only is not None:
+            raise failures.not_writable(self.path, self.read_only)
+        return await method(self, *args, **kwargs)
+
+    return _guarded(writing)
+
+
+async def _rollback(db: aiosqlite.Connection) -> None:
+    """Roll back after a failure, keeping that failure: SQLite may have rolled back already (a full
+    disk, an I/O error), and "no transaction is active" would hide what happened."""
     try:
-        _seal_path(path).unlink(missing_ok=True)
-    except OSError:
+        await db.execute("ROLLBACK")
+    except sqlite3.Error:
         pass
 
 
+async def _connect(target: str | Path, uri: bool = False) -> aiosqlite.Connection:
+    db = await aiosqlite.connect(target, uri=uri, isolation_level=None)
+    try:
+        await db.execute("PRAGMA busy_timeout=5000")
+    except BaseException:
+        await db.close()
+        raise
+    return db
+
+
 class Store:
-    def __init__(self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
+    def __init__(
+        self,
+        path: Path,
+        writer: aiosqlite.Connection,
+        reader: aiosqlite.Connection,
+        *,
+        read_only: str | None = None,
+        sealed: Seal | None = None,
+    ) -> None:
         self.path = path
         self.db = writer
         self.reader = reader
+        # Why this process may not write the file (store/failures.py), or None: then every write
+        # is refused with that reason, and `db` is a read-only connection like `reader`.
+        self.read_only = read_only
+        self.damage: DamagedStore | None = None  # met while in use: answers say so, nothing is sealed
+        self._sealed = sealed  # the seal this open verified: reused at close if nothing changed
         self._point: sqlite3.Connection | None = None  # see fetch_now
         self._next_symbol_id = 1
         self._next_file_id = 1
@@ -146,15 +159,38 @@ class Store:
 
     @classmethod
     async def open(cls, path: Path, *, check: bool = True) -> Store:
+        """Open (or create) the database at ``path``: for writing when this process may write it,
+        else read-only (``read_only`` says why). Raises DamagedStore for a damaged file (it is left
+        exactly as it is), StoreNotWritable when it does not exist and cannot be created."""
         path = Path(path)
         existed = path.exists()
         if existed and not path.is_file():
-            raise StoreError(f"{path} is not a file. " + _rebuild_hint(path))
-        path.parent.mkdir(parents=True, exist_ok=True)
-        writer = reader = None
+            raise failures.damaged(path, "it is not a file")
+        problem = failures.write_problem(path)
+        if not existed:
+            if problem is not None:
+                raise failures.cannot_create(path, problem)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise failures.cannot_create(path, f"{exc.filename}: {exc.strerror}") from None
         try:
-            writer = await aiosqlite.connect(path, isolation_level=None)
-            await writer.execute("PRAGMA busy_timeout=5000")
+            return await cls._open(path, existed, check, problem)
+        except StoreNotWritable:
+            if not existed or problem is not None:
+                raise
+            # The kernel said yes, SQLite met a refusal (a read-only mount it saw first...): read-only.
+            return await cls._open(path, existed, check, failures.write_problem(path) or "SQLite refused to write")
+
+    @classmethod
+    async def _open(cls, path: Path, existed: bool, check: bool, read_only: str | None) -> Store:
+        writer = reader = store = None
+        sealed: Seal | None = None
+        try:
+            if read_only is None:
+                writer = await _connect(path)
+            else:
+                writer = await _connect(failures.read_only_uri(path), uri=True)
             if existed:
                 version = (await (await writer.execute("PRAGMA user_version")).fetchone())[0]
                 if version > SCHEMA_VERSION:
@@ -162,32 +198,34 @@ class Store:
                         f"{path} was written by a newer codecairn (schema {version} > {SCHEMA_VERSION}). "
                         "Upgrade codecairn, or index into another cache directory."
                     )
-                if check and not _seal_holds(path):
-                    rows = await (await writer.execute("PRAGMA quick_check")).fetchall()
-                    if [r[0] for r in rows] != ["ok"]:
-                        detail = "; ".join(str(r[0]) for r in rows[:3])
-                        raise StoreError(f"integrity check failed ({detail}). " + _rebuild_hint(path))
-            mode = (await (await writer.execute("PRAGMA journal_mode=WAL")).fetchone())[0]
-            if mode.lower() != "wal":
-                raise StoreError(f"{path}: could not switch to WAL mode (got {mode})")
-            await writer.execute("PRAGMA synchronous=NORMAL")
+                if read_only is not None and version < SCHEMA_VERSION:
+                    raise failures.not_writable(path, f"{read_only}; it needs an upgrade to schema {SCHEMA_VERSION}")
+                if check:
+                    sealed = await asyncio.to_thread(seal.verified, path)
+                    if sealed is None:
+                        rows = await (await writer.execute("PRAGMA quick_check")).fetchall()
+                        if [r[0] for r in rows] != ["ok"]:
+                            detail = "; ".join(str(r[0]) for r in rows[:3])
+                            raise failures.damaged(path, f"integrity check failed: {detail}")
+            if read_only is None:
+                mode = (await (await writer.execute("PRAGMA journal_mode=WAL")).fetchone())[0]
+                if mode.lower() != "wal":
+                    raise StoreError(f"{path}: could not switch to WAL mode (got {mode})")
+                await writer.execute("PRAGMA synchronous=NORMAL")
+                await cls._migrate(writer)
             await writer.execute("PRAGMA temp_store=MEMORY")
-            await cls._migrate(writer)
-            reader = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True)
-            await reader.execute("PRAGMA busy_timeout=5000")
-        except sqlite3.DatabaseError as exc:
-            for conn in (writer, reader):
+            reader = await _connect(failures.read_only_uri(path), uri=True)
+            store = cls(path, writer, reader, read_only=read_only, sealed=sealed)
+            await store._load_counters()
+        except BaseException as exc:
+            for conn in (writer, reader):  # a connection left open would keep the process alive
                 if conn is not None:
                     await conn.close()
-            raise StoreError(f"{path}: {exc}. " + _rebuild_hint(path)) from exc
-        except BaseException:
-            for conn in (writer, reader):
-                if conn is not None:
-                    await conn.close()
+            if isinstance(exc, sqlite3.DatabaseError):
+                raise failures.explained(exc, path) from exc
             raise
-        _break_seal(path)  # from here on this process may write; its close seals again
-        store = cls(path, writer, reader)
-        await store._load_counters()
+        if read_only is None:
+            seal.break_seal(path)  # from here on this process may write; its close seals again
         return store
 
     @staticmethod
@@ -202,7 +240,7 @@ class Store:
                 await db.execute(f"PRAGMA user_version={number + 1}")
                 await db.execute("COMMIT")
             except BaseException:
-                await db.execute("ROLLBACK")
+                await _rollback(db)
                 raise
 
     async def _load_counters(self) -> None:
@@ -220,15 +258,29 @@ class Store:
                 await conn.close()
             except Exception:  # closing twice, or after the loop went away: nothing left to do
                 closed = False
-        if closed:
-            _seal(self.path)
+        if closed and self.damage is None:
+            await asyncio.to_thread(seal.write, self.path, self._sealed)
+
+    # ---- failures -------------------------------------------------------------------------------
+
+    def explain(self, exc: BaseException, *, passing: bool = True) -> StoreError | None:
+        """What ``exc``, met by any connection to this database, means (store/failures.py). Damage
+        is remembered. ``passing=False``: None for a passing failure (busy, full...)."""
+        found = failures.classify(exc, self.path)
+        if isinstance(found, DamagedStore) and self.damage is None:
+            self.damage = found
+        if found is None and passing:
+            return failures.explained(exc, self.path)
+        return found
 
     # ---- meta -------------------------------------------------------------------------------
 
+    @_guarded
     async def get_meta(self, key: str, default: str | None = None) -> str | None:
         row = await (await self.db.execute("SELECT value FROM meta WHERE key=?", (key,))).fetchone()
         return row[0] if row else default
 
+    @_writes
     async def set_meta(self, items: dict[str, Any]) -> None:
         await self.db.executemany(
             "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
@@ -237,6 +289,7 @@ class Store:
 
     # ---- files ------------------------------------------------------------------------------
 
+    @_guarded
     async def files(self) -> dict[str, FileRow]:
         rows = await self.db.execute_fetchall(
             "SELECT id, path, language, size, mtime_ns, hash, lines, module, extractor, partial, generation FROM files"
@@ -245,6 +298,7 @@ class Store:
 
     # ---- writing ------------------------------------------------------------------------------
 
+    @_writes
     async def write_batch(
         self,
         parsed: list[ParsedFile],
@@ -377,7 +431,7 @@ class Store:
                 await db.executemany("INSERT INTO exports VALUES (?,?,?,?,?,?)", export_rows)
             await db.execute("COMMIT")
         except BaseException:
-            await db.execute("ROLLBACK")
+            await _rollback(db)
             raise
         # Only now: a batch that did not commit must leave no edges behind to be stored later.
         for args in deferred:
@@ -392,11 +446,13 @@ class Store:
         "edges_target": "edges(target)",
     }
 
+    @_writes
     async def drop_edge_indexes(self) -> None:
         """Bulk loads are several times faster into an unindexed table; ensure_indexes rebuilds."""
         for name in self.EDGE_INDEXES:
             await self.db.execute(f"DROP INDEX IF EXISTS {name}")
 
+    @_writes
     async def ensure_indexes(self) -> None:
         # Building an index sorts the whole table; in memory that sort kept ≈ 17 MB (CPython's Lib)
         # in the process for good, and a temporary file is no slower (the OS caches it).
@@ -407,6 +463,7 @@ class Store:
         finally:
             await self.db.execute("PRAGMA temp_store=MEMORY")
 
+    @_writes
     async def insert_edges(self, rows: list[tuple]) -> None:
         """rows: (id, file_id, kind, source_id, target, receiver, receiver_type, line, target_id, resolution)."""
         await self.db.execute("BEGIN IMMEDIATE")
@@ -414,9 +471,10 @@ class Store:
             await self.db.executemany(INSERT_EDGES_SQL, rows)
             await self.db.execute("COMMIT")
         except BaseException:
-            await self.db.execute("ROLLBACK")
+            await _rollback(self.db)
             raise
 
+    @_writes
     async def clear(self) -> None:
         """Forget every indexed file (a first index that was killed before its edges were written)."""
         await self.db.execute("BEGIN IMMEDIATE")
@@ -425,10 +483,11 @@ class Store:
                 await self.db.execute(f"DELETE FROM {table}")
             await self.db.execute("COMMIT")
         except BaseException:
-            await self.db.execute("ROLLBACK")
+            await _rollback(self.db)
             raise
         await self._load_counters()
 
+    @_writes
     async def write_resolutions(self, rows: Iterable[tuple[int | None, str | None, int]]) -> None:
         """``rows`` are (target_id, resolution, edge_id)."""
         rows = list(rows)
@@ -439,11 +498,12 @@ class Store:
             await self.db.executemany("UPDATE edges SET target_id=?, resolution=? WHERE id=?", rows)
             await self.db.execute("COMMIT")
         except BaseException:
-            await self.db.execute("ROLLBACK")
+            await _rollback(self.db)
             raise
 
     # ---- reading (reader connection: never waits for the indexer's transaction) ---------------
 
+    @_guarded
     async def fetch(self, sql: str, params: Iterable[Any] = ()) -> list[tuple]:
         return list(await self.reader.execute_fetchall(sql, tuple(params)))
 
@@ -451,17 +511,21 @@ class Store:
         """A primary-key lookup of a few rows, read on the event loop's own thread: it takes
         microseconds, less than the hop to aiosqlite's thread and back (the larger part of a
         `find_symbols` answer's signatures). Never for scans. A busy database (a WAL reader can
-        meet one only while the log is being reset) falls back to the reader connection."""
+        meet one only while the log is being reset) falls back to the reader connection.
+        (Guarded by hand, not by @_guarded: one coroutine less on the hottest read.)"""
         params = tuple(params)
         try:
             if self._point is None:
                 self._point = sqlite3.connect(
-                    f"file:{self.path}?mode=ro", uri=True, timeout=0.05, check_same_thread=False
+                    failures.read_only_uri(self.path), uri=True, timeout=0.05, check_same_thread=False
                 )
             return self._point.execute(sql, params).fetchall()
         except sqlite3.OperationalError:
             return await self.fetch(sql, params)
+        except sqlite3.DatabaseError as exc:
+            raise self.explain(exc) from exc
 
+    @_guarded
     async def fetch_writer(self, sql: str, params: Iterable[Any] = ()) -> list[tuple]:
         """Read through the writer connection: sees the indexer's own uncommitted view (resolver)."""
         return list(await self.db.execute_fetchall(sql, tuple(params)))

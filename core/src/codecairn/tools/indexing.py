@@ -24,6 +24,8 @@ async def index(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         out["deleted"] = s.deleted
     if s.skipped:
         out["skipped"] = s.skipped
+    if s.unreadable:  # directories that could not be read: what was indexed there is kept
+        out["unreadable"] = s.unreadable
     if s.failed:
         out["failed"] = dict(list(s.failed.items())[:20])
     return out
