@@ -51,7 +51,9 @@ def count_lines(data: bytes) -> int:
 
 
 def parse_one(root: str, path: str, language: str, old_hash: str | None) -> tuple:
-    """-> ("parsed", path, hash, lines, facts) | ("same", path, hash) | ("skipped", path, reason)
+    """``root`` is a real path (parse_chunk makes it one): reads are confined to it.
+
+    -> ("parsed", path, hash, lines, facts) | ("same", path, hash) | ("skipped", path, reason)
     | ("failed", path, error)."""
     try:
         data = read_confined(root, path)  # swapped for a link out of the root since the walk: refused
