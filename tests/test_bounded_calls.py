@@ -147,3 +147,24 @@ def test_a_slow_search_is_stopped_at_the_time_limit_while_ping_is_answered(tmp_p
         after = tool_answer(server.reply("after"))
         assert sorted(r["name"] for r in after["results"]) == ["names0", "names1", "names2"]
         server.close()
+
+
+def test_a_refusal_for_size_advises_only_the_tools_own_arguments(stdlib_part: Path, cache_dir: Path) -> None:
+    """`too_large` names the arguments of the tool that was called, never ones it does not take."""
+    calls = {
+        "outline": ("file_outline", {"path": "argparse.py"}),
+        "stats": ("stats", {}),
+    }
+    with RawServer(stdlib_part, cache_dir, *FLAGS, CODECAIRN_RESPONSE_BYTES="300") as server:
+        server.initialize()
+        server.send(tool_call("index", "index", {}))
+        server.reply("index")
+        server.send(*(tool_call(key, tool, args) for key, (tool, args) in calls.items()))
+        answers = {key: tool_answer(server.reply(key)) for key in calls}
+        server.close()
+    outline = answers["outline"]
+    assert outline["error"] == "too_large"
+    assert "limit, path, kinds, start_line, end_line" in outline["message"]
+    assert "max_lines" not in outline["message"]
+    assert answers["stats"]["error"] == "too_large"
+    assert "stats takes no argument that narrows it" in answers["stats"]["message"]

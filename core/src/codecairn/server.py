@@ -144,6 +144,17 @@ async def _explain_uninitialized(ctx: ServerRequestContext, call_next) -> Any:
         raise
 
 
+# Arguments that make an answer smaller, when a tool takes them: advice names only these.
+NARROWING = ("limit", "max_lines", "max_bytes", "path", "kinds", "start_line", "end_line", "language", "depth")
+
+
+def _too_large(tool: Tool) -> str:
+    """Why an answer was refused for its size, and which of *this* tool's arguments narrow it."""
+    own = [a for a in NARROWING if a in tool.input_schema.get("properties", {})]
+    advice = f"narrow it with {', '.join(own)}" if own else f"{tool.name} takes no argument that narrows it"
+    return f"the answer is larger than {RESPONSE_BUDGET_BYTES} bytes; {advice}"
+
+
 def _cut_to_budget(error: dict[str, Any]) -> dict[str, Any]:
     """An error larger than the response budget: its code, its state stamps and as much of its
     message as fits; the details (candidates, lists) go."""
@@ -221,12 +232,7 @@ class CodecairnServer:
         payload = self._stamp(payload)
         text = _text(payload)
         if len(text.encode()) > RESPONSE_BUDGET_BYTES:
-            return self._error(
-                ToolError(
-                    "too_large",
-                    f"the answer is larger than {RESPONSE_BUDGET_BYTES} bytes; narrow it (limit, path, max_lines)",
-                )
-            )
+            return self._error(ToolError("too_large", _too_large(tool)))
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
 
     def _stamp(self, payload: dict[str, Any]) -> dict[str, Any]:
