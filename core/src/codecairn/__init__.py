@@ -1,3 +1,3 @@
 """codecairn: a persistent, tree-sitter-based code-knowledge server for AI coding agents."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

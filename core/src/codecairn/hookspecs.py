@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import pluggy
 
@@ -36,6 +36,10 @@ if TYPE_CHECKING:
 
 PROJECT = "codecairn"
 ENTRY_POINT_GROUP = "codecairn"
+# The version of this contract. It changes when a hook, a dataclass field a plugin fills in, or a
+# ToolContext method changes incompatibly; plugins depend on core with an upper bound
+# (``codecairn>=0.2,<0.3``) and may check it.
+API_VERSION = 2
 
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
@@ -68,8 +72,32 @@ _imported: dict[str, Callable[..., Any]] = {}
 
 
 @dataclass(frozen=True)
+class ResolutionRules:
+    """How a language's names reach their symbols: what the resolver needs to know of it.
+    Everything here must pickle (it travels to parse workers with its Language)."""
+
+    # How qualified names are joined ("." for Java/Python/TS/Go, "::" for Rust).
+    separator: str = "."
+    # Are members of the enclosing type callable without a receiver (Java/TS: yes)?
+    implicit_members: bool = False
+    # Receivers that mean "the current object" and "its supertype".
+    self_names: tuple[str, ...] = ("self", "this")
+    super_names: tuple[str, ...] = ("super", "super()")
+    # Are symbols of other files in the same directory visible without import (Java, Go)?
+    directory_scope: bool = False
+    # The language's built-ins: names a bare call or base reaches without import when nothing in
+    # scope defines them (Python's `str`, JavaScript's `parseInt`). They are never resolved by
+    # guessing another file's symbol of that name.
+    builtins: frozenset[str] = frozenset()
+    # Heads of a path that name a module relative to the current one (Rust's `crate`, `self`,
+    # `super`): ``path_root(head, current_module) -> module``, or None when ``head`` is no such
+    # word. A module-level function (it must pickle).
+    path_root: Callable[[str, str], str | None] | None = None
+
+
+@dataclass(frozen=True)
 class Language:
-    """A language codecairn can index.
+    """A language codecairn can index: who it is and how to parse it, then how its names resolve.
 
     ``grammar`` returns a tree-sitter language (the PyCapsule from a grammar package's
     ``language()`` function, or a ``tree_sitter.Language``). ``extractor`` turns one parsed file
@@ -80,26 +108,15 @@ class Language:
     extensions: tuple[str, ...]
     grammar: Callable[[], Any]
     extractor: Callable[[bytes, Any, str], FileFacts]
-    # How qualified names are joined in this language ("." for Java/Python/TS/Go, "::" for Rust).
-    separator: str = "."
-    # Are members of the enclosing type callable without a receiver (Java/TS/Rust impl: yes)?
-    implicit_members: bool = False
-    # Receivers that mean "the current object" and "its supertype".
-    self_names: tuple[str, ...] = ("self", "this")
-    super_names: tuple[str, ...] = ("super", "super()")
-    # Are symbols of other files in the same directory visible without import (Java, Go)?
-    directory_scope: bool = False
+    resolution: ResolutionRules = ResolutionRules()
     # Extra file names (no extension) this language claims, e.g. ("BUILD",). Rarely needed.
     filenames: tuple[str, ...] = ()
-    # Shown in answers so an agent knows how deep the facts are ("rich" or "tags").
-    depth: str = "rich"
+    # Shown in answers so an agent knows how deep the facts are: a rich plugin's, or a grammar
+    # pack's tag queries.
+    depth: Literal["rich", "tags"] = "rich"
     # Languages of one family import each other's modules (TypeScript, TSX and JavaScript share
     # module names); empty = the language is its own family.
     family: str = ""
-    # The language's built-ins: names a bare call or base reaches without import when nothing in
-    # scope defines them (Python's `str`, JavaScript's `parseInt`). They are never resolved by
-    # guessing another file's symbol of that name.
-    builtins: frozenset[str] = frozenset()
 
 
 class ToolContext(Protocol):

@@ -20,10 +20,10 @@ def calls(facts):
 def test_go_is_registered_with_go_naming_rules(go_language):
     assert go_language.name == "go"
     assert go_language.extensions == (".go",)
-    assert go_language.separator == "."
-    assert go_language.implicit_members is False
-    assert go_language.self_names == ()
-    assert go_language.directory_scope is True
+    assert go_language.resolution.separator == "."
+    assert go_language.resolution.implicit_members is False
+    assert go_language.resolution.self_names == ()
+    assert go_language.resolution.directory_scope is True
     # The parse pool ships the extractor to worker processes.
     assert pickle.loads(pickle.dumps(go_language.extractor)) == go_language.extractor
 

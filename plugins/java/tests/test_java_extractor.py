@@ -83,11 +83,11 @@ ORDER_SERVICE = """
 def test_java_is_registered_with_java_naming_rules(java_language):
     assert java_language.name == "java"
     assert java_language.extensions == (".java",)
-    assert java_language.separator == "."
-    assert java_language.implicit_members is True
-    assert java_language.self_names == ("this",)
-    assert java_language.super_names == ("super",)
-    assert java_language.directory_scope is True
+    assert java_language.resolution.separator == "."
+    assert java_language.resolution.implicit_members is True
+    assert java_language.resolution.self_names == ("this",)
+    assert java_language.resolution.super_names == ("super",)
+    assert java_language.resolution.directory_scope is True
     # The parse pool ships the extractor to worker processes, and the facts back.
     assert pickle.loads(pickle.dumps(java_language.extractor)) == java_language.extractor
 

@@ -19,9 +19,13 @@ def test_the_plugin_adds_python_for_py_and_pyi_files():
     [python] = languages
     assert python.name == "python"
     assert python.extensions == (".py", ".pyi")
-    assert (python.separator, python.implicit_members, python.directory_scope) == (".", False, False)
-    assert python.self_names == ("self", "cls")
-    assert python.super_names == ("super()", "super")
+    assert (python.resolution.separator, python.resolution.implicit_members, python.resolution.directory_scope) == (
+        ".",
+        False,
+        False,
+    )
+    assert python.resolution.self_names == ("self", "cls")
+    assert python.resolution.super_names == ("super()", "super")
 
     # everything in it crosses into a worker process
     python = pickle.loads(pickle.dumps(python))

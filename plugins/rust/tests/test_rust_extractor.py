@@ -25,11 +25,11 @@ def calls(facts):
 def test_rust_is_registered_with_rust_naming_rules(rust_language):
     assert rust_language.name == "rust"
     assert rust_language.extensions == (".rs",)
-    assert rust_language.separator == "::"
-    assert rust_language.implicit_members is False
-    assert rust_language.self_names == ("self", "Self")
-    assert rust_language.super_names == ()
-    assert rust_language.directory_scope is False
+    assert rust_language.resolution.separator == "::"
+    assert rust_language.resolution.implicit_members is False
+    assert rust_language.resolution.self_names == ("self", "Self")
+    assert rust_language.resolution.super_names == ()
+    assert rust_language.resolution.directory_scope is False
     assert pickle.loads(pickle.dumps(rust_language.extractor)) == rust_language.extractor
 
 

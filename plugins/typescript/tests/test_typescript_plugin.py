@@ -17,8 +17,12 @@ def test_the_plugin_declares_typescript_tsx_and_javascript():
     assert languages["javascript"].extensions == (".js", ".jsx", ".mjs", ".cjs")
     for lang in languages.values():
         assert isinstance(lang, Language)
-        assert (lang.separator, lang.implicit_members, lang.directory_scope) == (".", False, False)
-        assert (lang.self_names, lang.super_names) == (("this",), ("super",))
+        assert (lang.resolution.separator, lang.resolution.implicit_members, lang.resolution.directory_scope) == (
+            ".",
+            False,
+            False,
+        )
+        assert (lang.resolution.self_names, lang.resolution.super_names) == (("this",), ("super",))
         assert lang.extractor is languages["typescript"].extractor  # one extractor for all three
     # JavaScript is parsed with the TSX grammar (JSX included)
     assert languages["javascript"].grammar is languages["tsx"].grammar

@@ -613,7 +613,9 @@ def grammar_pack(
     """
     # Imported here, not at the top: worker processes import this module to unpickle extractors and
     # need neither pluggy nor importlib.metadata (≈ 0.1 s of imports).
-    from codecairn.hookspecs import Language
+    import dataclasses
+
+    from codecairn.hookspecs import Language, ResolutionRules
 
     parts: list[tuple[str, str]] = []
     try:
@@ -639,12 +641,16 @@ def grammar_pack(
         except QueryError as error:
             raise _query_error(name, parts, language, error) from error
         _remember_good(name, source)
+    # Options that are resolution rules (implicit_members, self_names...) go into the Language's
+    # ResolutionRules; the rest (filenames, family) onto the Language itself.
+    rule_names = {f.name for f in dataclasses.fields(ResolutionRules)}
+    rules = ResolutionRules(separator=separator, **{k: v for k, v in options.items() if k in rule_names})
     return Language(
         name=name,
         extensions=tuple(extensions),
         grammar=grammar,
         extractor=TagsExtractor(name, source, separator, blank_on_error),
-        separator=separator,
+        resolution=rules,
         depth=EXTRACTOR,
-        **options,
+        **{k: v for k, v in options.items() if k not in rule_names},
     )

@@ -12,7 +12,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from codecairn.hookspecs import Language
+from codecairn.hookspecs import Language, ResolutionRules
 from codecairn.model import CALLABLE_KINDS, DATA_KINDS, EXACT, IMPORT, INHERITED, NAME_ONLY, TYPE_KINDS
 from codecairn.query.symbol_index import SymbolIndex
 
@@ -51,6 +51,7 @@ class Resolver:
         self.index = index
         self.files = files
         self.languages = languages
+        self.rules = {name: lang.resolution for name, lang in languages.items()}
         self.bindings = bindings
         self._top: dict[int, dict[str, list[int]]] = {}
         self._module_files: dict[tuple[str, str], list[int]] | None = None
@@ -192,10 +193,10 @@ class Resolver:
         """A use that is not a call (a Rust macro invocation, a type mention): scope and imports
         only, never a function, never a guess."""
         info = self.files.get(file_id)
-        lang = self.languages.get(info.language) if info else None
-        if lang is None:
+        rules = self.rules.get(info.language) if info else None
+        if rules is None:
             return None
-        return self.lookup(name, file_id, source_id, lang, exclude=REFERENCE_EXCLUDED)
+        return self.lookup(name, file_id, source_id, rules, exclude=REFERENCE_EXCLUDED)
 
     # ---- calls ------------------------------------------------------------------------------------
 
@@ -205,8 +206,8 @@ class Resolver:
         info = self.files.get(file_id)
         if info is None:
             return None
-        lang = self.languages.get(info.language)
-        if lang is None:
+        rules = self.rules.get(info.language)
+        if rules is None:
             return None
         if receiver_type:
             typ = self._resolve_type_path(receiver_type, file_id, source_id)
@@ -215,20 +216,20 @@ class Resolver:
                 if member is not None:
                     return member[0], (typ[1] if member[1] == EXACT else member[1])
         if not receiver or receiver in ("new",):
-            found = self.lookup(name, file_id, source_id, lang, callable_only=True, exclude=DATA_KINDS)
+            found = self.lookup(name, file_id, source_id, rules, callable_only=True, exclude=DATA_KINDS)
             # A bare name cannot mean someone else's method: guess only among free functions and types.
-            if found or lang.directory_scope or name in lang.builtins:
+            if found or rules.directory_scope or name in rules.builtins:
                 return found  # Go/Java: a bare name cannot reach another package; `str()` is str
             return self._name_only(name, BARE_CALLABLE_KINDS)
-        if receiver in lang.self_names:
-            typ = self.enclosing_type(source_id, lang)
+        if receiver in rules.self_names:
+            typ = self.enclosing_type(source_id, rules)
             if typ is not None:
                 found = self.member(typ, name)
                 if found is not None:
                     return found
             return None
-        if receiver in lang.super_names:
-            typ = self.enclosing_type(source_id, lang)
+        if receiver in rules.super_names:
+            typ = self.enclosing_type(source_id, rules)
             if typ is not None:
                 for base in self.index.ancestors(typ):
                     hit = self._own_member(base, name)
@@ -236,7 +237,7 @@ class Resolver:
                         return hit, INHERITED
             return self._name_only(name, CALLABLE_KINDS)
         if _PATH_RE.match(receiver):
-            head = self._resolve_path(receiver, file_id, source_id, lang)
+            head = self._resolve_path(receiver, file_id, source_id, rules)
             if head is not None:
                 kind, ref, how = head
                 if kind == "symbol":
@@ -245,7 +246,7 @@ class Resolver:
                         member = self.member(ref, name)
                         if member is not None:
                             return member[0], (how if member[1] == EXACT else member[1])
-                    ids = self.index.by_qn.get(sym.qualified_name + lang.separator + name)
+                    ids = self.index.by_qn.get(sym.qualified_name + rules.separator + name)
                     if ids:
                         return ids[0], how
                     if sym.kind in SCOPE_ROOT_KINDS:
@@ -253,10 +254,10 @@ class Resolver:
                         if hit is not None:
                             return hit, IMPORT
                 else:  # a module that is not itself a symbol (a Java package, a TS module path)
-                    ids = self.index.by_qn.get(ref + lang.separator + name)
+                    ids = self.index.by_qn.get(ref + rules.separator + name)
                     if ids:
                         return ids[0], how
-                    default = self.default_export(info.language, ref, lang.separator)
+                    default = self.default_export(info.language, ref, rules.separator)
                     if default is not None:  # `Foo.make()` where Foo = require('./foo')
                         member = self.member(default, name)
                         if member is not None:
@@ -273,7 +274,7 @@ class Resolver:
         name: str,
         file_id: int,
         scope_id: int | None,
-        lang: Language,
+        rules: ResolutionRules,
         callable_only: bool = False,
         exclude: frozenset[str] = frozenset(),
     ) -> tuple[int, str] | None:
@@ -283,7 +284,7 @@ class Resolver:
         try:
             return self._lookup_cache[key]
         except KeyError:
-            found = self._lookup_cache[key] = self._lookup(name, file_id, scope_id, lang, callable_only, exclude)
+            found = self._lookup_cache[key] = self._lookup(name, file_id, scope_id, rules, callable_only, exclude)
             return found
 
     def _lookup(
@@ -291,7 +292,7 @@ class Resolver:
         name: str,
         file_id: int,
         scope_id: int | None,
-        lang: Language,
+        rules: ResolutionRules,
         callable_only: bool,
         exclude: frozenset[str],
     ) -> tuple[int, str] | None:
@@ -302,11 +303,11 @@ class Resolver:
             if s is None:
                 break
             is_type = s.kind in CLASSLIKE
-            if s.kind not in SCOPE_ROOT_KINDS and (not is_type or lang.implicit_members or sid == scope_id):
+            if s.kind not in SCOPE_ROOT_KINDS and (not is_type or rules.implicit_members or sid == scope_id):
                 for cid in self.names_in(sid).get(name, ()):
                     if rows[cid].kind not in exclude:
                         return cid, EXACT
-                if is_type and lang.implicit_members:
+                if is_type and rules.implicit_members:
                     hit = self._inherited_member(sid, name, exclude)
                     if hit is not None:
                         return hit, INHERITED
@@ -317,11 +318,11 @@ class Resolver:
         try:
             return self._file_lookup_cache[key]
         except KeyError:
-            found = self._file_lookup_cache[key] = self._lookup_in_file(name, file_id, lang, callable_only, exclude)
+            found = self._file_lookup_cache[key] = self._lookup_in_file(name, file_id, rules, callable_only, exclude)
             return found
 
     def _lookup_in_file(
-        self, name: str, file_id: int, lang: Language, callable_only: bool, exclude: frozenset[str]
+        self, name: str, file_id: int, rules: ResolutionRules, callable_only: bool, exclude: frozenset[str]
     ) -> tuple[int, str] | None:
         """lookup's second half: the file's top level, its imports, its package, its wildcards."""
         rows = self.index.rows
@@ -335,26 +336,26 @@ class Resolver:
                 ids = self.index.by_qn.get(target)
                 if ids:
                     return _prefer(rows, ids, callable_only), IMPORT
-                hit = self._via_reexport(target, info.language, lang.separator)
+                hit = self._via_reexport(target, info.language, rules.separator)
                 if hit is not None:
                     return hit, IMPORT
-                hit = self.default_export(info.language, target, lang.separator)
+                hit = self.default_export(info.language, target, rules.separator)
                 if hit is not None:  # `const Foo = require('./a')`: the module's default export
                     return hit, IMPORT
-        if lang.directory_scope:
+        if rules.directory_scope:
             ids = self.package_top(info.language, info.module).get(name)
             if ids:
                 return _prefer(rows, ids, callable_only), EXACT
         if binding is not None:
             for prefix in binding.wildcards:
                 module = self.module_named(info.language, prefix) or prefix
-                ids = self.index.by_qn.get(module + lang.separator + name)
+                ids = self.index.by_qn.get(module + rules.separator + name)
                 if ids:
                     return _prefer(rows, ids, callable_only), IMPORT
         return None
 
     def _resolve_path(
-        self, path: str, file_id: int, scope_id: int | None, lang: Language
+        self, path: str, file_id: int, scope_id: int | None, rules: ResolutionRules
     ) -> tuple[str, object, str] | None:
         """``a.b.C`` -> ("symbol", id, how) or ("module", qualified_name, how). Remembered per
         scope: a function names the same receivers again and again (``t.Errorf``, ``self.x``)."""
@@ -362,13 +363,13 @@ class Resolver:
         try:
             return self._path_cache[key]
         except KeyError:
-            found = self._path_cache[key] = self._walk_path(path, file_id, scope_id, lang)
+            found = self._path_cache[key] = self._walk_path(path, file_id, scope_id, rules)
             return found
 
     def _walk_path(
-        self, path: str, file_id: int, scope_id: int | None, lang: Language
+        self, path: str, file_id: int, scope_id: int | None, rules: ResolutionRules
     ) -> tuple[str, object, str] | None:
-        sep = lang.separator
+        sep = rules.separator
         parts = [p for p in _PATH_SEP.split(path) if p]
         if not parts:
             return None
@@ -377,7 +378,7 @@ class Resolver:
         current: tuple[str, object, str] | None = None
         # A receiver or base names a type, module or value, never a function (Java's constructor
         # `Runner` must not hide the class `Runner`).
-        found = self.lookup(head, file_id, scope_id, lang, exclude=CALLABLE_KINDS)
+        found = self.lookup(head, file_id, scope_id, rules, exclude=CALLABLE_KINDS)
         if found is not None:
             current = ("symbol", found[0], found[1])
         else:
@@ -388,8 +389,9 @@ class Resolver:
                     current = ("module", module, IMPORT)
                     break
             if current is None:
-                if head in ("crate", "self", "super") and sep == "::":
-                    current = ("module", _rust_module(info.module, head), EXACT)
+                relative = rules.path_root(head, info.module) if rules.path_root is not None else None
+                if relative is not None:  # Rust's `crate::`, `super::`: a module named from here
+                    current = ("module", relative, EXACT)
                 else:
                     whole = sep.join(parts)
                     ids = self.index.by_qn.get(whole)
@@ -434,25 +436,25 @@ class Resolver:
 
     def _resolve_type_path(self, path: str, file_id: int, scope_id: int | None) -> tuple[int, str] | None:
         info = self.files.get(file_id)
-        lang = self.languages.get(info.language) if info else None
-        if lang is None:
+        rules = self.rules.get(info.language) if info else None
+        if rules is None:
             return None
         # A class's own base clause is evaluated in the scope around the class.
         scope = scope_id
         if scope is not None and scope in self.index.rows and self.index.rows[scope].kind in CLASSLIKE:
             scope = self.index.rows[scope].parent_id
-        found = self._resolve_path(path, file_id, scope, lang)
+        found = self._resolve_path(path, file_id, scope, rules)
         if found is not None and found[0] == "symbol":
             return found[1], found[2]  # type: ignore[return-value]
         if _PATH_SEP.search(path):
             # `io.Reader`, `std::fs::DirBuilder`: a qualified name into code that is not indexed.
             # Guessing by its last part would pick an unrelated local type of the same name.
             return None
-        if path in lang.builtins:  # `class E(Exception)`: the built-in, not a namesake elsewhere
+        if path in rules.builtins:  # `class E(Exception)`: the built-in, not a namesake elsewhere
             return None
         return self._name_only(path, TYPE_KINDS)
 
-    def enclosing_type(self, source_id: int | None, lang: Language) -> int | None:
+    def enclosing_type(self, source_id: int | None, rules: ResolutionRules) -> int | None:
         rows = self.index.rows
         sid = source_id
         first = rows.get(source_id) if source_id is not None else None
@@ -465,8 +467,8 @@ class Resolver:
             sid = s.parent_id
         # Methods declared away from their type (Go methods in another file, Rust impls):
         # the type is the qualified name's prefix.
-        if first is not None and lang.separator in first.qualified_name:
-            owner = first.qualified_name.rsplit(lang.separator, 1)[0]
+        if first is not None and rules.separator in first.qualified_name:
+            owner = first.qualified_name.rsplit(rules.separator, 1)[0]
             for tid in self.index.by_qn.get(owner, ()):
                 if rows[tid].kind in CLASSLIKE:
                     return tid
@@ -568,7 +570,7 @@ class Resolver:
         if sep is None:
             info = self.files.get(file_id)
             lang = self.languages.get(info.language) if info else None
-            sep = self._sep_of_file[file_id] = lang.separator if lang else "."
+            sep = self._sep_of_file[file_id] = lang.resolution.separator if lang else "."
         return sep
 
     def member(self, type_id: int, name: str) -> tuple[int, str] | None:
@@ -609,14 +611,6 @@ def _prefer(rows, ids: list[int], callable_only: bool) -> int:
             if rows[i].kind in CALLABLE_KINDS or rows[i].kind in TYPE_KINDS:
                 return i
     return ids[0]
-
-
-def _rust_module(module: str, head: str) -> str:
-    if head == "crate":
-        return "crate"
-    if head == "super":
-        return module.rsplit("::", 1)[0] if "::" in module else module
-    return module
 
 
 def build_bindings(rows: list[tuple]) -> dict[int, Bindings]:

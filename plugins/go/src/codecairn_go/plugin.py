@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tree_sitter_go
-from codecairn.hookspecs import ImportedOnCall, Language, hookimpl
+from codecairn.hookspecs import ImportedOnCall, Language, ResolutionRules, hookimpl
 
 
 @hookimpl
@@ -14,12 +14,14 @@ def codecairn_languages() -> list[Language]:
             extensions=(".go",),
             grammar=tree_sitter_go.language,
             extractor=ImportedOnCall("codecairn_go.extractor:extract"),
-            separator=".",
-            implicit_members=False,
-            # Go names its receiver per method (`func (s *Server) ...`); the extractor puts the
-            # receiver's type into Relation.receiver_type instead.
-            self_names=(),
-            super_names=(),
-            directory_scope=True,  # one package = one directory: its files see each other
+            resolution=ResolutionRules(
+                separator=".",
+                implicit_members=False,
+                # Go names its receiver per method (`func (s *Server) ...`); the extractor puts the
+                # receiver's type into Relation.receiver_type instead.
+                self_names=(),
+                super_names=(),
+                directory_scope=True,  # one package = one directory: its files see each other
+            ),
         )
     ]

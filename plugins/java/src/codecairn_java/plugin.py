@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tree_sitter_java
-from codecairn.hookspecs import ImportedOnCall, Language, hookimpl
+from codecairn.hookspecs import ImportedOnCall, Language, ResolutionRules, hookimpl
 
 
 @hookimpl
@@ -14,10 +14,12 @@ def codecairn_languages() -> list[Language]:
             extensions=(".java",),
             grammar=tree_sitter_java.language,
             extractor=ImportedOnCall("codecairn_java.extractor:extract_java"),
-            separator=".",
-            implicit_members=True,
-            self_names=("this",),
-            super_names=("super",),
-            directory_scope=True,
+            resolution=ResolutionRules(
+                separator=".",
+                implicit_members=True,
+                self_names=("this",),
+                super_names=("super",),
+                directory_scope=True,  # a package's classes see each other without import
+            ),
         )
     ]

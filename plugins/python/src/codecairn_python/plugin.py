@@ -5,7 +5,7 @@ from __future__ import annotations
 import builtins
 
 import tree_sitter_python
-from codecairn.hookspecs import ImportedOnCall, Language, hookimpl
+from codecairn.hookspecs import ImportedOnCall, Language, ResolutionRules, hookimpl
 
 
 @hookimpl
@@ -16,11 +16,13 @@ def codecairn_languages() -> list[Language]:
             extensions=(".py", ".pyi"),
             grammar=tree_sitter_python.language,
             extractor=ImportedOnCall("codecairn_python.extractor:extract"),
-            separator=".",
-            implicit_members=False,
-            self_names=("self", "cls"),
-            super_names=("super()", "super"),
-            directory_scope=False,
-            builtins=frozenset(dir(builtins)),
+            resolution=ResolutionRules(
+                separator=".",
+                implicit_members=False,
+                self_names=("self", "cls"),
+                super_names=("super()", "super"),
+                directory_scope=False,
+                builtins=frozenset(dir(builtins)),
+            ),
         )
     ]

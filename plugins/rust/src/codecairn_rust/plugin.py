@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tree_sitter_rust
-from codecairn.hookspecs import ImportedOnCall, Language, hookimpl
+from codecairn.hookspecs import ImportedOnCall, Language, ResolutionRules, hookimpl
 
 
 @hookimpl
@@ -14,11 +14,26 @@ def codecairn_languages() -> list[Language]:
             extensions=(".rs",),
             grammar=tree_sitter_rust.language,
             extractor=ImportedOnCall("codecairn_rust.extractor:extract"),
-            separator="::",
-            # Rust needs `self.` / `Self::` to reach members; a bare call is never a method.
-            implicit_members=False,
-            self_names=("self", "Self"),
-            super_names=(),
-            directory_scope=False,  # visibility follows `mod`/`use`, not directories
+            resolution=ResolutionRules(
+                separator="::",
+                # Rust needs `self.` / `Self::` to reach members; a bare call is never a method.
+                implicit_members=False,
+                self_names=("self", "Self"),
+                super_names=(),
+                directory_scope=False,  # visibility follows `mod`/`use`, not directories
+                path_root=path_root,
+            ),
         )
     ]
+
+
+def path_root(head: str, module: str) -> str | None:
+    """The module a path's first word names relative to ``module``: ``crate::`` the crate root,
+    ``self::`` this module, ``super::`` its parent; None for any other word."""
+    if head == "crate":
+        return "crate"
+    if head == "super":
+        return module.rsplit("::", 1)[0] if "::" in module else module
+    if head == "self":
+        return module
+    return None

@@ -10,16 +10,14 @@ argument list), at the same speed.
 from __future__ import annotations
 
 import tree_sitter_typescript
-from codecairn.hookspecs import ImportedOnCall, Language, hookimpl
+from codecairn.hookspecs import ImportedOnCall, Language, ResolutionRules, hookimpl
 
-_SHARED = dict(
-    extractor=ImportedOnCall("codecairn_typescript.extractor:extract"),
+_RULES = ResolutionRules(
     separator=".",
     implicit_members=False,  # members are reached through `this.`, never bare
     self_names=("this",),
     super_names=("super",),
     directory_scope=False,  # every file is its own module; other files are reached by import
-    family="ecmascript",  # a .ts file imports .tsx and .js modules by the same module names
     builtins=frozenset(
         (
             # ECMAScript globals, and the host globals every runtime has
@@ -83,6 +81,11 @@ _SHARED = dict(
             "structuredClone",
         )
     ),
+)
+_SHARED = dict(
+    extractor=ImportedOnCall("codecairn_typescript.extractor:extract"),
+    resolution=_RULES,
+    family="ecmascript",  # a .ts file imports .tsx and .js modules by the same module names
 )
 
 
