@@ -23,6 +23,7 @@ from codecairn.errors import ToolError
 from codecairn.freshness.watcher import Watcher
 from codecairn.workspace import Workspace
 from measure import TIER, corpus, percentile, report
+from realcode import answers
 
 ROOT = corpus("py-rich", "py-cpython-lib")
 EDITED, MODULE = ("json/decoder.py", "json.decoder") if TIER == "large" else ("rich/text.py", "rich.text")
@@ -38,7 +39,7 @@ class WatchedWorkspace:
         self.thread.start()
         self.ws: Workspace = self.run(Workspace.open(root, cache_dir=cache))
         self.index_summary = self.run(self.ws.index_now())
-        self.watcher = Watcher(self.ws)
+        self.watcher = Watcher(self.ws.indexer)
         self.task = self.run(self._start())
 
     async def _start(self) -> asyncio.Task:
@@ -89,9 +90,9 @@ def edit(root: Path) -> int:
 
 async def shows(ws: Workspace, n: int) -> bool:
     """get_symbol answers with the new function, and its callee lists it among its callers."""
-    await ws.wait_fresh()
+    await ws.indexer.wait_fresh()
     try:
-        callee = await ws.answers.get_symbol(f"{MODULE}.fresh_{n}_callee")
+        callee = await answers(ws).get_symbol(f"{MODULE}.fresh_{n}_callee")
     except ToolError:
         return False
     return f"{MODULE}.fresh_{n}" in {c.get("caller") for c in callee.get("callers", ())}
@@ -102,8 +103,8 @@ async def until_shown(ws: Workspace, n: int, generation: int) -> None:
     re-index needs: an agent asks once in a while, not every 2 ms)."""
     deadline = time.monotonic() + 30
     while True:
-        if ws.generation != generation:
-            generation = ws.generation
+        if ws.state.generation != generation:
+            generation = ws.state.generation
             if await shows(ws, n):
                 return
         if time.monotonic() > deadline:
@@ -118,7 +119,7 @@ def test_one_edit_reflected_by_the_watcher(benchmark, served: WatchedWorkspace) 
     totals: list[float] = []
 
     def one_edit() -> None:
-        generation = served.ws.generation
+        generation = served.ws.state.generation
         started = time.perf_counter()
         n = edit(root)
         served.run(until_shown(served.ws, n, generation), timeout=60)

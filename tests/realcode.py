@@ -94,3 +94,37 @@ def shout(word: str) -> str:
 def pid_after(seconds: float) -> int:
     time.sleep(seconds)
     return os.getpid()
+
+
+class Answers:
+    """The built-in tools' answers in-process, as an agent gets them over MCP (less the server's
+    stamps: generation, stale, indexing): each call goes through the tool's own handler with the
+    public tool API (codecairn.context.ServedContext) in front of the workspace."""
+
+    def __init__(self, ws) -> None:
+        from codecairn.context import ServedContext
+
+        self.ctx = ServedContext(ws)
+        self.tools = ws.host.tools
+
+    async def call(self, tool: str, **args) -> dict:
+        return await self.tools[tool].handler(self.ctx, {k: v for k, v in args.items() if v is not None})
+
+    async def find_symbols(self, **args) -> dict:
+        return await self.call("find_symbols", **args)
+
+    async def get_symbol(self, name: str, path: str | None = None, line: int | None = None) -> dict:
+        return await self.call("get_symbol", name=name, path=path, line=line)
+
+    async def read_symbol(self, name: str, path: str | None = None, line: int | None = None, **args) -> dict:
+        return await self.call("read_symbol", name=name, path=path, line=line, **args)
+
+    async def file_outline(self, path: str, **args) -> dict:
+        return await self.call("file_outline", path=path, **args)
+
+    async def stats(self) -> dict:
+        return await self.call("stats")
+
+
+def answers(ws) -> Answers:
+    return Answers(ws)

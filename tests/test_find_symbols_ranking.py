@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from codecairn.workspace import Workspace
+from realcode import answers
 
 pytestmark = pytest.mark.anyio
 
@@ -27,11 +28,11 @@ async def ws(stdlib_part: Path, cache_dir: Path):
 
 
 async def test_exact_then_prefix_then_substring_and_types_first_within_each(ws: Workspace) -> None:
-    answer = await ws.answers.find_symbols(name="jsondecoder", limit=50)
+    answer = await answers(ws).find_symbols(name="jsondecoder", limit=50)
     found = names(answer)
     assert found[0] == "json.decoder.JSONDecoder"  # exact, case-insensitive
 
-    decode = await ws.answers.find_symbols(name="decode", limit=500)
+    decode = await answers(ws).find_symbols(name="decode", limit=500)
     ranked = [(r["name"].lower(), r["kind"]) for r in decode["results"]]
     tiers = [0 if n == "decode" else 1 if n.startswith("decode") else 2 for n, _ in ranked]
     assert tiers == sorted(tiers) and set(tiers) == {0, 1, 2}
@@ -43,43 +44,43 @@ async def test_exact_then_prefix_then_substring_and_types_first_within_each(ws: 
 
 
 async def test_substrings_of_any_length_globs_and_limits(ws: Workspace) -> None:
-    rows = ws.index.rows.values()
+    rows = ws.state.symbols.rows.values()
     for needle in ("pa", "arse", "ENCODE", "quote_"):  # short needles scan; longer ones use trigrams
         expected = {s.id for s in rows if needle.lower() in s.name.lower()}
-        answer = await ws.answers.find_symbols(name=needle, limit=100000)
-        assert {ws.index.by_qn[q][0] for q in names(answer)} <= expected
+        answer = await answers(ws).find_symbols(name=needle, limit=100000)
+        assert {ws.state.symbols.by_qn[q][0] for q in names(answer)} <= expected
         assert len(answer["results"]) == len(expected) and answer["complete"]
 
     # Names that only contain the needle are counted when they reach the answer...
-    inside = await ws.answers.find_symbols(name="arse", limit=3)
+    inside = await answers(ws).find_symbols(name="arse", limit=3)
     assert len(inside["results"]) == 3 and not inside["complete"] and inside["limit_reached"]
     assert inside["total"] == sum(1 for s in rows if "arse" in s.name.lower())
 
     # ...and not when exact and prefix matches fill the answer: then the total never overstates.
     for needle in ("parse", "q"):
-        limited = await ws.answers.find_symbols(name=needle, limit=3)
+        limited = await answers(ws).find_symbols(name=needle, limit=3)
         starting = sum(1 for s in rows if s.name.lower().startswith(needle))
         containing = sum(1 for s in rows if needle in s.name.lower())
         assert len(limited["results"]) == 3 and not limited["complete"] and limited["limit_reached"]
         assert all(r["name"].lower().startswith(needle) for r in limited["results"])
         assert "total" not in limited and starting <= limited["total_at_least"] <= containing
 
-    glob = await ws.answers.find_symbols(pattern="*Decode*Error", limit=50)
+    glob = await answers(ws).find_symbols(pattern="*Decode*Error", limit=50)
     assert "json.decoder.JSONDecodeError" in names(glob)
     assert all(r["name"].lower().endswith("error") for r in glob["results"])
 
 
 async def test_substring_search_follows_added_and_removed_symbols(ws: Workspace, stdlib_part: Path) -> None:
-    assert not (await ws.answers.find_symbols(name="zyxwvu"))["results"]  # builds the substring index
+    assert not (await answers(ws).find_symbols(name="zyxwvu"))["results"]  # builds the substring index
     module = stdlib_part / "textwrap.py"
     original = module.read_text()
     module.write_text(original + "\n\nclass HelperZyxwvuThing:\n    pass\n")
     await ws.index_now()
-    assert names(await ws.answers.find_symbols(name="zyxwvu")) == ["textwrap.HelperZyxwvuThing"]
+    assert names(await answers(ws).find_symbols(name="zyxwvu")) == ["textwrap.HelperZyxwvuThing"]
 
     module.write_text(original)
     await ws.index_now()
-    assert not (await ws.answers.find_symbols(name="zyxwvu"))["results"]
+    assert not (await answers(ws).find_symbols(name="zyxwvu"))["results"]
 
 
 async def test_after_edits_every_kind_of_name_search_answers_as_a_fresh_server_would(
@@ -103,7 +104,7 @@ async def test_after_edits_every_kind_of_name_search_answers_as_a_fresh_server_w
     try:
         await ws.index_now()
         for q in queries:  # builds every search structure before the edits
-            await ws.answers.find_symbols(**q)
+            await answers(ws).find_symbols(**q)
         textwrap, decoder = stdlib_part / "textwrap.py", stdlib_part / "json" / "decoder.py"
         textwrap.write_text(textwrap.read_text() + "\n\nclass ZyxHelper:\n    def decode_zyx(self):\n        pass\n")
         await ws.index_now()
@@ -116,12 +117,12 @@ async def test_after_edits_every_kind_of_name_search_answers_as_a_fresh_server_w
         await ws.index_now()
         (stdlib_part / "shlex.py").unlink()
         await ws.index_now()
-        after_edits = [await ws.answers.find_symbols(**q) for q in queries]
+        after_edits = [await answers(ws).find_symbols(**q) for q in queries]
     finally:
         await ws.close()
     fresh = await Workspace.open(stdlib_part)
     try:
-        from_scratch = [await fresh.answers.find_symbols(**q) for q in queries]
+        from_scratch = [await answers(fresh).find_symbols(**q) for q in queries]
     finally:
         await fresh.close()
     for q, edited, scratch in zip(queries, after_edits, from_scratch, strict=True):

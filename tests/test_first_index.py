@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from codecairn.index import pipeline
 from codecairn.index.edge_loader import EdgeLoader
-from codecairn.query.overview import _compute, index_overview
+from codecairn.store.overview import _compute, index_overview
 from codecairn.store.store import Store
 from codecairn.workspace import Workspace
 
@@ -28,9 +28,9 @@ async def test_the_counted_overview_is_what_a_scan_of_the_tables_gives(stdlib_pa
     ws = await Workspace.open(stdlib_part)
     try:
         summary = await ws.index_now()
-        counted = await index_overview(ws)  # from the meta table: counted while inserting
-        assert counted["generation"] == summary.generation == ws.generation
-        scanned = await _compute(ws)
+        counted = await index_overview(ws.store, ws.state.generation)  # from the meta table: counted while inserting
+        assert counted["generation"] == summary.generation == ws.state.generation
+        scanned = await _compute(ws.store, ws.state.generation)
         assert counted == scanned
         assert list(counted["symbol_kinds"].items()) == list(scanned["symbol_kinds"].items()), "same order"
         assert counted["most_called"] and counted["call_resolution"]
@@ -81,7 +81,7 @@ async def test_cancelled_while_resolving_then_completed(
         again = await ws.index_now()
         assert again.parsed == 0 and not again.cancelled
         assert await edge_rows(ws) == expected
-        assert await index_overview(ws) == await _compute(ws)
+        assert await index_overview(ws.store, ws.state.generation) == await _compute(ws.store, ws.state.generation)
     finally:
         await ws.close()
 
@@ -95,7 +95,7 @@ async def test_a_helper_process_loads_the_edges_to_the_same_result_and_a_cancel_
     try:
         await ref.index_now()
         expected = await edge_rows(ref)
-        expected_overview = await index_overview(ref)
+        expected_overview = await index_overview(ref.store, ref.state.generation)
     finally:
         await ref.close()
 
@@ -116,7 +116,7 @@ async def test_a_helper_process_loads_the_edges_to_the_same_result_and_a_cancel_
         await ws.index_now()
         assert len(sent) == -(-len(expected) // 500) and sum(sent) == len(expected)
         assert await edge_rows(ws) == expected
-        assert await index_overview(ws) == expected_overview
+        assert await index_overview(ws.store, ws.state.generation) == expected_overview
         indexes = {
             r[0] for r in await ws.store.fetch("SELECT name FROM sqlite_master WHERE type='index' AND tbl_name='edges'")
         }

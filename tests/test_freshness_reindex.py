@@ -10,7 +10,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from codecairn.freshness.reindex import Reindexer
 from codecairn.workspace import Workspace
 
 pytestmark = pytest.mark.anyio
@@ -41,31 +40,31 @@ async def test_narrow_reindexes_leave_the_graph_a_full_index_gives(
     ws = await Workspace.open(root)
     try:
         await ws.index_now()
-        reindex = Reindexer(ws)
+        reindex = ws.indexer
 
         # A new function calling into the file and its neighbours.
         with open(root / "json" / "decoder.py", "a") as fh:
             fh.write("\n\ndef decode_strict(s):\n    return JSONDecoder(strict=True).raw_decode(scanstring(s, 1)[0])\n")
-        assert (await reindex.run(["json/decoder.py"])).parsed == 1
+        assert (await reindex.refresh(["json/decoder.py"])).parsed == 1
         # A method renamed: its callers elsewhere in the file lose their target.
         edit(root / "json" / "decoder.py", "def raw_decode(self", "def raw_decode_from(self")
-        await reindex.run(["json/decoder.py"])
+        await reindex.refresh(["json/decoder.py"])
         # Lines shift in a file many others call into: their edges follow the moved symbols.
         edit(root / "logging" / "__init__.py", '"""\nLogging package', '"""\n\n\n\nLogging package')
-        await reindex.run(["logging/__init__.py"])
+        await reindex.refresh(["logging/__init__.py"])
         # A second definition of a name that was unique: name-only calls to it are ambiguous now.
         with open(root / "shlex.py", "a") as fh:
             fh.write("\n\ndef dedent(text):\n    return text\n")
-        await reindex.run(["shlex.py"])
+        await reindex.refresh(["shlex.py"])
         # A new module importing another; a module renamed; one deleted.
         (root / "json" / "extra.py").write_text(
             "from json.decoder import JSONDecoder\n\n\ndef parse(text):\n    return JSONDecoder().decode(text)\n"
         )
         os.rename(root / "textwrap.py", root / "textwrap_renamed.py")
         (root / "email" / "quoprimime.py").unlink()
-        summary = await reindex.run(["json/extra.py", "textwrap.py", "textwrap_renamed.py", "email/quoprimime.py"])
+        summary = await reindex.refresh(["json/extra.py", "textwrap.py", "textwrap_renamed.py", "email/quoprimime.py"])
         assert (summary.parsed, summary.deleted) == (2, 2)
-        generation = ws.generation
+        generation = ws.state.generation
     finally:
         await ws.close()
 
@@ -76,6 +75,6 @@ async def test_narrow_reindexes_leave_the_graph_a_full_index_gives(
     assert graph(codecairn_exe, tmp_path / "scratch-cache", scratch) == ours
     ws = await Workspace.open(root)
     try:
-        assert ws.generation == generation, "`export` found nothing left to re-index"
+        assert ws.state.generation == generation, "`export` found nothing left to re-index"
     finally:
         await ws.close()

@@ -17,6 +17,7 @@ import pytest
 from codecairn.errors import ToolError
 from codecairn.freshness.watcher import Watcher, filesystem_type, poll_interval
 from codecairn.workspace import Workspace
+from realcode import answers
 
 pytestmark = pytest.mark.anyio
 
@@ -28,7 +29,7 @@ async def watched(root: Path, **options) -> AsyncIterator[tuple[Workspace, Watch
     ws = await Workspace.open(root)
     try:
         await ws.index_now()
-        watcher = Watcher(ws, **options)
+        watcher = Watcher(ws.indexer, **options)
         async with anyio.create_task_group() as tg:
             tg.start_soon(watcher.run)
             with anyio.fail_after(DEADLINE):
@@ -48,9 +49,9 @@ async def eventually(check: Callable[[], Awaitable[bool]], what: str) -> None:
 
 
 async def found(ws: Workspace, name: str) -> bool:
-    await ws.wait_fresh()
+    await ws.indexer.wait_fresh()
     try:
-        answer = await ws.answers.get_symbol(name)
+        answer = await answers(ws).get_symbol(name)
     except ToolError:
         return False
     return not answer.get("ambiguous")
@@ -58,30 +59,30 @@ async def found(ws: Workspace, name: str) -> bool:
 
 async def absent(ws: Workspace, path: str) -> bool:
     """Neither the file nor (for a directory) anything under it is indexed."""
-    await ws.wait_fresh()
-    return path not in ws.files_by_path and not any(p.startswith(path + "/") for p in ws.files_by_path)
+    await ws.indexer.wait_fresh()
+    return path not in ws.state.files_by_path and not any(p.startswith(path + "/") for p in ws.state.files_by_path)
 
 
 def names_in(ws: Workspace, path: str) -> set[str]:
-    state = ws.files_by_path.get(path)
+    state = ws.state.files_by_path.get(path)
     if state is None:
         return set()
-    return {ws.index.rows[i].qualified_name for i in ws.index.by_file.get(state.id, ())}
+    return {ws.state.symbols.rows[i].qualified_name for i in ws.state.symbols.by_file.get(state.id, ())}
 
 
 async def test_an_edit_is_in_the_answers_without_calling_index(stdlib_part: Path, cache_dir: Path) -> None:
     async with watched(stdlib_part) as (ws, watcher):
         assert watcher.active == "events"
-        before = ws.generation
+        before = ws.state.generation
         with open(stdlib_part / "json" / "decoder.py", "a") as fh:
             fh.write("\n\ndef decode_twice(text):\n    return JSONDecoder().raw_decode(text)\n")
 
         await eventually(lambda: found(ws, "json.decoder.decode_twice"), "the new function is known")
-        answer = await ws.answers.get_symbol("json.decoder.decode_twice")
+        answer = await answers(ws).get_symbol("json.decoder.decode_twice")
         assert {c.get("qualified_name") for c in answer["callees"]} >= {"json.decoder.JSONDecoder"}
         assert answer["start_line"] > 300
-        assert ws.generation > before
-        assert ws.stale_paths(["json/decoder.py"]) == []
+        assert ws.state.generation > before
+        assert ws.state.stale_paths(["json/decoder.py"]) == []
 
         # A later edit of the same function's body moves what the answers say.
         text = (stdlib_part / "json" / "decoder.py").read_text()
@@ -90,8 +91,8 @@ async def test_an_edit_is_in_the_answers_without_calling_index(stdlib_part: Path
         )
 
         async def calls_loads() -> bool:
-            await ws.wait_fresh()
-            callees = (await ws.answers.get_symbol("json.decoder.decode_twice")).get("callees", [])
+            await ws.indexer.wait_fresh()
+            callees = (await answers(ws).get_symbol("json.decoder.decode_twice")).get("callees", [])
             return "json.decoder.JSONDecoder" not in {c.get("qualified_name") for c in callees}
 
         await eventually(calls_loads, "the edited body's calls replace the old ones")
@@ -142,7 +143,7 @@ async def test_ignored_places_stay_out_until_the_rules_change(stdlib_part: Path,
         # Something that is indexed, written last: once it shows, the others had their chance.
         (stdlib_part / "marker.py").write_text("def marker():\n    pass\n")
         await eventually(lambda: found(ws, "marker.marker"), "the marker file is indexed")
-        assert not any(p.startswith(("node_modules/", "generated/")) for p in ws.files_by_path)
+        assert not any(p.startswith(("node_modules/", "generated/")) for p in ws.state.files_by_path)
 
         # The rules change: what they no longer exclude is indexed.
         (stdlib_part / ".gitignore").write_text("# nothing ignored now\n")
@@ -150,7 +151,7 @@ async def test_ignored_places_stay_out_until_the_rules_change(stdlib_part: Path,
             lambda: found(ws, "generated.output.generated_code"),
             "a directory the .gitignore no longer excludes is indexed",
         )
-        assert not any(p.startswith("node_modules/") for p in ws.files_by_path), "node_modules is never indexed"
+        assert not any(p.startswith("node_modules/") for p in ws.state.files_by_path), "node_modules is never indexed"
 
 
 async def test_a_query_arriving_during_a_reindex_waits_for_it(stdlib_part: Path, cache_dir: Path) -> None:
@@ -159,27 +160,27 @@ async def test_a_query_arriving_during_a_reindex_waits_for_it(stdlib_part: Path,
     async with watched(stdlib_part) as (ws, _):
         (stdlib_part / "steps.py").write_text("def step_0(x):\n    return 0\n\n" + body)
         deadline = time.monotonic() + DEADLINE
-        while not ws.pending:  # the watcher has the change and is re-indexing it
+        while not ws.indexer.pending:  # the watcher has the change and is re-indexing it
             assert time.monotonic() < deadline, "the watcher never picked the change up"
             await anyio.sleep(0.001)
-        assert "step_2999" not in ws.index.by_name, "caught before the re-index finished"
+        assert "step_2999" not in ws.state.symbols.by_name, "caught before the re-index finished"
 
-        assert await ws.wait_fresh(timeout=DEADLINE), "the wait ends when the file is indexed"
-        assert not ws.pending
-        answer = await ws.answers.get_symbol("steps.step_2999")
+        assert await ws.indexer.wait_fresh(timeout=DEADLINE), "the wait ends when the file is indexed"
+        assert not ws.indexer.pending
+        answer = await answers(ws).get_symbol("steps.step_2999")
         assert answer["callees"][0]["qualified_name"] == "steps.step_2998"
 
 
 async def test_a_remembered_place_moves_with_the_edit_the_watcher_picked_up(stdlib_part: Path, cache_dir: Path) -> None:
     async with watched(stdlib_part) as (ws, _):
         memo = await ws.memory.remember(reason="where decoding starts", symbol="json.decoder.JSONDecoder.raw_decode")
-        before = ws.generation
+        before = ws.state.generation
         decoder = stdlib_part / "json" / "decoder.py"
         decoder.write_text("# one\n# two\n# three\n" + decoder.read_text())
 
         async def reindexed() -> bool:
-            await ws.wait_fresh()
-            return ws.generation > before
+            await ws.indexer.wait_fresh()
+            return ws.state.generation > before
 
         await eventually(reindexed, "the edit is re-indexed")
         # Stored as moved by the watcher's run itself, before anyone recalls it.
@@ -224,7 +225,7 @@ async def test_polling_follows_git_edits_new_files_reverts_and_checkouts(stdlib_
         git(stdlib_part, "checkout", "--", "json/decoder.py")  # reverted: clean again
 
         async def reverted() -> bool:
-            await ws.wait_fresh()
+            await ws.indexer.wait_fresh()
             return "json.decoder.edited_again" not in names_in(ws, "json/decoder.py")
 
         await eventually(reverted, "a reverted file")
@@ -232,7 +233,7 @@ async def test_polling_follows_git_edits_new_files_reverts_and_checkouts(stdlib_
         (stdlib_part / "untracked.py").unlink()
         git(stdlib_part, "checkout", "-q", "feature")  # HEAD moves: everything may differ
         await eventually(lambda: found(ws, "shlex.on_feature"), "the checked-out branch's code")
-        assert "untracked.py" not in ws.files_by_path
+        assert "untracked.py" not in ws.state.files_by_path
 
 
 async def test_polling_without_git_compares_modification_times(stdlib_part: Path, cache_dir: Path) -> None:

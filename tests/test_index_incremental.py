@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from codecairn.workspace import Workspace
+from realcode import answers
 
 pytestmark = pytest.mark.anyio
 
@@ -40,17 +41,17 @@ async def test_only_changed_files_are_reparsed_and_answers_follow(stdlib_part: P
         assert changed.deleted == 2, "deleted + renamed-from"
         assert changed.files == first.files
 
-        found = await ws.answers.find_symbols(name="brand_new_helper")
+        found = await answers(ws).find_symbols(name="brand_new_helper")
         assert found["results"][0]["qualified_name"] == "textwrap.brand_new_helper"
-        helper = await ws.answers.get_symbol("textwrap.brand_new_helper")
+        helper = await answers(ws).get_symbol("textwrap.brand_new_helper")
         assert {c["qualified_name"] for c in helper["callees"]} == {"textwrap.dedent"}
 
-        strict = await ws.answers.get_symbol("json.extra.Strict")
+        strict = await answers(ws).get_symbol("json.extra.Strict")
         assert strict["bases"][0]["qualified_name"] == "json.decoder.JSONDecoder"
         assert strict["bases"][0]["resolution"] == "import"
 
-        assert not (await ws.answers.find_symbols(name="header_check", path="email"))["results"]
-        morsel = await ws.answers.find_symbols(name="Morsel")
+        assert not (await answers(ws).find_symbols(name="header_check", path="email"))["results"]
+        morsel = await answers(ws).find_symbols(name="Morsel")
         assert {r["path"] for r in morsel["results"]} == {"http/biscuits.py"}
 
         settled = await ws.index_now()
@@ -62,13 +63,13 @@ async def test_only_changed_files_are_reparsed_and_answers_follow(stdlib_part: P
 async def test_the_index_survives_a_restart(stdlib_part: Path, cache_dir: Path) -> None:
     ws = await Workspace.open(stdlib_part)
     first = await ws.index_now()
-    symbols = len(ws.index)
+    symbols = len(ws.state.symbols)
     await ws.close()
 
     reopened = await Workspace.open(stdlib_part)
     try:
-        assert len(reopened.index) == symbols
-        assert (await reopened.answers.get_symbol("json.decoder.JSONDecoder"))["kind"] == "class"
+        assert len(reopened.state.symbols) == symbols
+        assert (await answers(reopened).get_symbol("json.decoder.JSONDecoder"))["kind"] == "class"
         again = await reopened.index_now()
         assert again.parsed == 0 and again.unchanged == first.files
     finally:

@@ -101,7 +101,7 @@ async def test_workers_are_plain_children_that_end_with_the_parsing_and_match_an
     try:
         await ws.index_now(progress)
         workers = {pid for pid, cmd in seen.items() if "codecairn.index.process_pool" in cmd}
-        assert len(workers) == ws.pool.workers, seen
+        assert len(workers) == ws.indexer.target.pool.workers, seen
         assert not [cmd for cmd in seen.values() if "forkserver" in cmd or "resource_tracker" in cmd], seen
         # Released once the files are parsed: nothing idles through the resolution or the server's life.
         assert wait_until_gone(workers) == set()

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from codecairn.workspace import Workspace
+from realcode import answers
 
 pytestmark = pytest.mark.anyio
 
@@ -86,7 +87,7 @@ async def test_calls_resolve_through_scopes_imports_and_inheritance(project: Pat
     ws = await Workspace.open(project)
     try:
         await ws.index_now()
-        a = ws.answers
+        a = answers(ws)
         pay = await a.get_symbol("Order.pay")
         got = callees(pay)
         assert got["shop.money.round_cents"] == "import"  # rc(...), money.round_cents, m.round_cents
@@ -120,12 +121,12 @@ async def test_ambiguous_names_are_an_answer_not_a_guess(project: Path, cache_di
     ws = await Workspace.open(project)
     try:
         await ws.index_now()
-        answer = await ws.answers.get_symbol("helper")
+        answer = await answers(ws).get_symbol("helper")
         assert answer["ambiguous"] is True
         assert {c["qualified_name"] for c in answer["candidates"]} == {"shop.orders.helper", "other.helper"}
-        one = await ws.answers.get_symbol("helper", path="other.py")
+        one = await answers(ws).get_symbol("helper", path="other.py")
         assert one["qualified_name"] == "other.helper"
-        assert (await ws.answers.get_symbol("orders::helper"))["qualified_name"] == "shop.orders.helper"
+        assert (await answers(ws).get_symbol("orders::helper"))["qualified_name"] == "shop.orders.helper"
     finally:
         await ws.close()
 
@@ -149,7 +150,7 @@ async def test_calls_to_builtins_are_never_guessed_to_be_a_namesake(tmp_path: Pa
     ws = await Workspace.open(root)
     try:
         await ws.index_now()
-        a = ws.answers
+        a = answers(ws)
         main = await a.get_symbol("app.main")
         assert callees(main) == {}, "str(), len() and sorted() are the built-ins here"
         assert main["unresolved_callees"] == 3

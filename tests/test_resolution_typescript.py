@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from codecairn.workspace import Workspace
+from realcode import answers
 
 pytestmark = pytest.mark.anyio
 
@@ -28,7 +29,7 @@ async def test_imports_resolve_across_the_ecmascript_family(tmp_path: Path, cach
     ws = await Workspace.open(tmp_path)
     try:
         await ws.index_now()
-        main = await ws.answers.get_symbol("src/app.main")
+        main = await answers(ws).get_symbol("src/app.main")
         got = {(c["qualified_name"], c.get("resolution", "exact")) for c in main["callees"]}
         assert got == {
             ("src/ui/Button.Button", "import"),
@@ -36,7 +37,7 @@ async def test_imports_resolve_across_the_ecmascript_family(tmp_path: Path, cach
             ("src/ui/util.helper", "import"),
         }
         assert "unresolved_callees" not in main
-        button = await ws.answers.get_symbol("Button.click")
+        button = await answers(ws).get_symbol("Button.click")
         assert button["callers"][0]["caller"] == "src/app.main"
     finally:
         await ws.close()

@@ -14,6 +14,7 @@ import anyio
 import pytest
 from codecairn.workspace import Workspace
 from mcp import ClientSession, StdioServerParameters, stdio_client
+from realcode import answers
 
 pytestmark = pytest.mark.anyio
 
@@ -86,7 +87,7 @@ async def test_cancelled_embedding_keeps_what_was_stored_and_resumes(stdlib_part
         tw.write_text(tw.read_text().replace("def dedent(text):", "def dedent_renamed(text):"))
         await again.index_now()
         assert await again.embeddings.run_once() == 1, "only the renamed function needed a new vector"
-        assert not (await again.answers.find_symbols(name="dedent_renamed"))["results"] == []
+        assert not (await answers(again).find_symbols(name="dedent_renamed"))["results"] == []
         hashes = set(again.embeddings.hash_of.values())
         stored = {h for (h,) in await again.store.fetch("SELECT hash FROM embeddings")}
         assert stored == hashes, "vectors of symbols that are gone were deleted"

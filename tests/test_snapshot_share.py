@@ -101,7 +101,7 @@ async def test_the_snapshot_holds_no_absolute_path_no_source_and_no_memories(
         await ws.memory.remember(
             reason="Alice's private note about the decoder", path="json/decoder.py", start_line=1, end_line=3
         )
-        result = await export_snapshot(ws)
+        result = await export_snapshot(ws.root, ws.host, ws.store, ws.indexer.lock)
     finally:
         await ws.close()
     data = zstandard.ZstdDecompressor().stream_reader(open(result.path, "rb")).read()

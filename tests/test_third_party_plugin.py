@@ -32,8 +32,7 @@ def codecairn_languages():
 
 
 async def count_files(ctx, args):
-    ws = ctx.workspace
-    return {"files": len(ws.files_by_path), "prefix": args.get("prefix", "")}
+    return {"files": len(ctx.files()), "prefix": args.get("prefix", "")}
 
 
 async def dawdle(ctx, args):

@@ -160,7 +160,9 @@ async def _snapshot_export(args: argparse.Namespace) -> int:
     ws = await Workspace.open(args.root)
     try:
         summary = await ws.index_now()
-        out = await export_snapshot(ws, Path(args.output).resolve() if args.output else None)
+        out = await export_snapshot(
+            ws.root, ws.host, ws.store, ws.indexer.lock, Path(args.output).resolve() if args.output else None
+        )
     finally:
         await ws.close()
     if args.json:
@@ -232,42 +234,20 @@ def _plugins(args: argparse.Namespace) -> int:
 
 
 async def _index(args: argparse.Namespace) -> int:
-    from codecairn.host import PluginHost
-    from codecairn.index.pipeline import unreadable_root
+    from codecairn.index.indexer import unreadable_root
     from codecairn.paths import validate_root
-    from codecairn.query.overview import index_overview
-    from codecairn.snapshot import import_if_new
-    from codecairn.store.store import database_path
+    from codecairn.store.overview import index_overview
     from codecairn.workspace import Workspace
 
     root = validate_root(args.path)
     refusal = unreadable_root(root)  # before anything is opened: nothing changes then
     if refusal is not None:
         raise refusal
-    kept_memories: list[tuple] = []
-    if args.rebuild:
-        db = database_path(root)
-        kept_memories = _salvage_memories(db)
-        for suffix in ("", "-wal", "-shm", ".sealed"):
-            try:
-                Path(str(db) + suffix).unlink(missing_ok=True)
-            except OSError as exc:
-                raise StoreNotWritable(f"cannot rebuild {db}: {exc.filename}: {exc.strerror}") from None
-    host = PluginHost()
-    # A teammate's snapshot (.codecairn/index.db.zst): start from it, re-parse only what differs.
-    try:
-        imported = import_if_new(root, database_path(root), host)
-    except StoreError as exc:
-        print(f"codecairn: not using the snapshot: {exc}; indexing from scratch", file=sys.stderr)
-        imported = None
     # Symbols load only if something changed: an unchanged re-index reads files and meta alone.
-    ws = await Workspace.open(root, host, load_symbols=False)
+    # A teammate's snapshot (.codecairn/index.db.zst) is adopted when there is no index yet.
+    ws = await Workspace.open(root, load_symbols=False, rebuild=args.rebuild)
+    imported = ws.imported
     try:
-        if kept_memories:
-            await ws.store.db.executemany(
-                f"INSERT OR IGNORE INTO memories VALUES ({','.join('?' * len(kept_memories[0]))})", kept_memories
-            )
-            print(f"codecairn: kept {len(kept_memories)} remembered locations across the rebuild", file=sys.stderr)
         with _progress_bars(shown=not args.json and sys.stderr.isatty()) as bar, _interruptible() as interrupt:
             task = bar.add_task("indexing", total=None)
 
@@ -280,7 +260,7 @@ async def _index(args: argparse.Namespace) -> int:
                 summary = await ws.index_now(progress)
         if interrupt.cancelled_caught:
             raise KeyboardInterrupt
-        overview = await index_overview(ws)
+        overview = await index_overview(ws.store, ws.state.generation)
         result = {
             "files": summary.files,
             "symbols": overview["symbols"],
@@ -290,7 +270,7 @@ async def _index(args: argparse.Namespace) -> int:
             "parsed": summary.parsed,
             "unchanged": summary.unchanged,
             "deleted": summary.deleted,
-            "languages": ws.language_counts(),
+            "languages": ws.state.language_counts(),
             "edge_kinds": overview["edges"],
             "symbol_kinds": overview["symbol_kinds"],
             "unresolved_calls": overview["unresolved_calls"],
@@ -346,19 +326,6 @@ def _progress_bars(shown: bool):
     return Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True
     )
-
-
-def _salvage_memories(db: Path) -> list[tuple]:
-    """Memories are what agents wrote, not derived data: a rebuild keeps them when they can be read."""
-    import sqlite3
-
-    if not db.exists():
-        return []
-    try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
-            return con.execute("SELECT * FROM memories").fetchall()
-    except sqlite3.DatabaseError:
-        return []
 
 
 @contextmanager
@@ -457,12 +424,15 @@ def _show_summary(ws, result: dict[str, Any]) -> None:
 
 
 async def _query(ws, args: argparse.Namespace) -> int:
+    from codecairn.context import ServedContext
+
+    ctx = ServedContext(ws)
     try:
-        answer = await ws.answers.get_symbol(args.name)
+        answer = await ws.host.tools["get_symbol"].handler(ctx, {"name": args.name})
     except ToolError as exc:
         if exc.code != "not_found":
             raise
-        answer = await ws.answers.find_symbols(name=args.name)
+        answer = await ws.host.tools["find_symbols"].handler(ctx, {"name": args.name})
     if args.json:
         print(json.dumps(answer, indent=2))
     else:
@@ -474,77 +444,9 @@ async def _query(ws, args: argparse.Namespace) -> int:
 
 
 async def _export(ws) -> int:
-    out = sys.stdout
-    rows = ws.index.rows
-    files = {f.id: f.path for f in ws.files_by_id.values()}
-    write = out.write
-    for r in await ws.store.fetch(
-        "SELECT id, file_id, parent_id, kind, name, qualified_name, start_line, end_line, signature, doc FROM symbols ORDER BY file_id, id"
-    ):
-        rec = {
-            "type": "symbol",
-            "kind": r[3],
-            "name": r[4],
-            "qualified_name": r[5],
-            "path": files.get(r[1], ""),
-            "start_line": r[6],
-            "end_line": r[7],
-        }
-        if r[2] is not None and r[2] in rows:
-            rec["parent"] = rows[r[2]].qualified_name
-        if r[8]:
-            rec["signature"] = r[8]
-        if r[9]:
-            rec["doc"] = r[9]
-        write(json.dumps(rec) + "\n")
-    for r in await ws.store.fetch(
-        "SELECT kind, source_id, target, target_id, line, resolution, file_id FROM edges ORDER BY file_id, id"
-    ):
-        rec = {
-            "type": "edge",
-            "kind": r[0],
-            "source": rows[r[1]].qualified_name if r[1] in rows else files.get(r[6], ""),
-            "target": rows[r[3]].qualified_name if r[3] in rows else r[2],
-            "line": r[4],
-            "resolution": r[5],
-            "path": files.get(r[6], ""),
-        }
-        write(json.dumps(rec) + "\n")
-    for r in await ws.store.fetch(
-        "SELECT file_id, module, name, alias, line, kind FROM imports ORDER BY file_id, line"
-    ):
-        write(
-            json.dumps(
-                {
-                    "type": "import",
-                    "path": files.get(r[0], ""),
-                    "module": r[1],
-                    "name": r[2],
-                    "alias": r[3],
-                    "line": r[4],
-                    "kind": r[5],
-                }
-            )
-            + "\n"
-        )
-    for r in await ws.store.fetch(
-        "SELECT file_id, name, line, kind, source, alias FROM exports ORDER BY file_id, line"
-    ):
-        write(
-            json.dumps(
-                {
-                    "type": "export",
-                    "path": files.get(r[0], ""),
-                    "name": r[1],
-                    "line": r[2],
-                    "kind": r[3],
-                    "source": r[4],
-                    "alias": r[5],
-                }
-            )
-            + "\n"
-        )
-    out.flush()
+    from codecairn.export import write_graph
+
+    await write_graph(ws.state, ws.store, sys.stdout)
     return 0
 
 

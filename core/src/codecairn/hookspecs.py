@@ -17,7 +17,7 @@ What plugins hand back is plain data, defined here too:
   names an extractor by import path, so the module is imported only where files are parsed.
 * ``Tool``      — an MCP tool: name, description, JSON schema, and an async handler
   ``handler(ctx: ToolContext, arguments: dict) -> dict`` returning a JSON-able answer or raising
-  ``codecairn.errors.ToolError``.
+  ``codecairn.errors.ToolError``. ``ToolContext`` is the public API a tool is written against.
 * ``Embedder``  — turns texts into L2-normalised vectors.
 """
 
@@ -30,9 +30,23 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 import pluggy
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+    from pathlib import Path
+
     import numpy as np
 
-    from codecairn.model import FileFacts
+    from codecairn.model import (
+        Edge,
+        Export,
+        FileFacts,
+        Import,
+        IndexedFile,
+        IndexedSymbol,
+        IndexStatus,
+        IndexSummary,
+        SymbolDetail,
+        SymbolMatches,
+    )
 
 PROJECT = "codecairn"
 ENTRY_POINT_GROUP = "codecairn"
@@ -119,11 +133,81 @@ class Language:
     family: str = ""
 
 
+class MemoryBook(Protocol):
+    """Location memory and architecture notes (codecairn.memory), as tools reach them. Answers are
+    JSON-able dicts shaped by the memory feature itself; errors are ToolErrors."""
+
+    async def remember(self, *, reason: Any, path: str | None = None, start_line: int | None = None,
+                       end_line: int | None = None, symbol: str | None = None,
+                       tags: list[str] | None = None) -> dict[str, Any]: ...  # fmt: skip
+
+    async def recall(self, *, path: str | None = None, symbol: str | None = None, query: str | None = None,
+                     tags: list[str] | None = None, limit: int = 20) -> dict[str, Any]: ...  # fmt: skip
+
+    async def forget(self, *, ids: list[int] | None = None, path: str | None = None,
+                     symbol: str | None = None, tags: list[str] | None = None) -> dict[str, Any]: ...  # fmt: skip
+
+    async def notes(self, action: str = "outline", **arguments: Any) -> dict[str, Any]: ...
+
+    async def count(self) -> int: ...
+
+
 class ToolContext(Protocol):
-    """What a tool handler gets: the served workspace and a way to report progress."""
+    """What a tool handler gets: the served root's index through methods that return model types
+    (codecairn.model), the server's features, and the call's own progress reporting. codecairn's
+    own tools use nothing else — a third party's tool can do all they do.
 
-    workspace: Any  # codecairn.workspace.Workspace
+    Paths in and out are root-relative ('/' separated). A path an agent gives goes through
+    ``resolve_path`` (confined to the root; ToolError otherwise); files are read through
+    ``read_file`` (confined again on the descriptor it opens). Lookups of symbols and files are
+    in memory and cheap; the ``async`` methods read the store.
+    """
 
+    root: Path  # the served root, resolved
+    languages: Mapping[str, Language]
+    memories: MemoryBook
+
+    @property
+    def generation(self) -> int: ...  # the index generation answers come from
+
+    @property
+    def indexing(self) -> bool: ...  # an index run is in progress (answers come from what is stored)
+
+    # ---- paths and files ----------------------------------------------------------------------
+    def resolve_path(self, given: str) -> str: ...  # root-relative; "" for the root itself
+    def file(self, path: str) -> IndexedFile | None: ...  # an indexed file by root-relative path
+    def file_by_id(self, file_id: int) -> IndexedFile | None: ...
+    def files(self) -> list[IndexedFile]: ...
+    async def read_file(self, path: str, max_bytes: int | None = None) -> bytes: ...
+    def changed_since_indexed(self, path: str) -> bool: ...
+
+    # ---- symbols ------------------------------------------------------------------------------
+    def symbol(self, symbol_id: int) -> IndexedSymbol | None: ...
+    def path_of(self, symbol: IndexedSymbol) -> str: ...
+    def lookup(self, name: str, path: str | None = None, line: int | None = None) -> list[IndexedSymbol]: ...
+    async def find_symbols(self, *, name: str | None = None, pattern: str | None = None, query: str | None = None,
+                           kinds: list[str] | None = None, path: str | None = None, language: str | None = None,
+                           limit: int = 20) -> SymbolMatches: ...  # fmt: skip
+    def children(self, symbol_id: int) -> list[IndexedSymbol]: ...  # in line order
+    def symbols_in_file(self, file_id: int) -> list[IndexedSymbol]: ...  # in line order
+    def ancestors(self, type_id: int) -> list[IndexedSymbol]: ...  # supertypes, nearest first
+    def subtypes(self, type_id: int) -> list[IndexedSymbol]: ...  # direct subtypes
+    async def details(self, symbol_ids: Iterable[int]) -> dict[int, SymbolDetail]: ...
+    async def signatures(self, symbol_ids: Iterable[int]) -> dict[int, str]: ...
+
+    # ---- the graph ----------------------------------------------------------------------------
+    async def edges_from(self, symbol_id: int, kinds: Iterable[str] = ()) -> list[Edge]: ...
+    async def edges_to(self, symbol_id: int, kinds: Iterable[str] = (), limit: int | None = None) -> list[Edge]: ...
+    async def unresolved_named(self, name: str, kind: str = "calls", limit: int | None = None) -> list[Edge]: ...
+    async def count_unresolved_named(self, name: str, kind: str = "calls") -> int: ...
+    async def imports_of(self, file_id: int, first: int = 1, last: int = 1 << 31) -> list[Import]: ...
+    async def exports_of(self, file_id: int, first: int = 1, last: int = 1 << 31) -> list[Export]: ...
+
+    # ---- the index itself ---------------------------------------------------------------------
+    async def refresh(self, paths: Iterable[str] | None = None) -> IndexSummary: ...  # None: everything
+    async def status(self) -> IndexStatus: ...
+
+    # ---- this call ------------------------------------------------------------------------------
     async def report_progress(self, done: float, total: float | None = None, message: str | None = None) -> None: ...
 
 
@@ -133,6 +217,9 @@ class Tool:
     description: str
     input_schema: dict[str, Any]
     handler: Callable[[ToolContext, dict[str, Any]], Awaitable[dict[str, Any]]]
+    # A long-running tool (an index run) is bounded by cancellation, not by the per-call time limit,
+    # and does not wait for pending re-indexing before it starts.
+    long_running: bool = False
     plugin: str = field(default="", compare=False)  # filled in by the host: who contributed it
 
 

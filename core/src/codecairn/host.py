@@ -10,6 +10,7 @@ Set ``CODECAIRN_TRACE_PLUGINS=1`` to log every hook call with its arguments and 
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import importlib.metadata as metadata
 import importlib.util
@@ -173,7 +174,7 @@ class PluginHost:
                 if not callable(tool.handler) or not isinstance(tool.input_schema, dict):
                     self._fail(plugin_name, f"tool {tool.name!r} has no callable handler or schema")
                     continue
-                self.tools[tool.name] = Tool(tool.name, tool.description, tool.input_schema, tool.handler, plugin_name)
+                self.tools[tool.name] = dataclasses.replace(tool, plugin=plugin_name)
                 self.plugins[plugin_name].tools.append(tool.name)
 
     # ---- answers --------------------------------------------------------------------------------

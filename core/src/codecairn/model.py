@@ -7,6 +7,7 @@ Lines are 1-based, columns 0-based (tree-sitter points plus one on the row).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 # Symbol kinds shared by all languages. A plugin may use others; these are the ones tools rank on.
@@ -79,3 +80,198 @@ class FileFacts(NamedTuple):
     module: str = ""  # the file's own qualified prefix (Python "pkg.mod", Java "org.junit")
     partial: bool = False  # the tree had ERROR/MISSING nodes: facts outside them are still here
     extractor: str = ""  # which extractor produced this (a rich plugin's name or "tags")
+
+
+# ---- the index as it is stored and queried --------------------------------------------------------
+
+
+class IndexedSymbol(NamedTuple):
+    """A symbol as the index holds it in memory: identity and place (details are in the store)."""
+
+    id: int
+    file_id: int
+    parent_id: int | None
+    kind: str
+    name: str
+    qualified_name: str
+    start_line: int
+    end_line: int
+
+
+@dataclass(slots=True)
+class IndexedFile:
+    """An indexed file as the index holds it in memory (``mtime_ns`` follows touches)."""
+
+    id: int
+    path: str
+    language: str
+    module: str
+    size: int
+    mtime_ns: int
+    hash: str
+    lines: int
+    partial: bool
+    extractor: str
+
+
+@dataclass(slots=True)
+class FileInfo:
+    """What the resolver needs of a file."""
+
+    path: str
+    language: str
+    module: str
+
+
+class Edge(NamedTuple):
+    """A stored relationship: where it occurs, what it names, and what it resolved to."""
+
+    id: int
+    file_id: int
+    kind: str
+    source_id: int | None  # the symbol it occurs in; None at file level
+    target: str  # as written
+    receiver: str
+    receiver_type: str
+    line: int
+    target_id: int | None  # None: unresolved
+    resolution: str | None  # EXACT, IMPORT, INHERITED, NAME_ONLY, or None
+
+
+class SymbolDetail(NamedTuple):
+    """What the store keeps of a symbol beyond its identity and place."""
+
+    signature: str
+    doc: str
+    modifiers: tuple[str, ...]
+    start_col: int
+    end_col: int
+
+
+@dataclass
+class IndexSummary:
+    """What one index run did."""
+
+    files: int = 0
+    parsed: int = 0
+    unchanged: int = 0
+    deleted: int = 0
+    failed: dict[str, str] = field(default_factory=dict)
+    skipped: dict[str, int] = field(default_factory=dict)
+    resolved_edges: int = 0
+    seconds: float = 0.0
+    generation: int = 0
+    cancelled: bool = False
+    phases: dict[str, float] = field(default_factory=dict)  # seconds per phase: walk, parse, write, resolve
+    # Directories that could not be read: their files keep their facts until they can be.
+    unreadable: list[str] = field(default_factory=list)
+    symbols: int | None = None  # symbols in the index after the run (None: not loaded, nothing changed)
+
+
+class SymbolMatch(NamedTuple):
+    """One symbol found by a search, and why: how it matched ("name", "semantic") and, for a
+    semantic match, its cosine score."""
+
+    symbol: IndexedSymbol
+    matched: tuple[str, ...] = ()
+    score: float | None = None
+
+
+class SymbolMatches(NamedTuple):
+    """A search's first matches in answer order, and how many there are in all (``total`` is a
+    lower bound when ``total_is_lower_bound``: counting every match would cost more than the answer)."""
+
+    matches: list[SymbolMatch]
+    total: int
+    total_is_lower_bound: bool = False
+    embeddings_pending: int = 0  # symbols a semantic search could not consider yet
+
+
+@dataclass
+class IndexStatus:
+    """What is indexed, how well it resolved, and where it lives (the `stats` tool's facts)."""
+
+    root: str
+    files: int
+    symbols: int
+    languages: dict[str, int]
+    generation: int
+    database: str
+    database_size_bytes: int
+    overview: dict  # store/overview.py: edges by kind, call resolution, symbol kinds, most called...
+    memories: int
+    semantic: dict  # embedded, pending and the model, or why semantic search is unavailable
+    last_indexed_at: float | None = None
+    partial_files: list[str] = field(default_factory=list)
+    skipped: dict[str, int] = field(default_factory=dict)
+    plugin_failures: list[dict] = field(default_factory=list)
+    read_only: str | None = None  # why the index cannot be written, when it cannot
+    hits: int = 0  # calls of this session answered from the index
+    misses: int = 0  # ...and those that were not (not found, not indexed)
+
+
+# ---- location memory --------------------------------------------------------------------------------
+
+CURRENT, MOVED, ORPHANED = "current", "moved", "orphaned"  # where a memory's code is now
+
+
+class Anchor(NamedTuple):
+    """What a memory keeps to find its code again (the ``memories`` row's anchor columns)."""
+
+    symbol: str  # qualified name of the innermost enclosing symbol, "" = file level
+    symbol_kind: str
+    symbol_name: str
+    parent_name: str
+    fingerprint: str
+    offset_start: int  # from the symbol's first line (file level: from line 1, i.e. the line - 1)
+    offset_end: int
+    lines_hash: str
+    first_line_hash: str
+    line_count: int
+
+
+@dataclass(slots=True)
+class MemoryRow:
+    id: int
+    reason: str
+    tags: str  # newline-separated, as given
+    created_at: float
+    path: str  # last known place
+    start_line: int
+    end_line: int
+    state: str  # current | moved | orphaned
+    origin_path: str  # where it was remembered
+    origin_start: int
+    origin_end: int
+    symbol: str  # the anchor (see anchors.Anchor)
+    symbol_kind: str
+    symbol_name: str
+    parent_name: str
+    fingerprint: str
+    offset_start: int
+    offset_end: int
+    lines_hash: str
+    first_line_hash: str
+    line_count: int
+    file_hash: str  # the file's content hash when last placed ("" = file gone)
+    generation: int  # index generation when last placed
+    edited: int  # the remembered lines were changed inside a surviving symbol
+
+    @property
+    def anchor(self) -> Anchor:
+        return Anchor(
+            self.symbol,
+            self.symbol_kind,
+            self.symbol_name,
+            self.parent_name,
+            self.fingerprint,
+            self.offset_start,
+            self.offset_end,
+            self.lines_hash,
+            self.first_line_hash,
+            self.line_count,
+        )
+
+    @property
+    def tag_list(self) -> list[str]:
+        return [t for t in self.tags.split("\n") if t]

@@ -23,8 +23,7 @@ import stat
 from pathlib import Path
 
 from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, OUTSIDE_WORKSPACE, ToolError, quoted
-
-MAX_PATH_CHARS = 4096
+from codecairn.limits import MAX_PATH_CHARS
 
 # /proc/self/fd/N names the file a descriptor refers to: the ground truth after open, whatever
 # the name led through. Elsewhere, the real path is taken before opening and compared with the

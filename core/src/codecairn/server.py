@@ -19,7 +19,6 @@ import logging
 import os
 import sqlite3
 import sys
-from dataclasses import dataclass
 from typing import Any
 
 import anyio
@@ -30,7 +29,8 @@ from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.shared.exceptions import MCPError
 
 from codecairn import __version__
-from codecairn.errors import BAD_ARGUMENT, UNAVAILABLE, StoreError, ToolError, clipped, quoted
+from codecairn.context import ServedContext, SessionCounts
+from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, NOT_INDEXED, UNAVAILABLE, StoreError, ToolError, clipped, quoted
 from codecairn.hookspecs import Tool
 from codecairn.transport import stdio_transport
 from codecairn.workspace import Workspace
@@ -39,20 +39,11 @@ log = logging.getLogger("codecairn.server")
 
 RESPONSE_BUDGET_BYTES = int(os.environ.get("CODECAIRN_RESPONSE_BYTES", 200_000))
 TOOL_TIMEOUT_SECONDS = float(os.environ.get("CODECAIRN_TOOL_TIMEOUT", 60))
-LONG_RUNNING = {"index"}  # bounded by cancellation instead of the per-call timeout
 # A plugin's string or list argument whose schema sets no limit gets these (built-in tools set their own).
 DEFAULT_MAX_CHARS = 64 * 1024
 DEFAULT_MAX_ITEMS = 1000
+MISSES = (NOT_FOUND, NOT_INDEXED)  # errors that mean "the index could not answer" (a miss, not a hit)
 NOT_INITIALIZED = "the session is not initialized: send initialize (then notifications/initialized) first"
-
-
-@dataclass
-class CallContext:
-    workspace: Workspace
-    request: ServerRequestContext
-
-    async def report_progress(self, done: float, total: float | None = None, message: str | None = None) -> None:
-        await self.request.session.report_progress(done, total, message)
 
 
 def _paths_in(value: Any, out: set[str]) -> None:
@@ -170,6 +161,7 @@ def _cut_to_budget(error: dict[str, Any]) -> dict[str, Any]:
 class CodecairnServer:
     def __init__(self, workspace: Workspace) -> None:
         self.workspace = workspace
+        self.counts = SessionCounts()
         self.tools: dict[str, Tool] = {
             name: dataclasses.replace(t, input_schema=with_limits(t.input_schema))
             for name, t in workspace.host.tools.items()
@@ -206,14 +198,17 @@ class CodecairnServer:
         if problem is not None:
             return self._error(ToolError(BAD_ARGUMENT, _schema_problem(problem)))
         try:
-            if tool.name in LONG_RUNNING:
-                payload = await tool.handler(CallContext(self.workspace, ctx), args)
+            served = ServedContext(self.workspace, ctx.session.report_progress, self.counts)
+            if tool.long_running:  # bounded by cancellation instead of the per-call time limit
+                payload = await tool.handler(served, args)
             else:
-                await self.workspace.wait_fresh()  # a changed file being re-indexed: answer from its new state
+                await self.workspace.indexer.wait_fresh()  # a changed file being re-indexed: answer from its new state
                 # asyncio's own timeout: a quarter of the cost of anyio's cancel scope, per call
                 async with asyncio.timeout(TOOL_TIMEOUT_SECONDS):
-                    payload = await tool.handler(CallContext(self.workspace, ctx), args)
+                    payload = await tool.handler(served, args)
         except ToolError as exc:
+            if exc.code in MISSES:
+                self.counts.misses += 1
             return self._error(exc)
         except (StoreError, sqlite3.DatabaseError) as exc:  # the index database: damaged, read-only, busy
             return self._error(ToolError(UNAVAILABLE, str(self.workspace.explain(exc))))
@@ -229,6 +224,7 @@ class CodecairnServer:
             return self._error(
                 ToolError("internal_error", f"{tool.name} returned {type(payload).__name__}, not an object")
             )
+        self.counts.hits += 1
         payload = self._stamp(payload)
         text = _text(payload)
         if len(text.encode()) > RESPONSE_BUDGET_BYTES:
@@ -236,18 +232,18 @@ class CodecairnServer:
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
 
     def _stamp(self, payload: dict[str, Any]) -> dict[str, Any]:
-        ws = self.workspace
+        state = self.workspace.state
         paths: set[str] = set()
         _paths_in(payload, paths)
-        stale = ws.stale_paths([p for p in paths if p in ws.files_by_path]) if paths else []
+        stale = state.stale_paths([p for p in paths if p in state.files_by_path]) if paths else []
         if stale and "stale" not in payload:
             payload["stale"] = stale
         return self._stamp_state(payload)
 
     def _stamp_state(self, payload: dict[str, Any]) -> dict[str, Any]:
         """Which index an answer (or an error) came from, and whether one is being built."""
-        payload["generation"] = self.workspace.generation
-        if self.workspace.index_lock.locked():
+        payload["generation"] = self.workspace.state.generation
+        if self.workspace.indexer.running:
             # Answers come from what is stored so far; say so rather than look complete.
             payload["indexing"] = True
         return payload
@@ -291,7 +287,7 @@ async def serve(workspace: Workspace, *, index_on_start: bool = True, watch: boo
                 from codecairn.freshness.watcher import Watcher
 
                 try:
-                    await Watcher(workspace).run()
+                    await Watcher(workspace.indexer).run()
                 except Exception:
                     log.exception(
                         "the watcher of %s stopped; answers still name stale files, and `index` refreshes",

@@ -15,6 +15,7 @@ since its facts might differ too.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import sqlite3
@@ -29,11 +30,12 @@ import zstandard
 from codecairn.errors import StoreError
 from codecairn.paths import Refused, open_confined
 from codecairn.store.schema import SCHEMA_VERSION
+from codecairn.store.snapshots import adopt, adoption_facts, copy_for_sharing, holds_index
 from codecairn.workspaces import IMPORT_SUFFIX, exclusive
 
 if TYPE_CHECKING:
     from codecairn.host import PluginHost
-    from codecairn.workspace import Workspace
+    from codecairn.store.store import Store
 
 SNAPSHOT_DIR = ".codecairn"
 SNAPSHOT_NAME = "index.db.zst"
@@ -82,18 +84,21 @@ class Exported:
         }
 
 
-async def export_snapshot(ws: Workspace, output: Path | None = None, level: int = LEVEL) -> Exported:
-    """Write the workspace's index (bring it up to date first) as a zstd snapshot."""
+async def export_snapshot(
+    root: Path, host: PluginHost, store: Store, lock: asyncio.Lock, output: Path | None = None, level: int = LEVEL
+) -> Exported:
+    """Write ``store`` (the index of ``root``) as a zstd snapshot; ``lock`` is the indexer's, held
+    so that no write is in flight while the copy is taken."""
     import anyio
 
     started = time.perf_counter()
-    target = Path(output) if output else snapshot_path(ws.root)
-    versions = plugin_versions(ws.host)
-    async with ws.index_lock:  # no write in flight while the copy is taken
+    target = Path(output) if output else snapshot_path(root)
+    versions = plugin_versions(host)
+    async with lock:
         try:
-            result = await anyio.to_thread.run_sync(_export, ws.store.path, target, versions, level)
+            result = await anyio.to_thread.run_sync(_export, store.path, target, versions, level)
         except sqlite3.DatabaseError as exc:  # its own connection's: said like the store's
-            raise ws.explain(exc) from exc
+            raise (store.explain(exc) or exc) from exc
     if output is None:
         write_gitattributes(target.parent)
     result.seconds = time.perf_counter() - started
@@ -104,35 +109,7 @@ def _export(db: Path, target: Path, versions: dict[str, str], level: int) -> Exp
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=".codecairn-export-", dir=target.parent) as tmp:
         copy = Path(tmp) / "index.db"
-        source = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-        try:
-            source.execute("VACUUM INTO ?", (str(copy),))
-        finally:
-            source.close()
-        con = sqlite3.connect(copy, isolation_level=None)
-        try:
-            con.execute("PRAGMA journal_mode=DELETE")
-            con.execute("PRAGMA secure_delete=ON")  # deleted memories leave no text in free pages
-            con.execute("BEGIN")
-            for (name,) in con.execute(
-                "SELECT name FROM pragma_table_list WHERE schema='main' AND type IN ('table', 'virtual') "
-                "AND name NOT LIKE 'sqlite_%'"
-            ).fetchall():
-                if name not in SHARED_TABLES:
-                    con.execute(f'DELETE FROM "{name}"')  # memories and anything else personal
-            con.execute(f"DELETE FROM meta WHERE key NOT IN ({','.join('?' * len(SHARED_META))})", tuple(SHARED_META))
-            con.execute(
-                "INSERT INTO meta(key, value) VALUES ('snapshot_plugins', ?)", (json.dumps(versions, sort_keys=True),)
-            )
-            con.execute("UPDATE files SET mtime_ns = 0")
-            con.execute("COMMIT")
-            # Rebuilt from content alone: no trace of what was deleted, and the same index always
-            # gives the same bytes (an unchanged index is nothing new to commit).
-            con.execute("VACUUM")
-            files = con.execute("SELECT COUNT(*) FROM files").fetchone()[0]
-            symbols = con.execute("SELECT COUNT(*) FROM symbols").fetchone()[0]
-        finally:
-            con.close()
+        files, symbols = copy_for_sharing(db, copy, SHARED_TABLES, SHARED_META, versions)
         database_bytes = copy.stat().st_size
         packed = Path(tmp) / SNAPSHOT_NAME
         with open(copy, "rb") as src, open(packed, "wb") as dst:
@@ -171,19 +148,6 @@ class Imported:
         return out
 
 
-def _has_index(db: Path) -> bool:
-    if not db.exists():
-        return False
-    try:
-        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-        try:
-            return con.execute("SELECT EXISTS (SELECT 1 FROM files)").fetchone()[0] == 1
-        finally:
-            con.close()
-    except sqlite3.Error:
-        return True  # unreadable: not ours to replace (the store reports it)
-
-
 def import_if_new(root: Path, db: Path, host: PluginHost) -> Imported | None:
     """Import ``root``'s snapshot into ``db`` when there is one and ``db`` holds no index yet."""
     snapshot = snapshot_path(root)
@@ -191,10 +155,10 @@ def import_if_new(root: Path, db: Path, host: PluginHost) -> Imported | None:
         found = snapshot.is_file()
     except OSError:  # a .codecairn directory this user may not read: no snapshot to use
         return None
-    if not found or _has_index(db):
+    if not found or holds_index(db):
         return None
     with exclusive(db) as alone:
-        if not alone or _has_index(db):  # someone has it open, or indexed it meanwhile
+        if not alone or holds_index(db):  # someone has it open, or indexed it meanwhile
             return None
         return import_snapshot(snapshot, root, db, host)
 
@@ -231,35 +195,18 @@ def import_snapshot(snapshot: Path, root: Path, db: Path, host: PluginHost) -> I
 
 def _adopt(path: Path, snapshot: Path, root: Path, host: PluginHost) -> Imported:
     try:
-        con = sqlite3.connect(path, isolation_level=None)
-        try:
-            version = con.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise StoreError(
-                    f"{snapshot} was exported by a newer codecairn (schema {version} > "
-                    f"{SCHEMA_VERSION}); upgrade codecairn to use it"
-                )
-            check = [r[0] for r in con.execute("PRAGMA quick_check").fetchall()]
-            if check != ["ok"]:
-                raise StoreError(f"{snapshot} is damaged ({'; '.join(check[:3])}); export it again")
-            meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
-            theirs = json.loads(meta.get("snapshot_plugins") or "{}")
-            ours = plugin_versions(host)
-            reparse = sorted(lang for lang, version in theirs.items() if ours.get(lang) not in (None, version))
-            con.execute("BEGIN")
-            now = time.time()
-            con.executemany(
-                "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
-                [("root", str(root)), ("created_at", str(now)), ("imported_at", str(now))],
+        version, check, meta = adoption_facts(path)
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{snapshot} was exported by a newer codecairn (schema {version} > "
+                f"{SCHEMA_VERSION}); upgrade codecairn to use it"
             )
-            con.execute("UPDATE files SET mtime_ns = -1")  # read and hash every file on the next run
-            if reparse:
-                con.execute(f"UPDATE files SET hash = '' WHERE language IN ({','.join('?' * len(reparse))})", reparse)
-            con.execute("COMMIT")
-            files = con.execute("SELECT COUNT(*) FROM files").fetchone()[0]
-            symbols = con.execute("SELECT COUNT(*) FROM symbols").fetchone()[0]
-        finally:
-            con.close()
+        if check != ["ok"]:
+            raise StoreError(f"{snapshot} is damaged ({'; '.join(check[:3])}); export it again")
+        theirs = json.loads(meta.get("snapshot_plugins") or "{}")
+        ours = plugin_versions(host)
+        reparse = sorted(lang for lang, version in theirs.items() if ours.get(lang) not in (None, version))
+        files, symbols = adopt(path, root, reparse)
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"{snapshot} is not a usable snapshot ({exc}); export it again") from None
     return Imported(snapshot, files, symbols, reparse)

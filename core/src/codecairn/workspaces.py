@@ -27,6 +27,7 @@ from typing import Any
 
 from codecairn.errors import StoreError
 from codecairn.store import failures
+from codecairn.store.snapshots import summary as read_summary
 from codecairn.store.store import cache_dir
 
 LOCK_SUFFIX = ".lock"
@@ -202,13 +203,7 @@ def describe(db: Path) -> IndexInfo:
     except (OSError, ValueError):
         pass
     try:
-        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=2)
-        try:
-            meta = dict(con.execute("SELECT key, value FROM meta WHERE key IN ('root', 'last_used_at')").fetchall())
-            info.files = con.execute("SELECT COUNT(*) FROM files").fetchone()[0]
-            info.symbols = con.execute("SELECT COUNT(*) FROM symbols").fetchone()[0]
-        finally:
-            con.close()
+        meta, info.files, info.symbols = read_summary(db)
     except sqlite3.Error as exc:
         info.error = f"unreadable: {exc}"
         return info

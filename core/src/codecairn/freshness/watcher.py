@@ -9,7 +9,7 @@ a stat walk otherwise, at an interval that grows with the number of files (5 s +
 files, at most 60 s; ``CODECAIRN_POLL_SECONDS`` sets the 5).
 
 While a change is being re-indexed its paths are *pending* on the workspace, so a query arriving
-then waits for them (bounded: ``Workspace.wait_fresh``). A failed re-index changes nothing (see
+then waits for them (bounded: ``Indexer.wait_fresh``). A failed re-index changes nothing (see
 ``reindex``) and is retried with a growing delay; a file that keeps failing is retried five times,
 then again when it next changes.
 
@@ -36,7 +36,7 @@ from codecairn.index.pipeline import IndexSummary
 from codecairn.index.walker import walk
 
 if TYPE_CHECKING:
-    from codecairn.workspace import Workspace
+    from codecairn.index.indexer import Indexer
 
 log = logging.getLogger("codecairn.watcher")
 
@@ -130,16 +130,16 @@ class Watcher:
 
     def __init__(
         self,
-        ws: Workspace,
+        indexer: Indexer,
         *,
         mode: str | None = None,
         debounce_ms: int = DEBOUNCE_MS,
         step_ms: int = STEP_MS,
         poll_seconds: float | None = None,
     ) -> None:
-        self.ws = ws
-        self.reindexer = ws.reindexer
-        self.rules = self.reindexer.rules
+        self.indexer = indexer
+        self.target = indexer.target
+        self.rules = indexer.rules
         self.mode = (mode or os.environ.get(WATCH_ENV) or "auto").lower()
         if self.mode not in ("auto", "events", "poll"):
             raise ValueError(f"{WATCH_ENV} must be auto, events or poll, not {self.mode!r}")
@@ -167,14 +167,15 @@ class Watcher:
     # ---- running --------------------------------------------------------------------------------
 
     async def run(self) -> None:
-        if self.ws.failure is not None or self.ws.read_only is not None:
-            why = self.ws.failure or f"its index cannot be written ({self.ws.read_only})"
-            log.warning("not watching %s for changes: %s", self.ws.root, why)
+        store = self.target.store
+        if store.damage is not None or store.read_only is not None:
+            why = store.damage or f"its index cannot be written ({store.read_only})"
+            log.warning("not watching %s for changes: %s", self.target.root, why)
             return
         try:
             await self._run()
         except* STOPS as stopped:  # retrying cannot help: said once, and the answers say it too
-            log.warning("stopped watching %s for changes: %s", self.ws.root, stopped.exceptions[0])
+            log.warning("stopped watching %s for changes: %s", self.target.root, stopped.exceptions[0])
 
     async def _run(self) -> None:
         async with anyio.create_task_group() as tg:
@@ -183,7 +184,7 @@ class Watcher:
             if self.mode == "poll":
                 why = f"{WATCH_ENV}=poll"
             elif self.mode == "auto":
-                why = events_unavailable(str(self.ws.root))
+                why = events_unavailable(str(self.target.root))
             if why is None:
                 try:
                     await self._run_events()
@@ -194,7 +195,7 @@ class Watcher:
             log.log(
                 logging.INFO if self.mode == "poll" else logging.WARNING,
                 "watching %s by polling: %s",
-                self.ws.root,
+                self.target.root,
                 why,
             )
             await self._run_polling()
@@ -202,7 +203,7 @@ class Watcher:
     async def _run_events(self) -> None:
         from watchfiles._rust_notify import RustNotify  # the notifier itself: lets us know when watches exist
 
-        root = str(self.ws.root)
+        root = str(self.target.root)
         try:
             notify = await anyio.to_thread.run_sync(RustNotify, [root], False, False, 300, True, True)
         except (OSError, RuntimeError) as exc:  # the inotify watch limit, an unsupported file system
@@ -248,11 +249,11 @@ class Watcher:
 
     async def _idle(self) -> None:
         try:
-            warmed = await self.reindexer.warm()
+            warmed = await self.indexer.warm()
         except STOPS:
             raise
         except Exception as exc:  # the next re-index builds it anyway
-            log.info("could not prepare for the next re-index of %s: %s", self.ws.root, exc)
+            log.info("could not prepare for the next re-index of %s: %s", self.target.root, exc)
             return
         if warmed:
             # Everything loaded so far lives as long as the index: move it out of the cyclic
@@ -263,7 +264,7 @@ class Watcher:
     def _relevant(self, absolute_paths: Iterable[str]) -> set[str]:
         """Root-relative paths among these that the index may care about."""
         out = set()
-        known = self.ws.files_by_path
+        known = self.target.state.files_by_path
         for absolute in absolute_paths:
             rel = self.rules.relative(absolute)
             if not rel or self.rules.inside_ignored_dir(rel):
@@ -275,7 +276,7 @@ class Watcher:
         return out
 
     async def _run_polling(self) -> None:
-        self._git = await GitTree.find(self.ws.root)
+        self._git = await GitTree.find(self.target.root)
         self.active = "git" if self._git else "mtime"
         self.ready.set()
         while True:
@@ -284,16 +285,18 @@ class Watcher:
             except STOPS:
                 raise
             except Exception as exc:  # one bad poll (a file vanished mid-walk...) must not end watching
-                log.warning("polling %s failed, trying again next time: %s: %s", self.ws.root, type(exc).__name__, exc)
+                log.warning(
+                    "polling %s failed, trying again next time: %s: %s", self.target.root, type(exc).__name__, exc
+                )
             await self._idle()
-            await anyio.sleep(poll_interval(len(self.ws.files_by_path), self.poll_base))
+            await anyio.sleep(poll_interval(len(self.target.state.files_by_path), self.poll_base))
 
     async def _poll_once(self) -> None:
         if self._git is not None:
             try:
                 state = await self._git.state()
             except GitUnavailable as exc:
-                log.warning("git polling of %s failed (%s); scanning modification times instead", self.ws.root, exc)
+                log.warning("git polling of %s failed (%s); scanning modification times instead", self.target.root, exc)
                 self._git, self.active = None, "mtime"
                 return
             if self._head is None:
@@ -306,7 +309,7 @@ class Watcher:
             changed = self._differs(state.dirty | self._dirty)
             self._dirty = state.dirty
         else:
-            known = {p: (s.size, s.mtime_ns, s.language) for p, s in self.ws.files_by_path.items()}
+            known = {p: (s.size, s.mtime_ns, s.language) for p, s in self.target.state.files_by_path.items()}
             changed = await anyio.to_thread.run_sync(self._scan, known)
         if changed:
             await self.refresh(changed)
@@ -314,8 +317,8 @@ class Watcher:
     def _differs(self, paths: Iterable[str]) -> set[str]:
         """Those of ``paths`` whose size or mtime differs from what was indexed (or that came or went)."""
         out = set()
-        root = self.ws.root
-        known = self.ws.files_by_path
+        root = self.target.root
+        known = self.target.state.files_by_path
         for rel in paths:
             state = known.get(rel)
             if state is None and self.rules.language(rel) is None:
@@ -333,7 +336,7 @@ class Watcher:
     def _scan(self, known: dict[str, tuple[int, int, str]]) -> set[str]:
         """A stat walk of the whole root, compared with ``known`` (path -> size, mtime, language:
         a copy, as the index may change while this runs in its thread)."""
-        walked = walk(str(self.ws.root), self.ws.host.language_for)
+        walked = walk(str(self.target.root), self.target.language_for)
         seen = set()
         out = set()
         for f in walked.files:
@@ -347,18 +350,18 @@ class Watcher:
 
     async def refresh(self, paths: set[str]) -> bool:
         """Re-index these root-relative paths now; queries wait for them meanwhile."""
-        ws = self.ws
+        indexer = self.indexer
         self.last_started = time.perf_counter()
-        ws.mark_pending(paths)
+        indexer.mark_pending(paths)
         try:
-            summary = await self.reindexer.run(paths)
+            summary = await self.indexer.refresh(paths)
         except STOPS:
             raise
         except Exception as exc:
             self._failed(exc, paths)
             return False
         finally:
-            ws.clear_pending(paths)
+            indexer.clear_pending(paths)
         self.refreshes += 1
         self.last_summary = summary
         self._retry.difference_update(paths)
@@ -376,7 +379,7 @@ class Watcher:
         log.info(
             "re-indexed %d changed path(s) of %s in %.0f ms: %d parsed, %d deleted (generation %d)",
             len(paths),
-            ws.root,
+            self.target.root,
             summary.seconds * 1000,
             summary.parsed,
             summary.deleted,
@@ -386,7 +389,7 @@ class Watcher:
 
     async def refresh_all(self) -> bool:
         try:
-            await self.ws.index_now()
+            await self.indexer.run()
         except STOPS:
             raise
         except Exception as exc:

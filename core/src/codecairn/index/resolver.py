@@ -13,8 +13,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from codecairn.hookspecs import Language, ResolutionRules
-from codecairn.model import CALLABLE_KINDS, DATA_KINDS, EXACT, IMPORT, INHERITED, NAME_ONLY, TYPE_KINDS
-from codecairn.query.symbol_index import SymbolIndex
+from codecairn.index.symbol_index import SymbolIndex
+from codecairn.model import CALLABLE_KINDS, DATA_KINDS, EXACT, IMPORT, INHERITED, NAME_ONLY, TYPE_KINDS, FileInfo
 
 SCOPE_ROOT_KINDS = frozenset({"module", "package"})
 CLASSLIKE = TYPE_KINDS | {"impl"}
@@ -22,13 +22,6 @@ BARE_CALLABLE_KINDS = frozenset({"function", "macro"}) | TYPE_KINDS
 REFERENCE_EXCLUDED = (CALLABLE_KINDS - {"macro"}) | DATA_KINDS
 _PATH_RE = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$")
 _PATH_SEP = re.compile(r"\.|::")
-
-
-@dataclass(slots=True)
-class FileInfo:
-    path: str
-    language: str
-    module: str
 
 
 @dataclass

@@ -1,13 +1,10 @@
 """Location memory and architecture notes.
 
 * ``anchors``  — pure: how a remembered range is tied to the code's structure and found again;
-* ``table``    — the ``memories`` table's queries;
-* ``memories`` — ``Memories``, the workspace's memory: remember, recall, forget, re-anchor;
-* ``notes``    — the Markdown notes file (architecture decisions), sections addressed by heading.
+* ``memories`` — ``Memories``, the workspace's memory: remember, recall, forget, re-anchor
+  (its rows are kept by ``codecairn.store.memories``);
+* ``notes``    — the Markdown notes file (architecture decisions), sections addressed by heading;
+* ``sections`` — the notes file's structure as a CommonMark reader sees it.
 
 See docs/memory.md.
 """
-
-from codecairn.memory.memories import Memories
-
-__all__ = ["Memories"]

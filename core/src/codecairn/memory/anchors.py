@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from codecairn.model import Anchor
+
 # Anchoring to these would tie a memory to the whole file; they are located by content instead.
 FILE_LEVEL_KINDS = frozenset({"module", "package", "namespace", "file"})
 # A window found by content alone (its symbol gone) must be at least this distinctive, or a
@@ -120,21 +122,6 @@ class FileView:
 
     def distinct_chars(self, start: int, end: int) -> int:
         return sum(len(line) for line in self.lines[start - 1 : end])
-
-
-class Anchor(NamedTuple):
-    """What a memory keeps to find its code again (the ``memories`` row's anchor columns)."""
-
-    symbol: str  # qualified name of the innermost enclosing symbol, "" = file level
-    symbol_kind: str
-    symbol_name: str
-    parent_name: str
-    fingerprint: str
-    offset_start: int  # from the symbol's first line (file level: from line 1, i.e. the line - 1)
-    offset_end: int
-    lines_hash: str
-    first_line_hash: str
-    line_count: int
 
 
 class Placement(NamedTuple):

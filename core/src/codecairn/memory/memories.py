@@ -19,11 +19,15 @@ import re
 import sqlite3
 import threading
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, StoreNotWritable, ToolError, quoted
+from codecairn.hookspecs import Embedder, Language
 from codecairn.index.parse_pool import BINARY_SNIFF, content_hash
-from codecairn.memory import table
+from codecairn.index.state import IndexState
+from codecairn.limits import MAX_REASON_CHARS, MAX_TAG_CHARS, MAX_TAGS
 from codecairn.memory.anchors import (
     FILE_LEVEL_KINDS,
     FileView,
@@ -36,20 +40,17 @@ from codecairn.memory.anchors import (
     trimmed_lines,
 )
 from codecairn.memory.notes import NotesFile
-from codecairn.memory.table import CURRENT, MOVED, ORPHANED, MemoryRow
-from codecairn.paths import Refused, open_confined
-from codecairn.query.answers import bounded
-
-if TYPE_CHECKING:
-    from codecairn.workspace import Workspace
+from codecairn.model import CURRENT, MOVED, ORPHANED, MemoryRow
+from codecairn.paths import Refused, confine, open_confined
+from codecairn.query.lookup import lookup
+from codecairn.store import memories as table
+from codecairn.store.store import Store
 
 log = logging.getLogger("codecairn.memory")
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
-MAX_REASON_CHARS = 2000
-MAX_TAGS = 20
-MAX_TAG_CHARS = 64
 MAX_MEMORIES = 20_000
+LIST_LIMIT = 50  # candidates shown when a symbol name is ambiguous
 RECALL_LIMIT = 20
 ELSEWHERE_MAX_FILES = 50
 QUERY_MAX_WORDS = 16  # words of a recall query that are scored: each costs a pass over every memory
@@ -74,8 +75,19 @@ GONE, UNREADABLE = _Gone(), _Unreadable()
 
 
 class Memories:
-    def __init__(self, ws: Workspace) -> None:
-        self.ws = ws
+    def __init__(
+        self,
+        root: Path,
+        state: IndexState,
+        store: Store,
+        language_for: Callable[[str], Language | None],
+        embedder: Callable[[], Embedder | None],
+    ) -> None:
+        self.root = root
+        self.state = state
+        self.store = store
+        self.language_for = language_for
+        self.embedder = embedder
         self._lock = asyncio.Lock()
         self._parsers: dict[str, Any] = {}
         self._parse_lock = threading.Lock()
@@ -86,7 +98,7 @@ class Memories:
 
     async def view(self, path: str) -> FileView | _Gone | _Unreadable:
         try:
-            rel = self.ws.relpath(path)
+            rel = confine(self.root, path)
         except ToolError:
             return GONE  # e.g. a symlink that now leads out of the root: not ours to read
         try:
@@ -103,7 +115,7 @@ class Memories:
 
     def _read(self, rel: str) -> bytes | None:
         try:
-            fd = open_confined(self.ws.root_real, rel)
+            fd = open_confined(self.state.root_real, rel)
         except Refused:  # a link out of the root, or no regular file: not this workspace's code
             return None
         with os.fdopen(fd, "rb") as fh:
@@ -117,16 +129,12 @@ class Memories:
     async def _symbols(self, rel: str, digest: str, data: bytes) -> list[SymbolView]:
         """The file's symbols for exactly this content: from the index when it has this content,
         else parsed here and now (one file; the index may not have caught up with an edit)."""
-        state = self.ws.files_by_path.get(rel)
+        state = self.state.files_by_path.get(rel)
         if state is not None and state.hash == digest:
-            rows = await self.ws.store.fetch(
-                "SELECT id, parent_id, kind, name, qualified_name, start_line, end_line, signature "
-                "FROM symbols WHERE file_id=? ORDER BY id",
-                (state.id,),
-            )
+            rows = await self.store.symbols_of_file(state.id)
             position = {r[0]: i for i, r in enumerate(rows)}
             return [SymbolView(r[2], r[3], r[4], r[5], r[6], r[7], position.get(r[1], -1)) for r in rows]
-        language = self.ws.host.language_for(rel)
+        language = self.language_for(rel)
         if language is None:
             return []
         return await asyncio.to_thread(self._parse, language, data, rel)
@@ -155,8 +163,8 @@ class Memories:
     def _current_hash(self, path: str) -> str | _Gone | _Unreadable:
         """The file's content hash now: the index's when the file is unchanged since indexing
         (one stat), else read from disk."""
-        state = self.ws.files_by_path.get(path)
-        if state is not None and not self.ws.changed_since_indexed(path):
+        state = self.state.files_by_path.get(path)
+        if state is not None and not self.state.changed_since_indexed(path):
             return state.hash
         try:
             data = self._read(path)
@@ -190,7 +198,7 @@ class Memories:
         else:
             if path is None or start_line is None:
                 raise ToolError(BAD_ARGUMENT, "give path with start_line (and end_line), or symbol")
-            rel = self.ws.relpath(path)
+            rel = confine(self.root, path)
             view = await self.view(rel)
             if view is GONE:
                 raise ToolError(NOT_FOUND, f"{rel} is not a readable text file in the workspace", path=rel)
@@ -207,7 +215,7 @@ class Memories:
                     lines=len(view.lines),
                 )
         async with self._lock:
-            existing = await table.all_rows(self.ws.store.reader)
+            existing = await table.all_rows(self.store.reader)
             for m in existing:
                 if (m.path, m.start_line, m.end_line, m.reason) == (rel, start, end, reason) and m.state != ORPHANED:
                     answer = self._placed(m)
@@ -232,22 +240,28 @@ class Memories:
                 end,
                 *a,
                 view.hash,
-                self.ws.generation,
+                self.state.generation,
                 0,
             )
-            row.id = await table.insert(self.ws.store.path, row)
+            row.id = await table.insert(self.store.path, row)
         return self._placed(row)
 
     async def _symbol_range(self, symbol: Any, path: str | None) -> tuple[str, FileView, int, int]:
-        found = await self.ws.answers.resolve_one(symbol, path, None)
-        if isinstance(found, dict):
+        candidates = lookup(self.state, symbol, confine(self.root, path) if path is not None else None)
+        if not candidates:
+            raise ToolError(NOT_FOUND, f"no symbol named {quoted(symbol)}")
+        if len(candidates) > 1:
             raise ToolError(
                 BAD_ARGUMENT,
                 f"{quoted(symbol)} names more than one symbol; pass path or a more qualified name",
                 ambiguous=True,
-                candidates=found["candidates"],
+                candidates=[
+                    {"qualified_name": c.qualified_name, "path": self.state.path_of(c), "start_line": c.start_line}
+                    for c in candidates[:LIST_LIMIT]
+                ],
             )
-        rel = self.ws.answers.path_of(found)
+        found = candidates[0]
+        rel = self.state.path_of(found)
         view = await self.view(rel)
         if not isinstance(view, FileView):
             raise ToolError(NOT_FOUND, f"{rel} can no longer be read", path=rel)
@@ -289,7 +303,7 @@ class Memories:
         else:
             rows.sort(key=lambda m: (m.path, m.start_line, m.id))
         shown = rows[:limit]
-        answer = {"memories": [self._placed(m, full=True) for m in shown], **bounded(rows, limit), **answer}
+        answer = {"memories": [self._placed(m, full=True) for m in shown], **_bounded(len(rows), limit), **answer}
         if not answer["complete"]:
             answer["total"] = len(rows)
         if any(m.state == ORPHANED for m in shown):
@@ -322,17 +336,17 @@ class Memories:
                 rows = [m for m in rows if m.id in wanted]
             rows = [m for m in rows if keep(m)]
             removed = sorted(m.id for m in rows)
-            await table.delete(self.ws.store.path, removed)
+            await table.delete(self.store.path, removed)
             for i in removed:
                 self._vectors.pop(i, None)
         return {"forgotten": len(removed), **({"ids": removed} if removed else {}), **answer}
 
     async def count(self) -> int:
-        return await table.count(self.ws.store.reader)
+        return await table.count(self.store.reader)
 
     def _matcher(self, *, path: str | None, symbol: str | None, tags: list[str] | None):
         """Validate the filters first (a bad one changes nothing), then match memories by them."""
-        rel = self.ws.relpath(path) if path is not None else None
+        rel = confine(self.root, path) if path is not None else None
         parts: list[str] | None = None
         if symbol is not None:
             if not isinstance(symbol, str) or not symbol.strip():
@@ -379,7 +393,7 @@ class Memories:
         if not rows:
             return None
         try:
-            embedder = await asyncio.to_thread(self.ws.host.embedder)
+            embedder = await asyncio.to_thread(self.embedder)
         except Exception:
             return None
         if embedder is None:
@@ -450,7 +464,7 @@ class Memories:
             raise ToolError(BAD_ARGUMENT, "set needs text (the section's new body; '' empties it)")
         if mode not in ("replace", "append"):
             raise ToolError(BAD_ARGUMENT, "mode must be replace or append")
-        file_ = NotesFile(self.ws.root, file)
+        file_ = NotesFile(self.root, file)
         async with self._notes_lock:
             if action == "outline":
                 return await asyncio.to_thread(file_.outline)
@@ -478,11 +492,11 @@ class Memories:
         Saving the new places can wait: if the database is busy (a long bulk write by the
         indexer), the answer still uses them and the next call saves them."""
         async with self._lock:
-            rows = await table.all_rows(self.ws.store.reader)
+            rows = await table.all_rows(self.store.reader)
             by_path: dict[str, list[MemoryRow]] = {}
             for m in rows:
                 by_path.setdefault(m.path, []).append(m)
-            generation = self.ws.generation
+            generation = self.state.generation
             updated: list[MemoryRow] = []
             for path, group in by_path.items():
                 now = self._current_hash(path)
@@ -491,7 +505,7 @@ class Memories:
                 due = [m for m in group if _due(m, now, generation)]
                 if not due:
                     continue
-                await self.ws.ensure_symbols()  # placing looks symbols up (the CLI loads them lazily)
+                await self.state.ensure_symbols(self.store)  # placing looks symbols up (the CLI loads them lazily)
                 view = await self.view(path)
                 if view is UNREADABLE:
                     continue
@@ -499,7 +513,7 @@ class Memories:
                     if await self._replace(m, view):
                         updated.append(m)
             try:
-                await table.update(self.ws.store.path, updated)
+                await table.update(self.store.path, updated)
             except (sqlite3.OperationalError, ToolError, StoreNotWritable) as exc:
                 log.warning("could not save %d re-anchored memories now (%s); will retry", len(updated), exc)
             return rows
@@ -540,7 +554,7 @@ class Memories:
             m.edited = int(placement.edited)
             home = (m.path, m.start_line, m.end_line) == (m.origin_path, m.origin_start, m.origin_end)
             m.state = CURRENT if home else MOVED
-        m.generation = self.ws.generation
+        m.generation = self.state.generation
         return before != (
             m.path,
             m.start_line,
@@ -557,9 +571,9 @@ class Memories:
     async def _elsewhere(self, m: MemoryRow, *, origin_gone: bool) -> tuple[FileView, Placement] | None:
         """Look for the memory's code in other files: the file renamed unchanged (same content
         hash), or its symbol moved to another file (same name, kind, structure and parent)."""
-        ws = self.ws
+        state = self.state
         if origin_gone and m.file_hash:
-            twins = [f.path for f in ws.files_by_path.values() if f.hash == m.file_hash and f.path != m.path]
+            twins = [f.path for f in state.files_by_path.values() if f.hash == m.file_hash and f.path != m.path]
             if len(twins) == 1:
                 view = await self.view(twins[0])
                 if isinstance(view, FileView):
@@ -568,17 +582,17 @@ class Memories:
                         return view, placement
         if not m.symbol or m.symbol_kind in FILE_LEVEL_KINDS:
             return None
-        rows = ws.index.rows
+        rows = state.symbols.rows
         files: list[str] = []
-        for sid in ws.index.by_name.get(m.symbol_name, ()):
+        for sid in state.symbols.by_name.get(m.symbol_name, ()):
             sym = rows[sid]
             if sym.kind != m.symbol_kind:
                 continue
             parent = rows.get(sym.parent_id) if sym.parent_id is not None else None
             parent_name = parent.name if parent is not None and parent.kind not in FILE_LEVEL_KINDS else ""
-            state = ws.files_by_id.get(sym.file_id)
-            if parent_name == m.parent_name and state is not None and state.path != m.path and state.path not in files:
-                files.append(state.path)
+            f = state.files_by_id.get(sym.file_id)
+            if parent_name == m.parent_name and f is not None and f.path != m.path and f.path not in files:
+                files.append(f.path)
         found: list[tuple[FileView, Placement]] = []
         for path in files[:ELSEWHERE_MAX_FILES]:
             view = await self.view(path)
@@ -599,6 +613,12 @@ def _due(m: MemoryRow, now: str | _Gone, generation: int) -> bool:
     if m.state == ORPHANED:
         return m.generation != generation or (now is not GONE and now != m.file_hash)
     return now is GONE or now != m.file_hash
+
+
+def _bounded(count: int, limit: int) -> dict[str, Any]:
+    if count > limit:
+        return {"complete": False, "limit_reached": True, "limit_reason": "limit"}
+    return {"complete": True}
 
 
 def _contains_run(haystack: list[str], needle: list[str]) -> bool:

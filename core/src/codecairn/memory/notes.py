@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, OUTSIDE_WORKSPACE, ToolError, quoted
+from codecairn.limits import MAX_HEADING_CHARS, MAX_TEXT_BYTES
 from codecairn.memory.sections import (
     LINE_SEPARATORS,
     Block,
@@ -48,8 +49,6 @@ DEFAULT_NOTES = ".codecairn/adr.md"
 NEW_FILE_TITLE = "Architecture decisions"
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 MAX_FILE_BYTES = 4 * 1024 * 1024
-MAX_TEXT_BYTES = 64 * 1024
-MAX_HEADING_CHARS = 300
 GET_MAX_LINES = 400
 GET_MAX_BYTES = 64 * 1024
 OUTLINE_LIMIT = 500

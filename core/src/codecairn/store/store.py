@@ -15,21 +15,19 @@ import functools
 import hashlib
 import os
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import aiosqlite
 
 from codecairn.errors import DamagedStore, StoreError, StoreNotWritable
 from codecairn.model import FileFacts
 from codecairn.store import failures, seal
+from codecairn.store.reads import IndexReads
 from codecairn.store.schema import MIGRATIONS, SCHEMA_VERSION
 from codecairn.store.seal import Seal
-
-if TYPE_CHECKING:
-    from codecairn.index.edge_buffer import EdgeBuffer
 
 CACHE_ENV = "CODECAIRN_CACHE_DIR"
 INSERT_EDGES_SQL = "INSERT INTO edges VALUES (?,?,?,?,?,?,?,?,?,?)"
@@ -132,7 +130,7 @@ async def _connect(target: str | Path, uri: bool = False) -> aiosqlite.Connectio
     return db
 
 
-class Store:
+class Store(IndexReads):
     def __init__(
         self,
         path: Path,
@@ -263,6 +261,10 @@ class Store:
 
     # ---- failures -------------------------------------------------------------------------------
 
+    def not_writable(self) -> StoreNotWritable | None:
+        """Why nothing may be written to this store (it is served read-only), or None."""
+        return failures.not_writable(self.path, self.read_only) if self.read_only is not None else None
+
     def explain(self, exc: BaseException, *, passing: bool = True) -> StoreError | None:
         """What ``exc``, met by any connection to this database, means (store/failures.py). Damage
         is remembered. ``passing=False``: None for a passing failure (busy, full...)."""
@@ -306,15 +308,16 @@ class Store:
         deleted: list[int],
         known: dict[str, FileRow],
         generation: int,
-        edges_to: EdgeBuffer | None = None,
+        edges_to: Callable[[int, int, int, list], None] | None = None,
     ) -> tuple[list[tuple], dict[str, int]]:
         """Replace the facts of ``parsed`` files, update mtimes of ``touched`` (file id, mtime_ns)
         files whose content hash did not change, drop ``deleted`` file ids — in one transaction.
 
         Returns the new symbol rows ``(id, file_id, parent_id, kind, name, qualified_name,
         start_line, end_line)`` for the in-memory index, and each written path's file id. With
-        ``edges_to`` (a first index: resolve in memory, insert once) edges are numbered and put
-        there instead of written.
+        ``edges_to`` (a first index: resolve in memory, insert once) edges are numbered and handed
+        to it, ``edges_to(first edge id, file id, first symbol id, relations)`` per file, once the
+        batch is committed, instead of written.
         """
         db = self.db
         replaced = [known[p.path].id for p in parsed if p.path in known]
@@ -435,7 +438,7 @@ class Store:
             raise
         # Only now: a batch that did not commit must leave no edges behind to be stored later.
         for args in deferred:
-            edges_to.add_file(*args)
+            edges_to(*args)
         self._next_symbol_id, self._next_file_id, self._next_edge_id = next_symbol, next_file, next_edge
         return new_symbols, file_ids
 

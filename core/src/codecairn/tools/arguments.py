@@ -7,10 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from codecairn.memory.memories import MAX_REASON_CHARS, MAX_TAG_CHARS, MAX_TAGS
-from codecairn.memory.notes import MAX_HEADING_CHARS, MAX_TEXT_BYTES
-from codecairn.paths import MAX_PATH_CHARS
-from codecairn.query.symbol_index import GLOB_MAX_CHARS
+from codecairn.limits import (
+    GLOB_MAX_CHARS,
+    MAX_HEADING_CHARS,
+    MAX_PATH_CHARS,
+    MAX_REASON_CHARS,
+    MAX_TAG_CHARS,
+    MAX_TAGS,
+    MAX_TEXT_BYTES,
+)
 
 NAME_CHARS = 1024  # a qualified name: Java's longest nested ones are a few hundred
 QUERY_CHARS = MAX_REASON_CHARS  # natural-language questions; the embedder reads 256 tokens of them anyway

@@ -8,15 +8,12 @@ from codecairn.hookspecs import Tool, ToolContext, hookimpl
 
 
 async def index(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
-    async def progress(done: int, total: int, message: str) -> None:
-        await ctx.report_progress(done, total or None, message)
-
-    s = await ctx.workspace.index_now(progress)
+    s = await ctx.refresh()
     out: dict[str, Any] = {
         "files": s.files,
         "parsed": s.parsed,
         "unchanged": s.unchanged,
-        "symbols": len(ctx.workspace.index),
+        "symbols": s.symbols if s.symbols is not None else (await ctx.status()).symbols,
         "resolved_edges": s.resolved_edges,
         "seconds": round(s.seconds, 3),
     }
@@ -32,7 +29,41 @@ async def index(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 
 
 async def stats(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
-    return await ctx.workspace.answers.stats()
+    st = await ctx.status()
+    overview = st.overview
+    answer: dict[str, Any] = {
+        "root": st.root,
+        "files": st.files,
+        "symbols": st.symbols,
+        "edges": overview["edges"],
+        "unresolved_calls": overview["unresolved_calls"],
+        "call_resolution": overview["call_resolution"],
+        "languages": st.languages,
+        "generation": st.generation,
+        "database": st.database,
+        "database_size_bytes": st.database_size_bytes,
+        "cache": {"hits": st.hits, "misses": st.misses},
+        **st.semantic,
+        "memories": st.memories,
+    }
+    if st.last_indexed_at:
+        answer["last_indexed_at"] = _iso(st.last_indexed_at)
+    if st.partial_files:
+        answer["partial_files"] = len(st.partial_files)
+        answer["partial_examples"] = st.partial_files[:10]
+    if st.skipped:
+        answer["skipped"] = st.skipped
+    if st.plugin_failures:
+        answer["plugin_failures"] = st.plugin_failures
+    if st.read_only:
+        answer["read_only"] = st.read_only
+    return answer
+
+
+def _iso(ts: float) -> str:
+    import datetime as dt
+
+    return dt.datetime.fromtimestamp(ts, dt.UTC).isoformat(timespec="seconds")
 
 
 @hookimpl
@@ -44,6 +75,7 @@ def codecairn_tools() -> list[Tool]:
             "Reports progress; returns counts and time.",
             {"type": "object", "properties": {}, "additionalProperties": False},
             index,
+            long_running=True,
         ),
         Tool(
             "stats",

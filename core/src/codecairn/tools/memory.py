@@ -12,7 +12,7 @@ _TAGS = a.TAGS
 
 
 async def remember(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
-    return await ctx.workspace.memory.remember(
+    return await ctx.memories.remember(
         reason=args["reason"],
         path=args.get("path"),
         start_line=args.get("start_line"),
@@ -23,7 +23,7 @@ async def remember(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 
 
 async def recall(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
-    return await ctx.workspace.memory.recall(
+    return await ctx.memories.recall(
         path=args.get("path"),
         symbol=args.get("symbol"),
         query=args.get("query"),
@@ -33,13 +33,13 @@ async def recall(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 
 
 async def forget(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
-    return await ctx.workspace.memory.forget(
+    return await ctx.memories.forget(
         ids=args.get("ids"), path=args.get("path"), symbol=args.get("symbol"), tags=args.get("tags")
     )
 
 
 async def notes(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
-    return await ctx.workspace.memory.notes(
+    return await ctx.memories.notes(
         args.get("action", "outline"),
         heading=args.get("heading"),
         text=args.get("text"),

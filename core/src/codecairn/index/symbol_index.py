@@ -15,29 +15,19 @@ import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from itertools import accumulate, chain
-from typing import NamedTuple
+
+from codecairn.limits import GLOB_MAX_CHARS
+from codecairn.model import IndexedSymbol
 
 GRAM = 3  # substring search goes through an index of this many letters
 SEARCH_FOLLOW_LIMIT = 5000  # symbols added or removed at once: more, and name search is rebuilt
-GLOB_MAX_CHARS = 256  # matching costs up to (name length x pattern length) per name: bound one side
 GLOB_SLICE_CHARS = 16 * 1024  # names matched between two looks at the stop flag (a few ms at worst)
 GLOB_MAX_MATCHES = 50_000
 
 
-class Sym(NamedTuple):
-    id: int
-    file_id: int
-    parent_id: int | None
-    kind: str
-    name: str
-    qualified_name: str
-    start_line: int
-    end_line: int
-
-
 class SymbolIndex:
     def __init__(self) -> None:
-        self.rows: dict[int, Sym] = {}
+        self.rows: dict[int, IndexedSymbol] = {}
         self.by_name: dict[str, list[int]] = defaultdict(list)
         self.by_qn: dict[str, list[int]] = defaultdict(list)
         self.children: dict[int, list[int]] = defaultdict(list)
@@ -60,7 +50,7 @@ class SymbolIndex:
     # ---- maintenance --------------------------------------------------------------------------
 
     def add(self, rows: Iterable[tuple]) -> None:
-        # Attribute access and Sym(*r) are Python-level calls; this loop runs once per symbol
+        # Attribute access and IndexedSymbol(*r) are Python-level calls; this loop runs once per symbol
         # when a server starts (hundreds of thousands on a JDK), so it works on plain indexes.
         rows = rows if isinstance(rows, list) else list(rows)  # read twice: here and by name search
         by_id, by_name, by_qn, by_file, children = self.rows, self.by_name, self.by_qn, self.by_file, self.children
@@ -68,7 +58,7 @@ class SymbolIndex:
         grams, order, kind_rank = self._grams, self._order, self._kind_rank
         for r in rows:
             sid = r[0]
-            by_id[sid] = sym = new(Sym, r)
+            by_id[sid] = sym = new(IndexedSymbol, r)
             same_name = by_name[r[4]]
             if grams is not None and not same_name:
                 self._add_grams(r[4])
@@ -119,7 +109,7 @@ class SymbolIndex:
                 if self._ancestry:
                     self._ancestry = {}
 
-    def _search_follows(self, added: list[tuple] | None = None, removed: list[Sym] | None = None) -> None:
+    def _search_follows(self, added: list[tuple] | None = None, removed: list[IndexedSymbol] | None = None) -> None:
         """Keep the name-search structures current: an edit changes a few dozen names, and
         rebuilding them costs ~0.15 s on CPython's Lib — the first find_symbols after every edit
         would pay it. Large changes drop them instead (rebuilt by the next search)."""

@@ -18,15 +18,15 @@ from typing import TYPE_CHECKING, Any
 from codecairn.model import INHERITANCE_KINDS
 
 if TYPE_CHECKING:
-    from codecairn.workspace import Workspace
+    from codecairn.model import IndexedSymbol
+    from codecairn.store.store import Store
 
 META_KEY = "overview"
 TOP = 5
 _KIND, _TARGET_ID, _HOW = itemgetter(2), itemgetter(8), itemgetter(9)  # in an edge row
 
 
-async def index_overview(ws: Workspace) -> dict[str, Any]:
-    store = ws.store
+async def index_overview(store: Store, generation: int) -> dict[str, Any]:
     cached = await store.get_meta(META_KEY)
     # Writers set resolution_pending before they touch a table and move the generation after:
     # a cache is trusted only for a finished run's generation.
@@ -36,16 +36,16 @@ async def index_overview(ws: Workspace) -> dict[str, Any]:
             overview = json.loads(cached)
         except ValueError:
             overview = None
-        if isinstance(overview, dict) and overview.get("generation") == ws.generation:
+        if isinstance(overview, dict) and overview.get("generation") == generation:
             return overview
-    overview = await _compute(ws)
-    if settled:
+    overview = await _compute(store, generation)
+    if settled and store.read_only is None:  # a read-only index is answered from, never written
         await store.set_meta({META_KEY: json.dumps(overview)})
     return overview
 
 
-async def _compute(ws: Workspace) -> dict[str, Any]:
-    fetch = ws.store.fetch
+async def _compute(store: Store, generation: int) -> dict[str, Any]:
+    fetch = store.fetch
     edges = await fetch("SELECT kind, COUNT(*), COUNT(target_id) FROM edges GROUP BY kind")
     resolution = await fetch(
         "SELECT resolution, COUNT(*) FROM edges WHERE kind='calls' AND resolution IS NOT NULL GROUP BY resolution"
@@ -61,7 +61,7 @@ async def _compute(ws: Workspace) -> dict[str, Any]:
         return [list(r) for r in rows]
 
     return {
-        "generation": ws.generation,
+        "generation": generation,
         "symbols": sum(n for _, n in kinds),
         "symbol_kinds": dict(kinds),
         "edges": {k: n for k, n, _ in edges},
@@ -95,9 +95,9 @@ class EdgeTally:
     def resolved_total(self) -> int:
         return sum(self.resolved.values())
 
-    def overview(self, ws: Workspace, generation: int) -> dict[str, Any]:
-        """What _compute would answer once these rows are the whole edges table."""
-        rows = ws.index.rows
+    def overview(self, rows: dict[int, IndexedSymbol], generation: int) -> dict[str, Any]:
+        """What _compute would answer once these rows are the whole edges table (``rows``: every
+        symbol, by id)."""
         kinds = sorted(Counter(s.kind for s in rows.values()).items(), key=lambda kv: (-kv[1], kv[0]))
 
         def top(counts: Counter[int]) -> list[list]:

@@ -4,19 +4,22 @@ the name ranking. Vectors are held as one matrix, rebuilt only when the embeddin
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from codecairn.errors import UNAVAILABLE, ToolError
 
 if TYPE_CHECKING:
-    from codecairn.index.embeddings import EmbeddingJob
+    from codecairn.hookspecs import Embedder
+    from codecairn.semantic.job import EmbeddingJob
 
 SCORE_THRESHOLD = 0.3  # accepted answers scored ≥ 0.36, nonsense 0.24–0.34 (benchmarks/semantic)
 
 
 class SemanticSearch:
-    def __init__(self, job: EmbeddingJob) -> None:
+    def __init__(self, job: EmbeddingJob, embedder: Callable[[], Embedder | None]) -> None:
         self.job = job
+        self.embedder = embedder
         self._index = None
         self._version = -1
 
@@ -31,7 +34,7 @@ class SemanticSearch:
         return self._index
 
     async def search(self, text: str, k: int, candidates: set[int] | None = None) -> list[tuple[int, float]]:
-        embedder = await asyncio.to_thread(self.job.ws.host.embedder)
+        embedder = await asyncio.to_thread(self.embedder)
         if embedder is None:
             from codecairn.semantic.minilm import unavailable_reason
 

@@ -18,17 +18,18 @@ import logging
 import sqlite3
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-import aiosqlite
 import anyio
 
 from codecairn.errors import DamagedStore
 from codecairn.model import DATA_KINDS
-from codecairn.store.failures import read_only_uri
+from codecairn.store.vectors import VectorTable
 
 if TYPE_CHECKING:
-    from codecairn.workspace import Workspace
+    from codecairn.hookspecs import Embedder
+    from codecairn.index.state import IndexState
+    from codecairn.store.store import Store
 
 log = logging.getLogger("codecairn.embeddings")
 
@@ -41,8 +42,10 @@ def _hash(model_id: str, text: str) -> str:
 
 
 class EmbeddingJob:
-    def __init__(self, ws: Workspace) -> None:
-        self.ws = ws
+    def __init__(self, state: IndexState, store: Store, embedder: Callable[[], Embedder | None]) -> None:
+        self.state = state
+        self.store = store
+        self.embedder = embedder
         self.hash_of: dict[int, str] = {}  # symbol id -> embedding hash (embedded symbols only)
         self.blobs: dict[str, bytes] = {}  # embedding hash -> float16 vector
         self.version = 0  # bumps when the set of vectors changes
@@ -60,11 +63,11 @@ class EmbeddingJob:
         return kind not in DATA_KINDS
 
     def pending_ids(self) -> list[int]:
-        rows = self.ws.index.rows
+        rows = self.state.symbols.rows
         return [sid for sid, sym in rows.items() if sid not in self.hash_of and self.wanted(sym.kind)]
 
     def pending_count(self) -> int:
-        rows = self.ws.index.rows
+        rows = self.state.symbols.rows
         gone = [sid for sid in self.hash_of if sid not in rows]
         for sid in gone:
             del self.hash_of[sid]
@@ -77,18 +80,18 @@ class EmbeddingJob:
     async def run_once(self, progress: Progress | None = None) -> int:
         """Give every pending symbol a vector; returns how many vectors had to be computed
         (a symbol whose embedded text is unchanged reuses its stored vector)."""
-        if self.ws.failure is not None:  # before loading a model for nothing
-            raise self.ws.failure
-        embedder = await asyncio.to_thread(self.ws.host.embedder)  # the first call loads the model
+        if self.store.damage is not None:  # before loading a model for nothing
+            raise self.store.damage
+        embedder = await asyncio.to_thread(self.embedder)  # the first call loads the model
         if embedder is None:
             return 0
-        await self.ws.ensure_symbols()
+        await self.state.ensure_symbols(self.store)
         async with self._lock:
             self.running = True
             try:
                 return await self._run(embedder, progress)
             except sqlite3.DatabaseError as exc:  # its own connection's: said like the store's
-                raise self.ws.explain(exc) from exc
+                raise (self.store.explain(exc) or exc) from exc
             finally:
                 self.running = False
 
@@ -96,26 +99,17 @@ class EmbeddingJob:
         from codecairn.semantic.texts import embedding_text
         from codecairn.semantic.vectors import encode_vector
 
-        store = self.ws.store
+        store = self.store
         # A read-only index keeps its stored vectors; new ones live in memory only.
         writes = store.read_only is None
-        if writes:
-            db = await aiosqlite.connect(store.path, isolation_level=None)
-        else:
-            db = await aiosqlite.connect(read_only_uri(store.path), uri=True, isolation_level=None)
+        db = await VectorTable.open(store.path, writes)
         try:
-            await db.execute("PRAGMA busy_timeout=30000")
             stored_model = await store.get_meta("embedding_model")
             if stored_model != embedder.model_id and (writes or self.model_id != embedder.model_id):
                 if stored_model is not None:
                     log.info("embedding model changed (%s -> %s): re-embedding", stored_model, embedder.model_id)
                 if writes:
-                    await db.execute("DELETE FROM embeddings")
-                    await db.execute(
-                        "INSERT INTO meta(key, value) VALUES ('embedding_model', ?) "
-                        "ON CONFLICT(key) DO UPDATE SET value=excluded.value",
-                        (embedder.model_id,),
-                    )
+                    await db.start_over(embedder.model_id)
                 self.hash_of.clear()
                 self.blobs.clear()
                 self.version += 1
@@ -124,18 +118,10 @@ class EmbeddingJob:
             pending = self.pending_ids()
             total, done, embedded = len(pending), 0, 0
             started = time.perf_counter()
-            rows = self.ws.index.rows
+            rows = self.state.symbols.rows
             for i in range(0, total, BATCH):
                 ids = [sid for sid in pending[i : i + BATCH] if sid in rows]
-                facts = (
-                    await store.fetch(
-                        f"SELECT id, kind, name, qualified_name, signature, doc, parent_id FROM symbols "
-                        f"WHERE id IN ({','.join('?' * len(ids))})",
-                        ids,
-                    )
-                    if ids
-                    else []
-                )
+                facts = await store.embedding_facts(ids)
                 texts: dict[int, tuple[str, str]] = {}
                 for sid, kind, name, qn, sig, doc, parent in facts:
                     parent_name = rows[parent].name if parent in rows else ""
@@ -143,10 +129,7 @@ class EmbeddingJob:
                     texts[sid] = (_hash(embedder.model_id, text), text)
                 hashes = list({h for h, _ in texts.values() if h not in self.blobs})
                 if hashes and stored_model == embedder.model_id:
-                    known = await db.execute_fetchall(
-                        f"SELECT hash, vector FROM embeddings WHERE hash IN ({','.join('?' * len(hashes))})", hashes
-                    )
-                    self.blobs.update(dict(known))
+                    self.blobs.update(await db.stored(hashes))
                 todo = {h: t for h, t in texts.values() if h not in self.blobs}
                 if todo:
                     order = list(todo)
@@ -154,7 +137,7 @@ class EmbeddingJob:
                     new = [(h, embedder.model_id, encode_vector(v)) for h, v in zip(order, vectors)]
                     if writes:
                         with anyio.CancelScope(shield=True):
-                            await db.executemany("INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?)", new)
+                            await db.insert(new)
                     self.blobs.update((h, b) for h, _, b in new)
                     embedded += len(new)
                 for sid, (h, _) in texts.items():
@@ -173,16 +156,14 @@ class EmbeddingJob:
         finally:
             await db.close()
 
-    async def _collect_garbage(self, db: aiosqlite.Connection) -> None:
+    async def _collect_garbage(self, db: VectorTable) -> None:
         live = set(self.hash_of.values())
         dead = [h for h in self.blobs if h not in live]
         if not dead:
             return
         for h in dead:
             del self.blobs[h]
-        for i in range(0, len(dead), 500):
-            chunk = dead[i : i + 500]
-            await db.execute(f"DELETE FROM embeddings WHERE hash IN ({','.join('?' * len(chunk))})", chunk)
+        await db.delete(dead)
 
     async def run_forever(self) -> None:
         """The server's background task: embed whenever the index changed."""
@@ -196,6 +177,20 @@ class EmbeddingJob:
                 return
             except Exception:
                 log.exception("embedding failed; will retry after the next index run")
+
+    def status(self) -> dict[str, Any]:
+        """For `stats`: vectors held, still pending, the model — or why semantic search is off."""
+        if self.model_id is None and not self.hash_of:
+            from codecairn.semantic.minilm import unavailable_reason
+
+            reason = unavailable_reason()
+            if reason:
+                return {"semantic": reason}
+        return {
+            "embeddings": len(self.hash_of),
+            "embeddings_pending": self.pending_count(),
+            **({"embedding_model": self.model_id} if self.model_id else {}),
+        }
 
     def notify(self) -> None:
         self.wakeup.set()

@@ -1,4 +1,4 @@
-"""The ``memories`` table: rows in, rows out.
+"""The ``memories`` table: rows in, rows out (codecairn.memory keeps what agents remember).
 
 Reads go through the store's reader connection. Writes open their own short-lived connection:
 the store's writer connection belongs to the indexer, whose batch transactions span several
@@ -13,66 +13,22 @@ import contextlib
 import sqlite3
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import astuple, dataclass, fields
+from dataclasses import astuple, fields
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import aiosqlite
 import anyio
 
 from codecairn.errors import UNAVAILABLE, ToolError
-from codecairn.memory.anchors import Anchor
+from codecairn.model import MemoryRow
 from codecairn.store import failures
 
-CURRENT, MOVED, ORPHANED = "current", "moved", "orphaned"
+if TYPE_CHECKING:
+    from codecairn.store.store import Store
+
 BUSY_TIMEOUT_MS = 20_000
 SQLITE_BUSY, SQLITE_LOCKED = 5, 6
-
-
-@dataclass(slots=True)
-class MemoryRow:
-    id: int
-    reason: str
-    tags: str  # newline-separated, as given
-    created_at: float
-    path: str  # last known place
-    start_line: int
-    end_line: int
-    state: str  # current | moved | orphaned
-    origin_path: str  # where it was remembered
-    origin_start: int
-    origin_end: int
-    symbol: str  # the anchor (see anchors.Anchor)
-    symbol_kind: str
-    symbol_name: str
-    parent_name: str
-    fingerprint: str
-    offset_start: int
-    offset_end: int
-    lines_hash: str
-    first_line_hash: str
-    line_count: int
-    file_hash: str  # the file's content hash when last placed ("" = file gone)
-    generation: int  # index generation when last placed
-    edited: int  # the remembered lines were changed inside a surviving symbol
-
-    @property
-    def anchor(self) -> Anchor:
-        return Anchor(
-            self.symbol,
-            self.symbol_kind,
-            self.symbol_name,
-            self.parent_name,
-            self.fingerprint,
-            self.offset_start,
-            self.offset_end,
-            self.lines_hash,
-            self.first_line_hash,
-            self.line_count,
-        )
-
-    @property
-    def tag_list(self) -> list[str]:
-        return [t for t in self.tags.split("\n") if t]
 
 
 COLUMNS = [f.name for f in fields(MemoryRow)]
@@ -146,3 +102,22 @@ async def delete(db_path: Path, ids: list[int]) -> int:
     async with _writing(db_path) as db:
         cursor = await db.executemany("DELETE FROM memories WHERE id=?", [(i,) for i in ids])
         return cursor.rowcount if cursor.rowcount is not None and cursor.rowcount >= 0 else len(ids)
+
+
+def salvage(db_path: Path) -> list[tuple]:
+    """The memories of a database about to be rebuilt, when they can be read: they are what agents
+    wrote, not derived data (``codecairn index --rebuild`` keeps them)."""
+    if not db_path.exists():
+        return []
+    try:
+        with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as con:
+            return con.execute("SELECT * FROM memories").fetchall()
+    except sqlite3.DatabaseError:
+        return []
+
+
+async def restore(store: Store, rows: list[tuple]) -> None:
+    """Put salvaged memories back into a rebuilt database."""
+    if rows:
+        async with _writing(store.path) as db:
+            await db.executemany(f"INSERT OR IGNORE INTO memories VALUES ({','.join('?' * len(rows[0]))})", rows)

@@ -1,0 +1,225 @@
+"""The public tool API (hookspecs.ToolContext), served from one workspace for one call.
+
+The server makes one ``ServedContext`` per tool call: the workspace's parts for the answers, the
+call's own progress reporting, and the session's hit/miss counts for ``status``. Everything a tool
+gets from here is a model type; nothing here shapes an answer (tools do).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from codecairn.errors import BAD_ARGUMENT, ToolError, quoted
+from codecairn.model import (
+    Edge,
+    Export,
+    Import,
+    IndexedFile,
+    IndexedSymbol,
+    IndexStatus,
+    IndexSummary,
+    SymbolDetail,
+    SymbolMatch,
+    SymbolMatches,
+)
+from codecairn.paths import confine, read_for_answer
+from codecairn.query.lookup import lookup
+from codecairn.query.names import symbol_filter
+from codecairn.store.overview import index_overview
+
+if TYPE_CHECKING:
+    from codecairn.workspace import Workspace
+
+Progress = Callable[[float, float | None, str | None], Awaitable[None]]
+READ_MAX_FILE_BYTES = 64 * 1024 * 1024  # read_file's default ceiling
+SEMANTIC_POOL = 200  # name matches fused with the semantic ranking
+
+
+@dataclass
+class SessionCounts:
+    """Calls of one session answered from the index (hits) and not (misses: not found...)."""
+
+    hits: int = 0
+    misses: int = 0
+
+
+class ServedContext:
+    def __init__(self, ws: Workspace, progress: Progress | None = None, counts: SessionCounts | None = None) -> None:
+        self._ws = ws
+        self._state = ws.state
+        self._progress = progress
+        self._counts = counts or SessionCounts()
+        self.root = ws.root
+        self.languages = ws.host.languages
+        self.memories = ws.memory
+
+    @property
+    def generation(self) -> int:
+        return self._state.generation
+
+    @property
+    def indexing(self) -> bool:
+        return self._ws.indexer.running
+
+    # ---- paths and files ----------------------------------------------------------------------
+
+    def resolve_path(self, given: str) -> str:
+        return confine(self.root, given)
+
+    def file(self, path: str) -> IndexedFile | None:
+        return self._state.files_by_path.get(path)
+
+    def file_by_id(self, file_id: int) -> IndexedFile | None:
+        return self._state.files_by_id.get(file_id)
+
+    def files(self) -> list[IndexedFile]:
+        return list(self._state.files_by_id.values())
+
+    async def read_file(self, path: str, max_bytes: int | None = READ_MAX_FILE_BYTES) -> bytes:
+        return await asyncio.to_thread(read_for_answer, self._state.root_real, path, max_bytes)
+
+    def changed_since_indexed(self, path: str) -> bool:
+        return self._state.changed_since_indexed(path)
+
+    # ---- symbols ------------------------------------------------------------------------------
+
+    def symbol(self, symbol_id: int) -> IndexedSymbol | None:
+        return self._state.symbols.rows.get(symbol_id)
+
+    def path_of(self, symbol: IndexedSymbol) -> str:
+        return self._state.path_of(symbol)
+
+    def lookup(self, name: str, path: str | None = None, line: int | None = None) -> list[IndexedSymbol]:
+        return lookup(self._state, name, self.resolve_path(path) if path is not None else None, line)
+
+    async def find_symbols(
+        self,
+        *,
+        name: str | None = None,
+        pattern: str | None = None,
+        query: str | None = None,
+        kinds: list[str] | None = None,
+        path: str | None = None,
+        language: str | None = None,
+        limit: int = 20,
+    ) -> SymbolMatches:
+        # Filters are checked first: a bad one is refused whatever else is given.
+        prefix = self.resolve_path(path) if path is not None else None  # "" is refused; "." is the root
+        if language and language not in self.languages:
+            raise ToolError(BAD_ARGUMENT, f"unknown language {quoted(language)}", languages=sorted(self.languages))
+        if not (name or pattern or kinds or path or language or query):
+            raise ToolError(BAD_ARGUMENT, "give at least one of name, pattern, query, kinds, path, language")
+        if query is not None and (not isinstance(query, str) or not query.strip()):
+            raise ToolError(BAD_ARGUMENT, "query must be a non-empty string")
+        keep = symbol_filter(self._state, kinds, prefix, language)
+        rows = self._state.symbols.rows
+        if query is None or name or pattern:
+            ranked, total, at_least = await self._ws.names.find(name, pattern, keep, SEMANTIC_POOL if query else limit)
+        else:
+            ranked, total, at_least = [], 0, False
+        if query is None:
+            # (an index run may have removed some while this call waited)
+            matches = [SymbolMatch(rows[sid], ("name",)) for sid in ranked[:limit] if sid in rows]
+            return SymbolMatches(matches, total, at_least)
+        return await self._hybrid(query, ranked, bool(name or pattern), keep, limit)
+
+    async def _hybrid(self, query: str, lexical: list[int], by_name: bool, keep, limit: int) -> SymbolMatches:
+        """Natural-language search, fused (reciprocal rank) with the name ranking when both are asked."""
+        from codecairn.semantic.fusion import reciprocal_rank_fusion
+
+        rows = self._state.symbols.rows
+        candidates = {s.id for s in rows.values() if keep(s)} if keep is not None else None
+        semantic = await self._ws.semantic.search(query, max(limit * 3, 30), candidates)
+        fused = reciprocal_rank_fusion(lexical if by_name else [], [p for p in semantic if p[0] in rows])
+        found = [f for f in fused if f.id in rows]
+        matches = [SymbolMatch(rows[f.id], tuple(f.matched), f.semantic_score) for f in found[:limit]]
+        return SymbolMatches(matches, len(found), False, self._ws.embeddings.pending_count())
+
+    def children(self, symbol_id: int) -> list[IndexedSymbol]:
+        rows = self._state.symbols.rows
+        return sorted((rows[c] for c in self._state.symbols.children.get(symbol_id, ()) if c in rows),
+                      key=lambda s: (s.start_line, s.id))  # fmt: skip
+
+    def symbols_in_file(self, file_id: int) -> list[IndexedSymbol]:
+        rows = self._state.symbols.rows
+        return sorted((rows[i] for i in self._state.symbols.by_file.get(file_id, ()) if i in rows),
+                      key=lambda s: (s.start_line, s.id))  # fmt: skip
+
+    def ancestors(self, type_id: int) -> list[IndexedSymbol]:
+        rows = self._state.symbols.rows
+        return [rows[t] for t in self._state.symbols.ancestors(type_id) if t in rows]
+
+    def subtypes(self, type_id: int) -> list[IndexedSymbol]:
+        rows = self._state.symbols.rows
+        return [rows[t] for t in self._state.symbols.subtypes(type_id) if t in rows]
+
+    async def details(self, symbol_ids: Iterable[int]) -> dict[int, SymbolDetail]:
+        return await self._ws.store.symbol_details(list(symbol_ids))
+
+    async def signatures(self, symbol_ids: Iterable[int]) -> dict[int, str]:
+        return await self._ws.store.signatures(list(symbol_ids))
+
+    # ---- the graph ----------------------------------------------------------------------------
+
+    async def edges_from(self, symbol_id: int, kinds: Iterable[str] = ()) -> list[Edge]:
+        return await self._ws.store.edges_from(symbol_id, kinds)
+
+    async def edges_to(self, symbol_id: int, kinds: Iterable[str] = (), limit: int | None = None) -> list[Edge]:
+        return await self._ws.store.edges_to(symbol_id, kinds, limit)
+
+    async def unresolved_named(self, name: str, kind: str = "calls", limit: int | None = None) -> list[Edge]:
+        return await self._ws.store.unresolved_named(name, kind, limit)
+
+    async def count_unresolved_named(self, name: str, kind: str = "calls") -> int:
+        return await self._ws.store.count_unresolved_named(name, kind)
+
+    async def imports_of(self, file_id: int, first: int = 1, last: int = 1 << 31) -> list[Import]:
+        return await self._ws.store.imports_of(file_id, first, last)
+
+    async def exports_of(self, file_id: int, first: int = 1, last: int = 1 << 31) -> list[Export]:
+        return await self._ws.store.exports_of(file_id, first, last)
+
+    # ---- the index itself ---------------------------------------------------------------------
+
+    async def refresh(self, paths: Iterable[str] | None = None) -> IndexSummary:
+        if paths is None:
+
+            async def progress(done: int, total: int, message: str) -> None:
+                await self.report_progress(done, total or None, message)
+
+            return await self._ws.index_now(progress)
+        return await self._ws.refresh([self.resolve_path(p) for p in paths])
+
+    async def status(self) -> IndexStatus:
+        ws, state, store = self._ws, self._state, self._ws.store
+        await state.ensure_symbols(store)
+        last = await store.get_meta("last_indexed_at")
+        summary = ws.indexer.last_summary
+        return IndexStatus(
+            root=str(ws.root),
+            files=len(state.files_by_id),
+            symbols=len(state.symbols),
+            languages=state.language_counts(),
+            generation=state.generation,
+            database=str(store.path),
+            database_size_bytes=await store.size_bytes(),
+            overview=await index_overview(store, state.generation),
+            memories=await ws.memory.count(),
+            semantic=ws.embeddings.status(),
+            last_indexed_at=float(last) if last else None,
+            partial_files=sorted(f.path for f in state.files_by_id.values() if f.partial),
+            skipped=dict(summary.skipped) if summary is not None else {},
+            plugin_failures=[f.__dict__ for f in ws.host.failures],
+            read_only=ws.read_only,
+            hits=self._counts.hits,
+            misses=self._counts.misses,
+        )
+
+    # ---- this call ------------------------------------------------------------------------------
+
+    async def report_progress(self, done: float, total: float | None = None, message: str | None = None) -> None:
+        if self._progress is not None:
+            await self._progress(done, total, message)

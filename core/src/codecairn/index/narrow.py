@@ -1,0 +1,217 @@
+"""Re-index a few files in-process, resolving only what the change can have moved: what the
+watcher does after an edit, and what an ``index`` that finds a handful of changed files does.
+
+The guarantees are the full run's (index/pipeline.py): a file's new facts replace its old ones in
+one transaction, edges out of it and into it are resolved again, and the generation advances only
+once all of that is written. A failure leaves every affected file in its previous state.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from collections import Counter
+from collections.abc import Iterable
+
+import anyio
+
+from codecairn.index.outcomes import Outcomes
+from codecairn.index.pipeline import resolve
+from codecairn.index.plan import Plan
+from codecairn.index.resolver import Bindings, Resolver, build_bindings
+from codecairn.index.symbol_index import SymbolIndex
+from codecairn.index.target import IndexTarget
+from codecairn.model import INHERITANCE_KINDS, FileInfo, IndexedFile, IndexSummary
+from codecairn.store.store import FileRow, ParsedFile
+
+log = logging.getLogger("codecairn.index")
+
+
+def _row(state: IndexedFile) -> FileRow:
+    return FileRow(
+        state.id,
+        state.path,
+        state.language,
+        state.size,
+        state.mtime_ns,
+        state.hash,
+        state.lines,
+        state.module,
+        state.extractor,
+        state.partial,
+        0,
+    )
+
+
+def _shape(symbols: SymbolIndex, file_ids: Iterable[int]) -> dict[str, Counter]:
+    """name -> how many symbols of each (kind, qualified name) these files declare."""
+    rows = symbols.rows
+    out: dict[str, Counter] = {}
+    for fid in file_ids:
+        for sid in symbols.by_file.get(fid, ()):
+            s = rows[sid]
+            out.setdefault(s.name, Counter())[(s.kind, s.qualified_name)] += 1
+    return out
+
+
+def _identities(symbols: SymbolIndex, file_ids: Iterable[int]) -> dict[int, tuple]:
+    """symbol id -> (file id, qualified name, kind, how many alike come before it): what stays the
+    same when an edit elsewhere in the file moves the symbol."""
+    rows = symbols.rows
+    out: dict[int, tuple] = {}
+    for fid in file_ids:
+        seen: Counter = Counter()
+        for sid in sorted(symbols.by_file.get(fid, ()), key=lambda i: (rows[i].start_line, i)):
+            s = rows[sid]
+            key = (fid, s.qualified_name, s.kind)
+            out[sid] = (*key, seen[key])
+            seen[key] += 1
+    return out
+
+
+class NarrowIndexer:
+    """Re-indexes a few files of one root in-process. Keeps what the resolver needs (every file's
+    import bindings, every file's module) between runs: rebuilding those costs more than
+    re-indexing one file. They are rebuilt whenever a run it did not do (a full index) moved the
+    generation."""
+
+    def __init__(self, target: IndexTarget) -> None:
+        self.target = target
+        self._generation: int | None = None
+        self._bindings: dict[int, Bindings] = {}
+        self._infos: dict[int, FileInfo] = {}
+
+    async def apply(self, todo: Plan, summary: IndexSummary, started: float) -> IndexSummary:
+        """Carry out a plan; the caller holds the index lock."""
+        target = self.target
+        state, store = target.state, target.store
+        summary.unchanged += todo.unchanged
+        summary.deleted = len(todo.deleted)
+        pending_resolution = await store.get_meta("resolution_pending") == "1"
+        outcomes = Outcomes(state, summary, todo.stats, {j[0]: j[1] for j in todo.jobs})
+        if todo.jobs:
+            t = time.perf_counter()
+            outcomes.consume(await anyio.to_thread.run_sync(target.pool.parse_inline, target.root_real, todo.jobs))
+            summary.phases["parse"] = time.perf_counter() - t
+        parsed, touched = outcomes.take()
+        changed = bool(parsed or todo.deleted)
+        if not (changed or touched or pending_resolution):
+            return self._finish(summary, started)
+        known = {p.path: _row(state.files_by_path[p.path]) for p in parsed if p.path in state.files_by_path}
+        deleted = list(todo.deleted.values())
+        old_ids = [r.id for r in known.values()] + deleted
+        generation = state.generation + 1 if changed else state.generation
+        with anyio.CancelScope(shield=True):  # written whole, or not at all
+            await self._ensure_cache()
+            into: list[tuple] = []
+            if changed:
+                # Edges elsewhere that point into the old symbols lose their target in the write.
+                into = await store.edges_into(old_ids)
+                before = _shape(state.symbols, old_ids)
+                old_identity = _identities(state.symbols, old_ids)
+                await store.set_meta({"resolution_pending": 1})
+            t = time.perf_counter()
+            try:
+                rows, file_ids = await store.write_batch(parsed, touched, deleted, known, generation)
+            except BaseException:
+                if changed and not pending_resolution:
+                    # Nothing was written: the retry can stay narrow (if this fails too, it will not).
+                    with contextlib.suppress(Exception):
+                        await store.set_meta({"resolution_pending": 0})
+                raise
+            state.apply_batch(parsed, deleted, known, rows, file_ids)
+            state.touch(touched)
+            summary.phases["write"] = time.perf_counter() - t
+            if changed or pending_resolution:
+                self._update_cache(parsed, file_ids, deleted)
+                t = time.perf_counter()
+                if pending_resolution:
+                    summary.resolved_edges = await resolve(target, set(), set(), full=True)
+                else:
+                    after = _shape(state.symbols, file_ids.values())
+                    names = {n for n in before.keys() | after.keys() if before.get(n) != after.get(n)}
+                    # An edge into a symbol that is still there (same qualified name and kind) points
+                    # at its new row; only those whose target went away are resolved again.
+                    new_id = {identity: sid for sid, identity in _identities(state.symbols, file_ids.values()).items()}
+                    kept, lost, bases = [], [], []
+                    for eid, target, how, kind, source in into:
+                        sid = new_id.get(old_identity.get(target))
+                        if sid is None:
+                            lost.append(eid)
+                            continue
+                        kept.append((sid, how, eid))
+                        if kind in INHERITANCE_KINDS and source is not None:
+                            bases.append((source, sid))
+                    state.symbols.set_bases(bases)
+                    summary.resolved_edges = await self._resolve(set(file_ids.values()), lost, names, kept)
+                summary.phases["resolve"] = time.perf_counter() - t
+                await store.set_meta(
+                    {"resolution_pending": 0, "generation": generation, "last_indexed_at": time.time()}
+                )
+                state.generation = generation
+                self._generation = generation
+        return self._finish(summary, started)
+
+    def _finish(self, summary: IndexSummary, started: float) -> IndexSummary:
+        summary.files = len(self.target.state.files_by_path)
+        summary.generation = self.target.state.generation
+        summary.seconds = time.perf_counter() - started
+        return summary
+
+    # ---- resolution ---------------------------------------------------------------------------
+
+    def cold(self) -> bool:
+        """Does the next run have to rebuild the resolver's caches first?"""
+        return self._generation != self.target.state.generation
+
+    async def _ensure_cache(self) -> None:
+        """The caller holds the index lock."""
+        state = self.target.state
+        if self._generation != state.generation:
+            self._bindings = build_bindings(await self.target.store.import_bindings())
+            self._infos = state.file_infos()
+            self._generation = state.generation
+
+    async def warm(self) -> None:
+        """Build what the resolver needs now (the caller holds the index lock)."""
+        await self._ensure_cache()
+
+    def _update_cache(self, parsed: list[ParsedFile], file_ids: dict[str, int], deleted: list[int]) -> None:
+        for fid in deleted:
+            self._bindings.pop(fid, None)
+            self._infos.pop(fid, None)
+        for p in parsed:
+            fid = file_ids[p.path]
+            fresh = build_bindings([(fid, i.name, i.alias, i.target) for i in p.facts.imports])
+            self._bindings[fid] = fresh.get(fid, Bindings())
+            self._infos[fid] = FileInfo(p.path, p.language, p.facts.module)
+
+    async def _resolve(self, file_ids: set[int], edge_ids: list[int], names: set[str], known: list[tuple] = ()) -> int:
+        """Resolve the edges an edit can have changed: those of the re-parsed files, ``edge_ids``
+        (they pointed into symbols that went away), and those naming a symbol that appeared, went
+        away or changed kind or qualified name (a body-only edit changes none). ``known`` are
+        resolutions already decided, written with the others."""
+        target = self.target
+        store = target.store
+        edges = await store.edges_matching(file_ids, edge_ids, names)
+        if edges is None:  # more than one statement can name: resolve everything
+            await store.write_resolutions(known)
+            return await resolve(target, set(), set(), full=True)
+        if not edges:
+            await store.write_resolutions(known)
+            return len(known)
+        inheritance = [e for e in edges if e[2] in INHERITANCE_KINDS]
+        calls = [e for e in edges if e[2] not in INHERITANCE_KINDS]
+        resolver = Resolver(target.state.symbols, self._infos, target.languages, self._bindings)
+
+        def work() -> list[tuple]:
+            out = resolver.resolve_inheritance(inheritance)
+            out.extend(resolver.resolve_calls(calls))
+            return out
+
+        updates = await anyio.to_thread.run_sync(work)
+        decided = {u[2] for u in updates}  # resolved again (its name's symbols changed): that wins
+        updates.extend(u for u in known if u[2] not in decided)
+        await store.write_resolutions(updates)
+        return sum(1 for u in updates if u[0] is not None)

@@ -1,0 +1,53 @@
+"""Symbols by qualified name: ``pkg.mod.Class.method``, or any suffix of it (``Class.method``,
+``Class::method``, ``method``), narrowed by file and line. Answered from the in-memory index."""
+
+from __future__ import annotations
+
+import re
+
+from codecairn.errors import BAD_ARGUMENT, ToolError, quoted
+from codecairn.index.state import IndexState
+from codecairn.model import CALLABLE_KINDS, CONTAINER_KINDS, TYPE_KINDS, IndexedSymbol
+
+NAME_PARTS = re.compile(r"::|\.|#|/")  # how a written name splits into its parts, in any language
+
+
+def kind_rank(kind: str) -> int:
+    """Types first, then callables, then modules and namespaces, then data."""
+    if kind in TYPE_KINDS:
+        return 0
+    if kind in CALLABLE_KINDS:
+        return 1
+    if kind in CONTAINER_KINDS:
+        return 2
+    return 3
+
+
+def name_parts(name: str) -> list[str]:
+    return [p for p in NAME_PARTS.split(name.strip()) if p]
+
+
+def lookup(state: IndexState, name: str, path: str | None = None, line: int | None = None) -> list[IndexedSymbol]:
+    """Every symbol ``name`` can mean, best first; ``path`` (root-relative, already confined) and
+    ``line`` narrow them: to the symbols starting at that line, else the innermost spanning it."""
+    if not isinstance(name, str) or not name.strip():
+        raise ToolError(BAD_ARGUMENT, "name must be a non-empty string")
+    index = state.symbols
+    rows = index.rows
+    ids = list(index.by_qn.get(name, ()))
+    if not ids:
+        parts = name_parts(name)
+        if not parts:
+            raise ToolError(BAD_ARGUMENT, f"cannot read a symbol name from {quoted(name)}")
+        for sid in index.by_name.get(parts[-1], ()):
+            qparts = name_parts(rows[sid].qualified_name)
+            if qparts[-len(parts) :] == parts:
+                ids.append(sid)
+    candidates = [rows[i] for i in ids if i in rows]
+    if path is not None:
+        candidates = [s for s in candidates if state.path_of(s) == path]
+    if line is not None:
+        spanning = [s for s in candidates if s.start_line <= line <= s.end_line]
+        exact = [s for s in spanning if s.start_line == line]
+        candidates = exact or sorted(spanning, key=lambda s: s.end_line - s.start_line)[:1] or []
+    return sorted(candidates, key=lambda s: (kind_rank(s.kind), state.path_of(s), s.start_line))

@@ -1,0 +1,140 @@
+"""Symbols by name: exact > prefix > substring, or a glob pattern, filtered by kinds, a path prefix
+and a language — from the in-memory index, never from SQL scans.
+
+Ranks are looked up in order and only as far as the answer needs them: a rank after the first
+``wanted`` results is only counted, and the names that merely contain the needle are not even
+counted once the exact and prefix matches fill the answer (the total is then a lower bound).
+Work that can take a second on a large index (a glob over every name, building the substring
+index) runs in a thread, a slice at a time, so the event loop keeps answering and a cancelled call
+stops working.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import threading
+from collections.abc import Callable, Iterable
+
+from codecairn.index.state import IndexState
+from codecairn.index.symbol_index import GLOB_SLICE_CHARS, GRAM, build_grams, glob_regex, glob_scan
+from codecairn.model import IndexedSymbol
+from codecairn.query.lookup import kind_rank
+
+Keep = Callable[[IndexedSymbol], bool]
+
+
+def symbol_filter(
+    state: IndexState, kinds: Iterable[str] | None, prefix: str | None, language: str | None
+) -> Keep | None:
+    """A predicate for kinds, a root-relative path prefix ("" = everything) and a language; None
+    when nothing filters."""
+    wanted = set(kinds) if kinds else None
+    if wanted is None and not prefix and not language:
+        return None
+    files = state.files_by_id
+    under = prefix.rstrip("/") + "/" if prefix else ""
+
+    def keep(sym: IndexedSymbol) -> bool:
+        if wanted is not None and sym.kind not in wanted:
+            return False
+        if prefix or language:
+            f = files.get(sym.file_id)
+            if f is None:
+                return False
+            if prefix and not (f.path == prefix or f.path.startswith(under)):
+                return False
+            if language and f.language != language:
+                return False
+        return True
+
+    return keep
+
+
+class NameSearch:
+    """Name search over one IndexState (its SymbolIndex is replaced by a full re-load: always
+    read it through the state)."""
+
+    def __init__(self, state: IndexState) -> None:
+        self.state = state
+        self._grams_lock = asyncio.Lock()
+
+    async def find(
+        self, name: str | None, pattern: str | None, keep: Keep | None, wanted: int
+    ) -> tuple[list[int], int, bool]:
+        """The first ``wanted`` symbol ids in answer order, how many match in all, and whether that
+        count is a lower bound. Neither name nor pattern: every symbol (``keep`` narrows)."""
+        index = self.state.symbols
+        rows = index.rows
+        tiers: list[tuple[int, list[str] | None]]
+        if pattern:
+            tiers = await self._glob(pattern)
+        elif name:  # prefixes and substrings are looked up below, only as far as they matter
+            tiers = [(0, index.exact_matches(name)), (1, None), (2, None)]
+        else:
+            tiers = [(0, None)]  # every symbol
+        ranked: list[int] = []  # the first `wanted` + 1 symbol ids, in answer order
+        total = 0
+        at_least = False
+        order = index.order_keys(kind_rank)
+        for rank, lowers in sorted(tiers, key=lambda t: t[0]):
+            room = wanted + 1 - len(ranked)
+            if rank == 1 and lowers is None and name:
+                if room <= 0 and keep is None:
+                    total += index.prefix_count(name)
+                    continue
+                lowers = index.prefix_matches(name)
+            if rank == 2 and lowers is None and name:
+                if room <= 0:
+                    # Matches enough already, and counting the names that merely contain the
+                    # needle would cost more than the whole answer (for "tes", tens of
+                    # thousands): say "at least".
+                    at_least = True
+                    continue
+                if len(name) >= GRAM and not index.grams_ready():
+                    await self._build_grams()
+                lowers = index.substring_matches(name)
+            if room <= 0 and keep is None and lowers is not None:
+                total += index.count_of(lowers)
+                continue
+            ids = list(rows) if lowers is None else index.ids_of(lowers)
+            if keep is not None:
+                ids = [sid for sid in ids if keep(rows[sid])]
+            total += len(ids)
+            if room > 0:
+                ranked.extend(
+                    heapq.nsmallest(room, ids, key=order.__getitem__)
+                    if len(ids) > 4 * room
+                    else sorted(ids, key=order.__getitem__)[:room]
+                )
+        return ranked, total, at_least
+
+    async def _glob(self, pattern: str) -> list[tuple[int, list[str]]]:
+        """Glob matches as tiers; a large index is scanned in a thread, a slice at a time, so the
+        event loop keeps answering and a timed-out call stops scanning (see glob_scan)."""
+        index = self.state.symbols
+        regex = glob_regex(pattern.lower())
+        names = index.glob_snapshot()
+        if len(names) <= GLOB_SLICE_CHARS:
+            return index.glob_tiers(pattern, glob_scan(regex, names))
+        stop = threading.Event()
+        try:
+            found = await asyncio.to_thread(glob_scan, regex, names, stop=stop)
+        finally:
+            stop.set()  # cancelled or timed out: the thread gives up at its next slice
+        return index.glob_tiers(pattern, found)
+
+    async def _build_grams(self) -> None:
+        """The substring index is built on the first substring search; on a large index that is
+        a second or more of work, done in a thread so that other calls are answered meanwhile."""
+        async with self._grams_lock:
+            index = self.state.symbols
+            if index.grams_ready():
+                return
+            names = index.gram_names()
+            stop = threading.Event()
+            try:
+                grams = await asyncio.to_thread(build_grams, names, stop)
+            finally:
+                stop.set()
+            index.install_grams(grams, names)

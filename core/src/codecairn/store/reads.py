@@ -1,0 +1,217 @@
+"""The store's queries of the structural index: what the indexer reads back to resolve names, and
+what answers read beyond the in-memory symbol index (details, edges, imports, exports).
+
+Model types out. The resolver's reads go through the writer connection (they must see the run's
+own uncommitted batches); answers read through the reader connection, which never waits for the
+indexer's transaction, or — for a few rows by primary key — on the event loop's own thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from typing import Any
+
+from codecairn.model import INHERITANCE_KINDS, Edge, Export, Import, SymbolDetail
+
+EDGE_COLUMNS = "id, file_id, kind, source_id, target, receiver, receiver_type, line, target_id, resolution"
+# The columns the resolver reads of an edge (its answers are the last two columns).
+TO_RESOLVE = "id, file_id, kind, source_id, target, receiver, receiver_type"
+_INHERITANCE_SQL = ",".join(f"'{k}'" for k in INHERITANCE_KINDS)
+MAX_PARAMS = 30000  # SQLite's bound-parameter limit is 32766
+
+
+def _marks(values: Collection[Any]) -> str:
+    return ",".join("?" * len(values))
+
+
+class IndexReads:
+    """Mixed into Store, which holds the connections and these three primitives."""
+
+    async def fetch(self, sql: str, params: Iterable[Any] = ()) -> list[tuple]:
+        raise NotImplementedError  # the reader connection
+
+    async def fetch_now(self, sql: str, params: Iterable[Any] = ()) -> list[tuple]:
+        raise NotImplementedError  # a few rows by primary key, on the event loop's thread
+
+    async def fetch_writer(self, sql: str, params: Iterable[Any] = ()) -> list[tuple]:
+        raise NotImplementedError  # the writer connection: sees the indexer's uncommitted batches
+
+    # ---- for the resolver (writer connection) -------------------------------------------------
+
+    async def import_bindings(self) -> list[tuple[int, str, str, str]]:
+        """(file_id, name, alias, target) of every import."""
+        return await self.fetch_writer("SELECT file_id, name, alias, target FROM imports")
+
+    async def default_exports(self) -> list[tuple[int, str]]:
+        """(file_id, name) of every default export (JavaScript's `export default`)."""
+        return await self.fetch_writer("SELECT file_id, name FROM exports WHERE kind='default'")
+
+    async def resolved_supertypes(self) -> list[tuple[int | None, int, str]]:
+        """(source_id, target_id, receiver_type) of every resolved extends/implements edge."""
+        return await self.fetch_writer(
+            f"SELECT source_id, target_id, receiver_type FROM edges WHERE kind IN ({_INHERITANCE_SQL}) "
+            "AND target_id IS NOT NULL"
+        )
+
+    async def edges_to_resolve(
+        self, file_ids: Collection[int], names: Collection[str], everything: bool
+    ) -> tuple[list[tuple], list[tuple]]:
+        """(inheritance, other) edges in TO_RESOLVE columns: every edge, or those of ``file_ids``
+        and those whose target is one of ``names``."""
+        if everything or len(file_ids) + len(names) > MAX_PARAMS:
+            where, params = "1", ()
+        else:
+            conds, values = [], []
+            if file_ids:
+                conds.append(f"file_id IN ({_marks(file_ids)})")
+                values.extend(file_ids)
+            if names:
+                conds.append(f"target IN ({_marks(names)})")
+                values.extend(names)
+            where, params = (" OR ".join(conds) or "0"), tuple(values)
+        inheritance = await self.fetch_writer(
+            f"SELECT {TO_RESOLVE} FROM edges WHERE kind IN ({_INHERITANCE_SQL}) AND ({where})", params
+        )
+        others = await self.fetch_writer(
+            f"SELECT {TO_RESOLVE} FROM edges WHERE kind NOT IN ({_INHERITANCE_SQL}) AND ({where})", params
+        )
+        return inheritance, others
+
+    async def edges_matching(
+        self, file_ids: Collection[int], edge_ids: Collection[int], names: Collection[str]
+    ) -> list[tuple] | None:
+        """Edges in TO_RESOLVE columns of ``file_ids``, with ids ``edge_ids`` or targets ``names``;
+        None when there are more than one statement can name (resolve everything instead)."""
+        if len(file_ids) + len(edge_ids) + len(names) > MAX_PARAMS:
+            return None
+        conds, params = [], []
+        for column, values in (("file_id", file_ids), ("id", edge_ids), ("target", names)):
+            if values:
+                conds.append(f"{column} IN ({_marks(values)})")
+                params.extend(values)
+        if not conds:
+            return []
+        return await self.fetch_writer(f"SELECT {TO_RESOLVE} FROM edges WHERE {' OR '.join(conds)}", params)
+
+    async def edges_into(self, file_ids: Collection[int]) -> list[tuple[int, int, str, str, int | None]]:
+        """(edge id, target_id, resolution, kind, source_id) of edges in *other* files that point
+        into symbols of ``file_ids``: they lose their target when those files are rewritten."""
+        if not file_ids:
+            return []
+        marks = _marks(file_ids)
+        return await self.fetch_writer(
+            f"SELECT e.id, e.target_id, e.resolution, e.kind, e.source_id FROM edges e "
+            f"JOIN symbols s ON e.target_id = s.id WHERE s.file_id IN ({marks}) AND e.file_id NOT IN ({marks})",
+            [*file_ids, *file_ids],
+        )
+
+    # ---- for answers (reader connection) -------------------------------------------------------
+
+    async def signatures(self, ids: Collection[int]) -> dict[int, str]:
+        if not ids:
+            return {}
+        rows = await self.fetch_now(f"SELECT id, signature FROM symbols WHERE id IN ({_marks(ids)})", list(ids))
+        return {r[0]: r[1] for r in rows}
+
+    async def symbol_details(self, ids: Collection[int]) -> dict[int, SymbolDetail]:
+        if not ids:
+            return {}
+        rows = await self.fetch_now(
+            f"SELECT id, signature, doc, modifiers, start_col, end_col FROM symbols WHERE id IN ({_marks(ids)})",
+            list(ids),
+        )
+        return {r[0]: SymbolDetail(r[1], r[2], tuple(r[3].split()), r[4], r[5]) for r in rows}
+
+    async def edges_from(self, symbol_id: int, kinds: Iterable[str] = ()) -> list[Edge]:
+        """The edges that occur in a symbol (its calls, its bases), in line order."""
+        kinds = tuple(kinds)
+        rows = await self.fetch(
+            f"SELECT {EDGE_COLUMNS} FROM edges WHERE source_id=?"
+            + (f" AND kind IN ({_marks(kinds)})" if kinds else "")
+            + " ORDER BY line, id",
+            (symbol_id, *kinds),
+        )
+        return [Edge(*r) for r in rows]
+
+    async def edges_to(self, symbol_id: int, kinds: Iterable[str] = (), limit: int | None = None) -> list[Edge]:
+        """The resolved edges that point at a symbol (its callers, its subtypes), by file and line."""
+        kinds = tuple(kinds)
+        rows = await self.fetch(
+            f"SELECT {EDGE_COLUMNS} FROM edges WHERE target_id=?"
+            + (f" AND kind IN ({_marks(kinds)})" if kinds else "")
+            + " ORDER BY file_id, line, id"
+            + (" LIMIT ?" if limit is not None else ""),
+            (symbol_id, *kinds, *((limit,) if limit is not None else ())),
+        )
+        return [Edge(*r) for r in rows]
+
+    async def unresolved_named(self, name: str, kind: str = "calls", limit: int | None = None) -> list[Edge]:
+        """Edges of ``kind`` whose target is written ``name`` and that resolution left unresolved."""
+        rows = await self.fetch(
+            f"SELECT {EDGE_COLUMNS} FROM edges WHERE target=? AND target_id IS NULL AND kind=? ORDER BY file_id, line"
+            + (" LIMIT ?" if limit is not None else ""),
+            (name, kind, *((limit,) if limit is not None else ())),
+        )
+        return [Edge(*r) for r in rows]
+
+    async def count_unresolved_named(self, name: str, kind: str = "calls") -> int:
+        rows = await self.fetch(
+            "SELECT COUNT(*) FROM edges WHERE target=? AND target_id IS NULL AND kind=?", (name, kind)
+        )
+        return rows[0][0] if rows else 0
+
+    async def imports_of(self, file_id: int, first: int = 1, last: int = 1 << 31) -> list[Import]:
+        rows = await self.fetch(
+            "SELECT module, name, alias, line, kind, target FROM imports WHERE file_id=? AND line BETWEEN ? AND ? "
+            "ORDER BY line",
+            (file_id, first, last),
+        )
+        return [Import(*r) for r in rows]
+
+    async def exports_of(self, file_id: int, first: int = 1, last: int = 1 << 31) -> list[Export]:
+        rows = await self.fetch(
+            "SELECT name, line, kind, source, alias FROM exports WHERE file_id=? AND line BETWEEN ? AND ? "
+            "ORDER BY line",
+            (file_id, first, last),
+        )
+        return [Export(*r) for r in rows]
+
+    async def symbols_of_file(self, file_id: int) -> list[tuple]:
+        """(id, parent_id, kind, name, qualified_name, start_line, end_line, signature) in id order."""
+        return await self.fetch(
+            "SELECT id, parent_id, kind, name, qualified_name, start_line, end_line, signature "
+            "FROM symbols WHERE file_id=? ORDER BY id",
+            (file_id,),
+        )
+
+    async def embedding_facts(self, ids: Collection[int]) -> list[tuple]:
+        """(id, kind, name, qualified_name, signature, doc, parent_id): what a symbol's embedded
+        text is made of."""
+        if not ids:
+            return []
+        return await self.fetch(
+            f"SELECT id, kind, name, qualified_name, signature, doc, parent_id FROM symbols WHERE id IN ({_marks(ids)})",
+            list(ids),
+        )
+
+    # ---- the whole graph, for exports -----------------------------------------------------------
+
+    async def all_symbol_rows(self) -> list[tuple]:
+        """(id, file_id, parent_id, kind, name, qualified_name, start_line, end_line, signature, doc)."""
+        return await self.fetch(
+            "SELECT id, file_id, parent_id, kind, name, qualified_name, start_line, end_line, signature, doc "
+            "FROM symbols ORDER BY file_id, id"
+        )
+
+    async def all_edges(self) -> list[Edge]:
+        return [Edge(*r) for r in await self.fetch(f"SELECT {EDGE_COLUMNS} FROM edges ORDER BY file_id, id")]
+
+    async def all_imports(self) -> list[tuple[int, Import]]:
+        rows = await self.fetch(
+            "SELECT file_id, module, name, alias, line, kind, target FROM imports ORDER BY file_id, line"
+        )
+        return [(r[0], Import(*r[1:])) for r in rows]
+
+    async def all_exports(self) -> list[tuple[int, Export]]:
+        rows = await self.fetch("SELECT file_id, name, line, kind, source, alias FROM exports ORDER BY file_id, line")
+        return [(r[0], Export(*r[1:])) for r in rows]
