@@ -19,10 +19,6 @@ if TYPE_CHECKING:
     from mcp import ClientSession
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
-CORPORA = Path(os.environ.get("CODECAIRN_CORPORA", Path.home() / ".cache" / "codecairn-corpora")) / "c"
-
-
-from codecairn.testing import corpus  # noqa: E402,F401  (re-exported for the tests)
 
 
 def copy_stdlib(dest: Path, packages: tuple[str, ...]) -> Path:
