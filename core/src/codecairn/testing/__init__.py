@@ -15,6 +15,7 @@ Fixtures (every one real: the installed plugins, real grammars, real SQLite, rea
 ``source_tree``      a temporary directory a test writes small files into: ``.write({path: code})``,
                      ``.facts()`` (each file extracted), ``.index()`` (indexed by a real workspace:
                      ``.callees(name)``, ``.bases(name)``, ``.symbol(name)``, ``.call(tool, **args)``).
+``source_trees``     ``source_trees(name) -> SourceTree``: trees the tests of one module share.
 ``corpus``           ``corpus(name, tier="small") -> Path`` of a fetched real corpus; a missing one
                      fails the test with the command that fetches it.
 ``corpus_facts``     ``corpus_facts(name, languages=None) -> {path: FileFacts}``: every file of a
@@ -73,6 +74,27 @@ def source_tree(
     tree = SourceTree(root, cache, codecairn_host, extract_source)
     yield tree
     tree.close()
+
+
+@pytest.fixture(scope="module")
+def source_trees(
+    tmp_path_factory: pytest.TempPathFactory, codecairn_host: PluginHost, extract_source: SourceExtractor
+) -> Iterator[Callable[[str], SourceTree]]:
+    """``source_trees(name) -> SourceTree``: a new tree for tests of one module to share (write and
+    index it once in a module-scoped fixture of your own); each has a cache of its own, and all
+    are closed when the module's tests are done."""
+    made: list[SourceTree] = []
+
+    def new(name: str = "src") -> SourceTree:
+        base = tmp_path_factory.mktemp(name)
+        root = base / "src"
+        root.mkdir()
+        made.append(SourceTree(root, base / "cache", codecairn_host, extract_source))
+        return made[-1]
+
+    yield new
+    for tree in made:
+        tree.close()
 
 
 @pytest.fixture(scope="session")
