@@ -73,7 +73,8 @@ def bundled_tags(module: str) -> tuple[str, str] | None:
     for dist in dists:
         for file in dist.files or ():
             if str(file).endswith("queries/tags.scm"):
-                return str(file), dist.locate_file(file).read_text(encoding="utf-8")
+                # A pathlib.Path for an installed distribution (typeshed only promises a SimplePath).
+                return str(file), dist.locate_file(file).read_text(encoding="utf-8")  # type: ignore[call-arg]
     return None
 
 

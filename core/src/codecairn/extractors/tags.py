@@ -177,21 +177,21 @@ class TagsExtractor:
                         lent_docs[(name.start_byte, name.end_byte)] = caps["doc"]
                     continue
             if role == "import":
-                found = self._import(source, caps, query.pattern_settings(pattern))
-                if found is not None:
-                    key, imp = found
-                    old = imports.get(key)
-                    if old is None or pattern > old[0]:
-                        imports[key] = (pattern, imp)
+                imported = self._import(source, caps, query.pattern_settings(pattern))
+                if imported is not None:
+                    import_key, imp = imported
+                    earlier = imports.get(import_key)
+                    if earlier is None or pattern > earlier[0]:
+                        imports[import_key] = (pattern, imp)
                 continue
             node = caps[role][0]
             names = caps.get("name")
             scope = caps.get("scope")
             if not names:
-                found = _definition_name(node) if role[0] == "d" else None
-                if found is None:
+                named = _definition_name(node) if role[0] == "d" else None
+                if named is None:
                     continue
-                names, scope = found
+                names, scope = named
             name = names[0]
             key = (name.start_byte, name.end_byte)
             if role[0] == "d":  # definition.<kind>
@@ -208,8 +208,8 @@ class TagsExtractor:
             else:
                 kind = _RELATION_KINDS.get(role[10:], "references")
                 rank = (kind in _STRONG, pattern)
-                old = refs.get(key)
-                if old is None or rank > old[0]:
+                stronger = refs.get(key)
+                if stronger is None or rank > stronger[0]:
                     receiver = caps.get("receiver")
                     refs[key] = (rank, kind, node, name, receiver[0] if receiver else None)
 

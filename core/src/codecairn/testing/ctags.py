@@ -189,7 +189,9 @@ def compare(root: Path, facts: Mapping[str, FileFacts], rules: CtagsRules) -> Ag
         name = norm(tag.name)
         if rules.match == "line":
             found = at_line.get((tag.path, tag.line, name))
-            return bool(found) and (wanted is None or not found.isdisjoint(wanted))
+            if not found:
+                return False
+            return wanted is None or not found.isdisjoint(wanted)
         return any(
             (wanted is None or kind in wanted) and start <= tag.line <= end
             for kind, start, end in by_name.get((tag.path, name), ())

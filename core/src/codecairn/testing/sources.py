@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import textwrap
 import threading
-from collections.abc import Coroutine, Mapping
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -86,8 +86,11 @@ class _LoopThread:
         self.thread = threading.Thread(target=self.loop.run_forever, name="codecairn-testing-loop", daemon=True)
         self.thread.start()
 
-    def run(self, coroutine: Coroutine[Any, Any, T], timeout: float, what: str) -> T:
-        future = asyncio.run_coroutine_threadsafe(coroutine, self.loop)
+    def run(self, awaitable: Awaitable[T], timeout: float, what: str) -> T:
+        async def awaited() -> T:
+            return await awaitable
+
+        future = asyncio.run_coroutine_threadsafe(awaited(), self.loop)
         try:
             return future.result(timeout)
         except TimeoutError:
