@@ -16,22 +16,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
+from codecairn.testing.corpora import corpus_path
 
 TIER = os.environ.get("CODECAIRN_BENCH_TIER", "small")
-CORPORA = Path(os.environ.get("CODECAIRN_CORPORA", Path.home() / ".cache" / "codecairn-corpora")) / "c"
 
 
 def corpus(small: str, large: str | None = None) -> Path:
     """The corpus for this tier; a missing one fails with the command that fetches it."""
-    name = large if TIER == "large" and large else small
-    path = CORPORA / name
-    if not path.is_dir():
-        pytest.fail(
-            f"corpus {name} is missing at {path}: run `scripts/test-prerequisites.sh "
-            f"{'large' if TIER == 'large' else 'small'}`"
-        )
-    return path
+    if TIER == "large" and large:
+        return corpus_path(large, "large")
+    return corpus_path(small, "small")
 
 
 def _tree_rss_kb(root_pid: int) -> int:

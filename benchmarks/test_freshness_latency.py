@@ -11,6 +11,7 @@ changed) is timed too. Times are printed, not asserted: these machines are share
 from __future__ import annotations
 
 import asyncio
+import gc
 import itertools
 import shutil
 import statistics
@@ -45,7 +46,13 @@ class WatchedWorkspace:
     async def _start(self) -> asyncio.Task:
         task = asyncio.ensure_future(self.watcher.run())
         await self.watcher.ready.wait()
-        await asyncio.sleep(2.5)  # idle: the watcher prepares the resolver's tables, as a server would
+        # Idle, as a server is between edits: the watcher prepares the resolver's tables, then moves
+        # what it loaded out of the collector's way (gc.freeze) — the one freeze after the index run.
+        frozen = gc.get_freeze_count()
+        deadline = time.monotonic() + 120
+        while gc.get_freeze_count() == frozen:
+            assert time.monotonic() < deadline, "the watcher never prepared for a re-index while idle"
+            await asyncio.sleep(0.05)
         return task
 
     def run(self, coro, timeout: float = 900):

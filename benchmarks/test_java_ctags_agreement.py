@@ -4,8 +4,8 @@ what extraction costs next to parsing.
 CODECAIRN_BENCH_TIER=large (the default here: this file exists for the large corpora) uses
 java-jdk17 (15,143 files) and java-guava; ``small`` uses java-junit4. Figures are printed (run with
 -s); only the recall is asserted, because times on the shared 2-core machines are too noisy to
-assert. By-design disagreements with ctags are explained in
-plugins/java/tests/test_java_ctags_agreement.py; here all misses we looked at are ctags 5.9
+assert. By-design disagreements with ctags are explained with the rules, tests/ctags_rules.py;
+here all misses we looked at are ctags 5.9
 misreading newer or unusual syntax: records and enum constants with a body tagged as methods,
 ``permits X`` as an interface ``X``, ``x() default true;`` as a field ``true``, an annotation
 on an enum constant as an enum constant.
@@ -16,16 +16,13 @@ The budget this measures against: the whole JDK parsed and extracted by 2 proces
 
 from __future__ import annotations
 
-import collections
-import json
 import os
-import subprocess
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import ctags_rules
 import pytest
-from codecairn.testing import corpus as find_corpus
 from codecairn_java.plugin import codecairn_languages
 from tree_sitter import Language as TSLanguage
 from tree_sitter import Parser
@@ -33,21 +30,6 @@ from tree_sitter import Parser
 TIER = os.environ.get("CODECAIRN_BENCH_TIER", "large")
 CORPORA = ("java-jdk17", "java-guava") if TIER == "large" else ("java-junit4",)
 SLICE = 2000  # "a 2,000-file slice": the first files of the JDK in path order (java.base/...)
-# ctags kind -> the kinds of ours it corresponds to (see the plugin's test for why).
-KINDS = {
-    "package": {"package"},
-    "class": {"class", "record"},
-    "interface": {"interface"},
-    "enum": {"enum"},
-    "enumConstant": {"enum_member"},
-    "annotation": {"annotation"},
-    "field": {"field"},
-    "method": {"method", "constructor"},
-}
-
-
-def corpus_root(name: str) -> Path:
-    return find_corpus(name, TIER)
 
 
 def java_files(root: Path) -> list[Path]:
@@ -87,19 +69,19 @@ def timed_extraction(root: Path, files: list[Path]):
 
 
 @pytest.fixture(scope="module", params=CORPORA)
-def corpus(request):
-    root = corpus_root(request.param)
+def java_corpus(request, corpus):
+    root = corpus(request.param, TIER)
     return request.param, root, java_files(root)
 
 
-def test_java_extraction_cost_next_to_parsing(corpus):
-    name, root, files = corpus
+def test_java_extraction_cost_next_to_parsing(java_corpus):
+    name, root, files = java_corpus
     print(f"\n{name}: {timed_extraction(root, files)}")
 
 
-def test_java_extraction_cost_on_a_2000_file_jdk_slice():
+def test_java_extraction_cost_on_a_2000_file_jdk_slice(corpus):
     name = "java-jdk17" if TIER == "large" else "java-junit4"
-    root = corpus_root(name)
+    root = corpus(name, TIER)
     print(f"\n{name}, first {SLICE} files in path order: {timed_extraction(root, java_files(root)[:SLICE])}")
 
 
@@ -118,9 +100,9 @@ def _parse_and_extract(item: tuple[str, str]):
 
 
 @pytest.fixture(scope="module")
-def shipped(corpus):
+def shipped(java_corpus):
     """The indexer's parse pool in miniature: 2 processes, facts pickled back to the parent."""
-    name, root, files = corpus
+    name, root, files = java_corpus
     items = [(f.relative_to(root).as_posix(), str(f)) for f in files]
     started = time.perf_counter()
     with ProcessPoolExecutor(2) as pool:
@@ -128,58 +110,18 @@ def shipped(corpus):
     return time.perf_counter() - started, facts
 
 
-def test_java_two_worker_processes_read_parse_extract_and_ship_facts(corpus, shipped):
+def test_java_two_worker_processes_read_parse_extract_and_ship_facts(java_corpus, shipped):
     wall, facts = shipped
     symbols = sum(len(f.symbols) for f in facts.values())
-    print(f"\n{corpus[0]}: 2 worker processes read+parse+extract+pickle in {wall:.2f} s wall ({symbols} symbols)")
+    print(f"\n{java_corpus[0]}: 2 worker processes read+parse+extract+pickle in {wall:.2f} s wall ({symbols} symbols)")
     assert symbols > 0
 
 
-def test_java_agrees_with_ctags(corpus, shipped):
-    name, root, _ = corpus
+def test_java_agrees_with_ctags(java_corpus, shipped, ctags_agreement):
+    name, root, _ = java_corpus
     _, facts = shipped
     started = time.perf_counter()
-    out = subprocess.run(
-        [
-            "ctags",
-            "-R",
-            "--languages=Java",
-            "--kinds-Java=-l",
-            "--fields=+nKzS",
-            "--output-format=json",
-            "--sort=no",
-            "-f",
-            "-",
-            ".",
-        ],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=600,
-    ).stdout
-    ctags_s = time.perf_counter() - started
-    ours = collections.defaultdict(list)  # (path, name) -> (kind, start, end)
-    for path, f in facts.items():
-        for s in f.symbols:
-            ours[path, s.name].append((s.kind, s.start_line, s.end_line))
-    total, found = collections.Counter(), collections.Counter()
-    missed = collections.defaultdict(list)
-    for line in out.splitlines():
-        tag = json.loads(line)
-        kind = tag.get("kind")
-        if tag.get("_type") != "tag" or kind not in KINDS:
-            continue
-        path = tag["path"].removeprefix("./")
-        total[kind] += 1
-        if any(k in KINDS[kind] and start <= tag["line"] <= end for k, start, end in ours[path, tag["name"]]):
-            found[kind] += 1
-        else:
-            missed[kind].append(f"{path}:{tag['line']} {tag['name']}")
-    print(f"\n{name}: ctags {ctags_s:.2f} s wall")
-    for kind in sorted(total):
-        print(f"  {kind:13} {found[kind]:7}/{total[kind]:<7} {found[kind] / total[kind]:.4f}", missed[kind][:3])
-    recall = sum(found.values()) / sum(total.values())
-    symbols = sum(len(f.symbols) for f in facts.values())
-    print(f"  recall {recall:.4f} over {sum(total.values())} ctags definitions; we report {symbols} symbols")
-    assert recall >= 0.97
+    agreement = ctags_agreement(root, facts, ctags_rules.JAVA)
+    print(f"\n{name}: ctags and the comparison {time.perf_counter() - started:.2f} s wall")
+    print(agreement.report(name))
+    assert agreement.recall >= 0.97

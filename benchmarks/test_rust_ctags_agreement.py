@@ -4,20 +4,19 @@ and what extraction costs next to parsing.
 CODECAIRN_BENCH_TIER=large (the default here: this file exists for the large corpus) uses
 rust-library; ``small`` uses rust-tokio. Figures are printed (run with -s); only the recall is
 asserted, because times on the shared 2-core machines are too noisy to assert. By-design
-disagreements with ctags are explained in plugins/rust/tests/test_rust_ctags_agreement.py.
+disagreements with ctags are explained with the rules, tests/ctags_rules.py.
 """
 
 from __future__ import annotations
 
-import collections
+import dataclasses
 import os
-import subprocess
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import ctags_rules
 import pytest
-from codecairn.testing import corpus
 from codecairn_rust.plugin import codecairn_languages
 from tree_sitter import Language as TSLanguage
 from tree_sitter import Parser
@@ -25,23 +24,6 @@ from tree_sitter import Parser
 TIER = os.environ.get("CODECAIRN_BENCH_TIER", "large")
 CORPUS = "rust-library" if TIER == "large" else "rust-tokio"
 SKIPPED_DIRS = {"target"}  # what the indexer's walker skips
-KINDS = (
-    "function",
-    "method",
-    "struct",
-    "enum",
-    "enumerator",
-    "field",
-    "interface",
-    "typedef",
-    "variable",
-    "macro",
-    "module",
-)
-
-
-def corpus_root() -> Path:
-    return corpus(CORPUS, TIER)
 
 
 def rust_files(root: Path) -> list[Path]:
@@ -53,9 +35,9 @@ def rust_files(root: Path) -> list[Path]:
 
 
 @pytest.fixture(scope="module")
-def run():
+def run(corpus):
     """Parse, then extract, every file once in this process, timing each stage on its own."""
-    root = corpus_root()
+    root = corpus(CORPUS, TIER)
     (language,) = codecairn_languages()
     parser = Parser(TSLanguage(language.grammar()))
     files = rust_files(root)
@@ -117,44 +99,14 @@ def test_rust_two_worker_processes_read_parse_extract_and_ship_facts(run):
     assert shipped > 0
 
 
-def test_rust_agrees_with_ctags(run):
+def test_rust_agrees_with_ctags(run, ctags_agreement):
     root, _, facts, _, _ = run
+    # ctags leaves out what the indexer's walker leaves out.
+    rules = dataclasses.replace(
+        ctags_rules.RUST, ctags_args=(*ctags_rules.RUST.ctags_args, f"--exclude={','.join(SKIPPED_DIRS)}")
+    )
     started = time.perf_counter()
-    out = subprocess.run(
-        [
-            "ctags",
-            "-R",
-            "--languages=Rust",
-            f"--exclude={','.join(SKIPPED_DIRS)}",
-            "-f",
-            "-",
-            "-x",
-            "--_xformat=%F\t%n\t%K\t%N",
-            ".",
-        ],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=600,
-    ).stdout
-    ctags_s = time.perf_counter() - started
-    ours = {(path, s.start_line, s.name) for path, f in facts.items() for s in f.symbols}
-    total, found = collections.Counter(), collections.Counter()
-    missed = collections.defaultdict(list)
-    for line in out.splitlines():
-        path, number, kind, name = line.split("\t")
-        if kind not in KINDS:
-            continue
-        path = path.removeprefix("./")
-        total[kind] += 1
-        if (path, int(number), name) in ours:
-            found[kind] += 1
-        else:
-            missed[kind].append(f"{path}:{number} {name}")
-    print(f"\n{CORPUS}: ctags {ctags_s:.2f} s wall")
-    for kind in sorted(total):
-        print(f"  {kind:11} {found[kind]:7}/{total[kind]:<7} {found[kind] / total[kind]:.4f}", missed[kind][:3])
-    recall = sum(found.values()) / sum(total.values())
-    print(f"  recall {recall:.4f} over {sum(total.values())} ctags definitions; we report {len(ours)} symbols")
-    assert recall >= 0.97
+    agreement = ctags_agreement(root, facts, rules)
+    print(f"\n{CORPUS}: ctags and the comparison {time.perf_counter() - started:.2f} s wall")
+    print(agreement.report(CORPUS))
+    assert agreement.recall >= 0.97

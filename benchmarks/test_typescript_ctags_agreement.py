@@ -4,7 +4,7 @@ CODECAIRN_BENCH_TIER=large (the figures): ts-typescript (the TypeScript 4.8 comp
 (effect 4, modern TypeScript) and js-three (three.js); small (CI): ts-zod, ts-rxjs, js-eslint.
 
 * agreement with universal-ctags — recall of its definitions (path, line, name), same rules as the
-  plugin's own test (``plugins/typescript/tests/typescript_corpus.py``);
+  tests' (``tests/ctags_typescript.py``);
 * what the pre-parse repairs (``codecairn_typescript.repair``) recover on effect (zod in CI):
   exported declarations found — counted with a regex, independent of the grammar — and partial
   files, with the repairs and without;
@@ -27,6 +27,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import codecairn_typescript.extractor as extractor_module
+import ctags_typescript
 import pytest
 from measure import corpus, report
 
@@ -48,12 +49,12 @@ helper = _helper()
 @pytest.mark.parametrize(
     "small,large", [("ts-zod", "ts-typescript"), ("ts-rxjs", "ts-effect"), ("js-eslint", "js-three")]
 )
-def test_agreement_with_ctags(small, large):
+def test_agreement_with_ctags(small, large, ctags_agreement):
     root = corpus(small, large)
-    indexed = helper.index(root)
-    agreement = helper.agreement(root, indexed)
-    partial = sum(facts.partial for facts, _, _ in indexed.values())
-    print(f"\n{agreement.report(root.name)}\n  files {len(indexed)}, partial {partial}")
+    facts = {rel: file_facts for rel, (file_facts, _, _) in helper.index(root).items()}
+    agreement = ctags_agreement(root, facts, ctags_typescript.RULES)
+    partial = sum(f.partial for f in facts.values())
+    print(f"\n{agreement.report(root.name)}\n  files {len(facts)}, partial {partial}")
     assert agreement.recall >= 0.97
 
 

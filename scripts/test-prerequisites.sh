@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # What the test suite needs besides Python packages: universal-ctags (an independent extractor the
-# tests compare against), Go and its static callgraph (an oracle for Go calls), and the small tier of
-# real third-party corpora (a few MB per language, fetched from Debian, PyPI and npm by
-# scripts/get-corpora.sh). Idempotent.
+# tests compare against), Go and its static callgraph (an oracle for Go calls), a JDK's javap (an
+# oracle for Java calls), and the small tier of real third-party corpora (a few MB per language,
+# fetched from Debian, PyPI and npm by scripts/get-corpora.sh, pinned in scripts/corpora.lock).
+# Idempotent.
 #   scripts/test-prerequisites.sh [small|large|all]
 set -euo pipefail
 tier=${1:-small}
@@ -28,13 +29,15 @@ if [[ $(id -u) == 0 ]] && ! command -v setpriv >/dev/null; then
   $sudo apt-get update -qq >/dev/null
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq util-linux >/dev/null
 fi
-bash "$here/get-corpora.sh" --tier "$tier"
-# Java call ground truth (tests/test_java_javap_oracle.py): `javap` from the JDK, and the junit4 jar
-# Debian builds from the same source as the java-junit4 corpus (its .deb, kept with the corpora's).
+# Debian source packages are unpacked by dpkg-source, which checks their tarballs against the .dsc.
+if ! command -v dpkg-source >/dev/null; then
+  $sudo apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq dpkg-dev >/dev/null
+fi
+# Java call ground truth (tests/test_java_javap_oracle.py): `javap` from the JDK; the junit4 jar
+# Debian builds from the same source as the java-junit4 corpus comes with the corpora.
 if ! command -v javap >/dev/null; then
   $sudo apt-get update -qq >/dev/null
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq openjdk-17-jdk-headless >/dev/null
 fi
-debs="${CODECAIRN_CORPORA:-$HOME/.cache/codecairn-corpora}/debs"
-mkdir -p "$debs"
-if ! ls "$debs"/junit4_*.deb >/dev/null 2>&1; then (cd "$debs" && apt-get download junit4 >/dev/null); fi
+bash "$here/get-corpora.sh" --tier "$tier"

@@ -12,17 +12,15 @@ import shutil
 import sys
 import sysconfig
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from mcp import ClientSession
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
-CORPORA = Path(os.environ.get("CODECAIRN_CORPORA", Path.home() / ".cache" / "codecairn-corpora")) / "c"
-
-
-from codecairn.testing import corpus  # noqa: E402,F401  (re-exported for the tests)
+T = TypeVar("T")
 
 
 def copy_stdlib(dest: Path, packages: tuple[str, ...]) -> Path:
@@ -80,6 +78,44 @@ async def ask_questions(root: Path, cache: Path, questions: dict[str, tuple[str,
             for key, (tool, args) in questions.items():
                 answers[key] = await call(session, tool, args)
     return answers
+
+
+# ---- waiting for something to happen: a bounded poll of the real condition, never a fixed sleep ----
+
+DEADLINE = 60.0  # generous for a loaded 2-core machine; a hung test still ends, saying what it waited for
+
+
+def wait_for(condition: Callable[[], T], what: str, timeout: float = DEADLINE, interval: float = 0.02) -> T:
+    """``condition()`` once it is truthy (returned); fails the test naming ``what`` after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while not (result := condition()):
+        if time.monotonic() > deadline:
+            import pytest  # here: the pool's worker processes import this module too
+
+            pytest.fail(f"after {timeout:g} s still not: {what}")
+        time.sleep(interval)
+    return result
+
+
+async def until(
+    condition: Callable[[], Awaitable[T] | T], what: str, timeout: float = DEADLINE, interval: float = 0.02
+) -> T:
+    """``wait_for`` in an event loop (which runs meanwhile); ``condition`` may be a coroutine function."""
+    import inspect
+
+    import anyio
+    import pytest
+
+    deadline = time.monotonic() + timeout
+    while True:
+        result = condition()
+        if inspect.isawaitable(result):
+            result = await result
+        if result:
+            return result
+        if time.monotonic() > deadline:
+            pytest.fail(f"after {timeout:g} s still not: {what}")
+        await anyio.sleep(interval)
 
 
 # ---- run in worker processes by the pool's tests: importable there only through the parent's

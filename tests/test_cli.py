@@ -9,6 +9,7 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
 from realcode import copy_most_of_stdlib
 
 
@@ -114,6 +115,10 @@ def test_ctrl_c_stops_the_index_between_batches_and_the_next_run_continues(tmp_p
             except sqlite3.Error:
                 pass
         time.sleep(0.005)
+    if not written:
+        proc.kill()
+        proc.communicate()
+        pytest.fail(f"no batch was committed before the run ended or 120 s passed (exit {proc.returncode})")
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err

@@ -19,6 +19,7 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 pytestmark = pytest.mark.anyio
 
 DEADLINE = 20.0
+WATCHER_WINDOW = 1.0  # far longer than the watcher needs to pick an edit up
 
 
 def server_params(root: Path, cache: Path, *extra: str, **env: str) -> StdioServerParameters:
@@ -99,12 +100,16 @@ async def test_without_the_watcher_answers_name_the_stale_file(stdlib_part: Path
             await session.initialize()
             await call(session, "index")
             append(stdlib_part / "json" / "decoder.py", "\n\ndef not_seen_yet():\n    pass\n")
-            await anyio.sleep(1.0)  # far longer than the watcher would need
 
-            missing = await call(session, "get_symbol", {"name": "json.decoder.not_seen_yet"})
-            assert missing["error"] == "not_found"
             old = await call(session, "get_symbol", {"name": "json.decoder.JSONDecoder"})
             assert old["stale"] == ["json/decoder.py"], "the answer says its file changed since it was indexed"
+            # Nothing indexes the edit meanwhile: asked again and again for longer than a watcher
+            # would need, the new function stays unknown.
+            watched_for = time.monotonic() + WATCHER_WINDOW
+            while time.monotonic() < watched_for:
+                missing = await call(session, "get_symbol", {"name": "json.decoder.not_seen_yet"})
+                assert missing["error"] == "not_found", "the edit was indexed with nothing watching"
+                await anyio.sleep(0.05)
 
             refreshed = await call(session, "index")
             assert refreshed["parsed"] == 1

@@ -35,8 +35,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from codecairn.testing.corpora import corpus_path
 
-CORPORA = Path(os.environ.get("CODECAIRN_CORPORA", Path.home() / ".cache" / "codecairn-corpora")) / "c"
 XTOOLS = "golang.org/x/tools"
 PRECISION_TARGET = 0.90
 RECALL_TARGET = 0.60
@@ -54,13 +54,7 @@ def go_tools() -> None:
 
 
 def xtools_corpus() -> Path:
-    path = CORPORA / "go-xtools"
-    if not path.is_dir():
-        pytest.fail(
-            f"corpus go-xtools is missing at {path}: run `scripts/test-prerequisites.sh small` "
-            "(or set CODECAIRN_CORPORA)"
-        )
-    return path
+    return corpus_path("go-xtools")
 
 
 def go_env(work: Path, root: Path) -> dict[str, str]:

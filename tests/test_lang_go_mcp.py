@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from realcode import ask_questions, corpus, qualified
+from realcode import ask_questions, qualified
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
@@ -40,7 +40,7 @@ async def ask_go_questions(root: Path, cache: Path) -> dict[str, dict]:
     return await ask_questions(root, cache, questions)
 
 
-async def test_an_agent_explores_go_x_tools(cache_dir: Path) -> None:
+async def test_an_agent_explores_go_x_tools(corpus, cache_dir: Path) -> None:
     a = await ask_go_questions(corpus("go-xtools"), cache_dir)
     assert a["index"]["parsed"] == a["index"]["files"] >= 1000 and "failed" not in a["index"]
     assert a["stats"]["languages"]["go"] >= 1000

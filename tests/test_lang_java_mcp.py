@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import anyio
 import pytest
-from realcode import ask_questions, corpus, qualified
+from realcode import ask_questions, qualified
 
 pytestmark = pytest.mark.slow
 
@@ -50,7 +50,7 @@ QUESTIONS = {
 
 
 @pytest.fixture(scope="module")
-def a(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+def a(corpus, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     cache = tmp_path_factory.mktemp("java-cache")
     return anyio.run(ask_questions, corpus("java-junit4"), cache, QUESTIONS)
 

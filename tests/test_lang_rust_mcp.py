@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from realcode import ask_questions, corpus, qualified
+from realcode import ask_questions, qualified
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
@@ -42,7 +42,7 @@ async def ask_rust_questions(root: Path, cache: Path) -> dict[str, dict]:
     return await ask_questions(root, cache, questions)
 
 
-async def test_an_agent_explores_tokio(cache_dir: Path) -> None:
+async def test_an_agent_explores_tokio(corpus, cache_dir: Path) -> None:
     a = await ask_rust_questions(corpus("rust-tokio"), cache_dir)
     assert a["index"]["parsed"] == a["index"]["files"] >= 400 and "failed" not in a["index"]
     assert a["stats"]["languages"] == {"rust": a["index"]["files"]}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import anyio
 import pytest
-from realcode import ask_questions, corpus, qualified
+from realcode import ask_questions, qualified
 
 pytestmark = pytest.mark.slow
 
@@ -42,12 +42,12 @@ ESLINT_QUESTIONS = {
 
 
 @pytest.fixture(scope="module")
-def rx(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+def rx(corpus, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     return anyio.run(ask_questions, corpus("ts-rxjs"), tmp_path_factory.mktemp("rxjs-cache"), RXJS_QUESTIONS)
 
 
 @pytest.fixture(scope="module")
-def eslint(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+def eslint(corpus, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     return anyio.run(ask_questions, corpus("js-eslint"), tmp_path_factory.mktemp("eslint-cache"), ESLINT_QUESTIONS)
 
 

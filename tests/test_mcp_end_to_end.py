@@ -12,7 +12,7 @@ from pathlib import Path
 import anyio
 import pytest
 from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
-from realcode import copy_most_of_stdlib
+from realcode import copy_most_of_stdlib, until
 
 pytestmark = pytest.mark.anyio
 
@@ -146,14 +146,15 @@ async def test_cancelling_an_index_stops_it_and_the_next_run_completes(tmp_path:
                 await session.call_tool("index", {}, progress_callback=on_progress)
             assert scope.cancelled_caught, "indexing this much code takes longer than 1.5 s"
             # The server is alive and answers; the batch being written when the cancel arrived is
-            # finished (shielded), so let the count settle.
-            partial = await call(session, "stats")
-            for _ in range(50):
-                await anyio.sleep(0.2)
-                again = await call(session, "stats")
-                if again["files"] == partial["files"] and not again.get("indexing"):
-                    break
-                partial = again
+            # finished (shielded): wait until no run is going and the count holds still.
+            seen = [await call(session, "stats")]
+
+            async def settled() -> bool:
+                seen.append(await call(session, "stats"))
+                return seen[-1]["files"] == seen[-2]["files"] and not seen[-1].get("indexing")
+
+            await until(settled, "the cancelled run's last batch is written", interval=0.2)
+            partial = seen[-1]
             total = sum(1 for _ in root.rglob("*.py"))
             assert partial["files"] < total
 

@@ -3,6 +3,7 @@ bad params get -32602, and the server keeps answering; stdout carries nothing bu
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import subprocess
@@ -96,10 +97,17 @@ def test_a_client_that_stops_reading_ends_the_session_cleanly(stdlib_part: Path,
     )
     assert json.loads(proc.stdout.readline())["id"] == 1
     proc.stdout.close()  # the client goes away without closing its side of stdin
+    # Requests keep coming; the server's first answer that cannot be written must end the session.
+    deadline = time.monotonic() + 60
+    pings = itertools.count(2)
     try:
-        for n in range(2, 5):
-            send({"jsonrpc": "2.0", "id": n, "method": "ping"})
-            time.sleep(0.2)
+        while proc.poll() is None:
+            assert time.monotonic() < deadline, "the server kept serving a client that stopped reading"
+            send({"jsonrpc": "2.0", "id": next(pings), "method": "ping"})
+            try:
+                proc.wait(timeout=0.2)
+            except subprocess.TimeoutExpired:
+                pass
     except BrokenPipeError:
         pass  # the server already left
     assert proc.wait(timeout=30) == 0

@@ -5,7 +5,6 @@ back, a printing plugin cannot corrupt the channel, a bad call or a failed start
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import time
@@ -16,7 +15,7 @@ import pytest
 from codecairn.index import pipeline
 from codecairn.index.process_pool import ProcessPool
 from codecairn.workspace import Workspace
-from realcode import pid_after, shout
+from realcode import pid_after, shout, until
 
 pytestmark = pytest.mark.anyio
 
@@ -121,7 +120,8 @@ async def test_a_worker_killed_mid_index_fails_the_run_and_the_next_run_complete
             workers = [p for p, cmd in children(os.getpid()).items() if "codecairn.index.process_pool" in cmd]
             os.kill(workers[0], signal.SIGKILL)
             killed.append(workers[0])
-            await asyncio.sleep(0.5)  # let the pool see it before the next chunk is awaited
+            # The pool has seen it once it reaped the worker (the pid is gone, not a zombie).
+            await until(lambda: not os.path.exists(f"/proc/{workers[0]}"), "the pool reaps its killed worker")
 
     ws = await Workspace.open(stdlib_part)
     try:
@@ -186,8 +186,8 @@ def test_a_failing_initializer_breaks_the_pool_with_its_reason() -> None:
 
 def test_shutdown_cancels_waiting_calls_and_finishes_running_ones() -> None:
     pool = ProcessPool(1)
+    assert pool.submit(os.getpid).result(60) == pool.pids[0]  # the worker is up: its start is answered
     running = pool.submit(pid_after, 0.5)
-    time.sleep(0.2)
     waiting = [pool.submit(pid_after, 0) for _ in range(3)]
     pool.shutdown()
     assert running.result(60) == pool.pids[0]

@@ -14,7 +14,7 @@ import anyio
 import pytest
 from codecairn.workspace import Workspace
 from mcp import ClientSession, StdioServerParameters, stdio_client
-from realcode import answers
+from realcode import answers, until
 
 pytestmark = pytest.mark.anyio
 
@@ -66,8 +66,7 @@ async def test_cancelled_embedding_keeps_what_was_stored_and_resumes(stdlib_part
         await ws.index_now()
         total = ws.embeddings.pending_count()
         task = asyncio.create_task(ws.embeddings.run_once())
-        while len(ws.embeddings.hash_of) < 256:
-            await asyncio.sleep(0.05)
+        await until(lambda: len(ws.embeddings.hash_of) >= 256, "a first batch of vectors is stored", timeout=300)
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task

@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 from codecairn.store.store import database_path
 from raw_client import serve
+from realcode import wait_for
 
 LOSE_PRIVILEGE = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--"]
 
@@ -51,6 +52,11 @@ def mode(path: Path, bits: int) -> Iterator[None]:
         yield
     finally:
         path.chmod(before)
+
+
+def watcher_runs(server) -> int:
+    """How many re-index runs (done or failed) the server's watcher has logged so far."""
+    return server.stderr.count("re-indexed ") + server.stderr.count("re-index of ")
 
 
 def run(prefix: list[str], exe: str, cache: Path, *args: str) -> subprocess.CompletedProcess:
@@ -115,9 +121,10 @@ def test_an_unreadable_directory_keeps_its_files_facts_until_it_can_be_read(
     server = serve(stdlib_part, cache, "--no-index", "--no-embed", prefix=unprivileged)
     try:
         server.initialize()
-        time.sleep(1.0)  # the watcher is watching
+        wait_for(lambda: "for file events" in server.stderr, "the server's watcher is watching")
+        handled = watcher_runs(server)
         with mode(json_dir, 0):
-            time.sleep(1.5)  # the watcher saw the directory change
+            wait_for(lambda: watcher_runs(server) > handled, "the watcher handles the directory's change")
             is_error, found = server.call("get_symbol", {"name": "json.decoder.JSONDecoder"})
             assert not is_error, found
             assert found["qualified_name"] == "json.decoder.JSONDecoder"
@@ -176,11 +183,15 @@ def test_a_read_only_database_is_served_read_only(
                 assert is_error and answer["error"] == "unavailable", (tool, answer)
                 assert "read-only" in answer["message"] and str(db) in answer["message"], answer
                 assert "--rebuild" not in answer["message"] and "delete" not in answer["message"]
-            # An edit: nobody tries to write it in, again and again.
+            # An edit: nobody tries to write it in, again and again — watched for a while, the server
+            # keeps answering and never starts a re-index.
             decoder = stdlib_part / "json" / "decoder.py"
             decoder.write_text(decoder.read_text() + "\n\ndef added():\n    return 1\n")
-            time.sleep(2.0)
-            assert server.call("stats")[0] is False
+            watched_for = time.monotonic() + 2.0
+            while time.monotonic() < watched_for:
+                assert server.call("stats")[0] is False
+                assert "re-index" not in server.stderr, server.stderr[-3000:]
+                time.sleep(0.1)
         finally:
             assert server.close() == 0, server.stderr[-2000:]
         log = server.stderr

@@ -6,12 +6,12 @@ from __future__ import annotations
 import hashlib
 import json
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 from codecairn.store.store import database_path
 from codecairn.workspace import Workspace
+from realcode import wait_for
 
 pytestmark = pytest.mark.anyio
 
@@ -112,6 +112,18 @@ def test_a_rebuild_keeps_what_agents_remembered(stdlib_part: Path, tmp_path: Pat
     assert asyncio.run(remember_then_count(False)) == 1
 
 
+def clock_passed(path: Path) -> None:
+    """Wait until a file written now gets a later modification time than ``path`` has."""
+    probe = path.with_name(path.name + ".clock")
+
+    def later() -> bool:
+        probe.write_bytes(b"")
+        return probe.stat().st_mtime_ns > path.stat().st_mtime_ns
+
+    wait_for(later, "the file system's clock moves past the database's last write", interval=0.005)
+    probe.unlink()
+
+
 async def test_the_integrity_check_is_skipped_only_for_a_file_as_its_last_clean_close_left_it(tmp_path: Path) -> None:
     import os
 
@@ -136,7 +148,7 @@ async def test_the_integrity_check_is_skipped_only_for_a_file_as_its_last_clean_
 
     # Any change to the file since that close, even of the same size, breaks the seal (after one
     # tick of the file system's clock: a write in the same tick as the close keeps its mtime).
-    time.sleep(0.05)
+    clock_passed(db)
     data = db.read_bytes()
     db.write_bytes(data)
     assert not holds(db)

@@ -22,7 +22,7 @@ PLUGIN = '''
 """A third-party plugin: a language (Python grammar, `.pyw` files, tags extractor) and two tools."""
 import asyncio
 
-from codecairn.extractors.tags import grammar_pack
+from codecairn.extractors.packs import grammar_pack
 from codecairn.hookspecs import Tool, hookimpl
 
 

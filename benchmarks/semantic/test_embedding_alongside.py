@@ -43,7 +43,9 @@ def test_structural_index_slowdown_while_embedding(benchmark, tmp_path: Path, mo
                     if mode != "alone":
                         await asyncio.to_thread(background.host.embedder)  # the model is loaded before timing
                         job = asyncio.create_task(background.embeddings.run_once())
+                        started = time.monotonic()
                         while not background.embeddings.running:
+                            assert time.monotonic() - started < 120, "the embedding job never started"
                             await asyncio.sleep(0.01)
                         before = len(background.embeddings.hash_of)
                     ws = await Workspace.open(INDEXED, background.host)
@@ -107,8 +109,9 @@ def test_find_symbols_p99_while_embedding(benchmark, tmp_path: Path) -> None:
             ]
             names = [n[: max(3, len(n) // 2)] for n in names]
             deadline = time.monotonic() + 120
-            while busy.call("stats").get("embeddings", 0) == 0 and time.monotonic() < deadline:
-                time.sleep(0.05)  # wait until vectors are being written: the job is running
+            while busy.call("stats").get("embeddings", 0) == 0:  # until vectors are being written
+                assert time.monotonic() < deadline, "no vector was written within 120 s: the job never ran"
+                time.sleep(0.05)
             pending_before = pending_after = busy.call("stats")["embeddings_pending"]
             embedding: list[float] = []
             while (len(embedding) < QUERIES or pending_after == pending_before) and time.monotonic() < deadline:

@@ -1,53 +1,27 @@
-"""Shared setup for the grammar-pack tests: load a pack the way the host does (call its
-``codecairn_languages`` hook), parse real code with its grammar, run its extractor."""
+"""Shared setup for the grammar-pack tests: the packs as the host loads them (through their
+``codecairn_languages`` hooks), real code parsed with their grammars and run through their
+extractors — by the fixtures of codecairn's pytest plugin (``codecairn.testing``)."""
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-import sys
-from functools import cache
 from pathlib import Path
 
 import pytest
-from tree_sitter import Language as TSLanguage
-from tree_sitter import Parser
-
-GRAMMARS = Path(__file__).resolve().parent.parent
-PACKS = ("c", "cpp", "csharp", "ruby", "php")
-
-# The packs are meant to be pip-installed; in the source tree, make them importable anyway.
-for _pack in PACKS:
-    if importlib.util.find_spec(f"codecairn_grammar_{_pack}") is None:
-        sys.path.insert(0, str(GRAMMARS / _pack / "src"))
-
-
-@cache
-def _language(pack: str):
-    (lang,) = importlib.import_module(f"codecairn_grammar_{pack}").codecairn_languages()
-    return lang
-
-
-@cache
-def _parser(pack: str) -> Parser:
-    return Parser(TSLanguage(_language(pack).grammar()))
 
 
 class Packs:
     """What the tests do with grammar packs, as the host and a worker process would."""
 
-    @staticmethod
-    def language(pack: str):
-        """The Language a grammar pack contributes, from its hook, as the host gets it."""
-        return _language(pack)
+    def __init__(self, extract_source) -> None:
+        self._extract = extract_source
 
-    @staticmethod
-    def parser(pack: str) -> Parser:
-        return _parser(pack)
+    def language(self, pack: str):
+        """The Language a grammar pack contributes, from its hook, as the host gets it."""
+        return self._extract.language("", pack)
 
     def extract(self, pack: str, code: str | bytes, path: str = "example"):
-        source = code.encode() if isinstance(code, str) else code
-        return self.language(pack).extractor(source, self.parser(pack).parse(source), path)
+        source = code.encode() if isinstance(code, str) else code  # as written: no dedent
+        return self._extract(source, path, pack)
 
     @staticmethod
     def symbols(facts) -> dict:
@@ -77,8 +51,8 @@ class Packs:
 
 
 @pytest.fixture(scope="session")
-def packs() -> Packs:
-    return Packs()
+def packs(extract_source) -> Packs:
+    return Packs(extract_source)
 
 
 @pytest.fixture

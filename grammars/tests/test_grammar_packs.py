@@ -8,7 +8,7 @@ import sys
 
 import pytest
 import tree_sitter_c
-from codecairn.extractors.tags import GrammarPackError, bundled_tags, grammar_pack
+from codecairn.extractors.packs import GrammarPackError, bundled_tags, grammar_pack
 
 EXPECTED = {
     "c": {".c", ".h"},
@@ -68,6 +68,39 @@ def test_the_extractor_runs_in_a_fresh_worker_process(packs):
     assert remote == packs.extract("ruby", source)
     assert [s.qualified_name for s in remote.symbols] == ["Greeter", "Greeter::hello"]
     assert remote.extractor == "tags"
+
+
+C_WORKER = """
+import pickle, sys
+import tree_sitter_c
+from tree_sitter import Language, Parser
+
+extractor, source = pickle.load(sys.stdin.buffer)
+tree = Parser(Language(tree_sitter_c.language())).parse(source)
+pickle.dump(extractor(source, tree, "worker.c"), sys.stdout.buffer)
+"""
+
+
+def test_a_packs_repair_of_the_parse_travels_to_a_fresh_worker_by_name(packs):
+    # The C pack blanks macro-only lines before its query runs (codecairn_grammar_c.macros): the
+    # extractor pickles that function by name, and a worker that imported nothing yet gets it too.
+    source = (
+        b"Z_BEGIN_DECLS\nstruct later { int x; };\nint visible(void) { return 1; }\n"  # unrepaired: a function "struct"
+    )
+    extractor = packs.language("c").extractor
+
+    worker = subprocess.run(
+        [sys.executable, "-c", C_WORKER],
+        input=pickle.dumps((extractor, source)),
+        capture_output=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        timeout=60,
+        check=True,
+    )
+    remote = pickle.loads(worker.stdout)
+
+    assert remote == packs.extract("c", source)
+    assert [(s.kind, s.name) for s in remote.symbols] == [("struct", "later"), ("field", "x"), ("function", "visible")]
 
 
 def test_a_file_with_syntax_errors_still_gives_what_is_outside_the_error(packs):

@@ -1,52 +1,38 @@
-"""Shared fixtures for the Java plugin's tests: the registered language, parsing, the JUnit 4 corpus."""
+"""Shared fixtures for the Java plugin's tests: the installed language, snippets, the JUnit 4 corpus.
+
+The fixtures they build on (``codecairn_host``, ``extract_source``, ``corpus``, ``corpus_facts``) come
+from codecairn's pytest plugin, ``codecairn.testing``, loaded by the repository's root conftest.
+"""
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
-from codecairn_java.plugin import codecairn_languages
-from tree_sitter import Language as TSLanguage
-from tree_sitter import Parser
 
 
 @pytest.fixture(scope="session")
-def java_language():
-    (language,) = codecairn_languages()
-    return language
+def java_language(codecairn_host):
+    return codecairn_host.languages["java"]
 
 
 @pytest.fixture(scope="session")
-def java_parser(java_language):
-    return Parser(TSLanguage(java_language.grammar()))
-
-
-@pytest.fixture(scope="session")
-def extract_java(java_language, java_parser):
+def extract_java(extract_source):
     """Extract facts from a Java snippet as the indexer would, from a root-relative path."""
 
     def extract(source: str | bytes, path: str = "src/main/java/com/shop/Example.java"):
-        data = source if isinstance(source, bytes) else textwrap.dedent(source).lstrip("\n").encode()
-        return java_language.extractor(data, java_parser.parse(data), path)
+        return extract_source(source, path, "java")
 
     return extract
 
 
-from codecairn.testing import corpus  # noqa: E402  (one way to find real code)
-
-
 @pytest.fixture(scope="session")
-def junit4() -> Path:
+def junit4(corpus) -> Path:
     """JUnit 4.13.2 (Debian source): 474 Java files."""
     return corpus("java-junit4")
 
 
 @pytest.fixture(scope="session")
-def junit4_facts(junit4, extract_java) -> dict:
-    """Every .java file of JUnit 4 extracted once per session: root-relative path -> FileFacts."""
-    return {
-        file.relative_to(junit4).as_posix(): extract_java(file.read_bytes(), file.relative_to(junit4).as_posix())
-        for file in sorted(junit4.rglob("*.java"))
-        if file.is_file()
-    }
+def junit4_facts(corpus_facts) -> dict:
+    """Every .java file of the corpus extracted once per session: root-relative path -> FileFacts."""
+    return corpus_facts("java-junit4", {".java": "java"})

@@ -21,9 +21,6 @@ PARSER = Parser(Language(tree_sitter_python.language()))
 DEFINITION_KINDS = ("class", "function", "method")
 
 
-from codecairn.testing import corpus  # noqa: E402
-
-
 def compare_with_ast(root: Path) -> dict:
     """Definitions per (file, line, name): what ast finds vs what the extractor finds."""
     found = missed = extra = unparsable = 0
@@ -63,7 +60,7 @@ def compare_with_ast(root: Path) -> dict:
 
 
 @pytest.mark.parametrize("name", ["py-rich", "py-requests"])
-def test_every_definition_ast_sees_is_found_and_nothing_else(name):
+def test_every_definition_ast_sees_is_found_and_nothing_else(corpus, name):
     result = compare_with_ast(corpus(name))
     assert result["definitions"] > 500, result
     assert result["recall"] == 1.0, result["examples"]

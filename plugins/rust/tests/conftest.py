@@ -1,53 +1,38 @@
-"""Shared fixtures for the Rust plugin's tests: the registered language, parsing, real corpora."""
+"""Shared fixtures for the Rust plugin's tests: the installed language, snippets, real corpora.
+
+The fixtures they build on (``codecairn_host``, ``extract_source``, ``corpus``, ``corpus_facts``) come
+from codecairn's pytest plugin, ``codecairn.testing``, loaded by the repository's root conftest.
+"""
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
-from codecairn_rust.plugin import codecairn_languages
-from tree_sitter import Language as TSLanguage
-from tree_sitter import Parser
 
 
 @pytest.fixture(scope="session")
-def rust_language():
-    (language,) = codecairn_languages()
-    return language
+def rust_language(codecairn_host):
+    return codecairn_host.languages["rust"]
 
 
 @pytest.fixture(scope="session")
-def rust_parser(rust_language):
-    return Parser(TSLanguage(rust_language.grammar()))
-
-
-@pytest.fixture(scope="session")
-def extract_rust(rust_language, rust_parser):
+def extract_rust(extract_source):
     """Extract facts from a Rust snippet as the indexer would, from a root-relative path."""
 
     def extract(source: str | bytes, path: str = "src/shop/order.rs"):
-        data = source if isinstance(source, bytes) else textwrap.dedent(source).lstrip("\n").encode()
-        return rust_language.extractor(data, rust_parser.parse(data), path)
+        return extract_source(source, path, "rust")
 
     return extract
 
 
-from codecairn.testing import corpus  # noqa: E402  (one way to find real code)
-
-
 @pytest.fixture(scope="session")
-def tokio() -> Path:
+def tokio(corpus) -> Path:
     """tokio 1.24.2 as published on crates.io (Cargo.toml, src/, tests/ at the root)."""
     return corpus("rust-tokio")
 
 
 @pytest.fixture(scope="session")
-def tokio_facts(tokio, extract_rust) -> dict:
-    """Every .rs file of tokio extracted once per session: root-relative path -> FileFacts."""
-    facts = {}
-    for file in sorted(tokio.rglob("*.rs")):
-        if file.is_file():
-            path = file.relative_to(tokio).as_posix()
-            facts[path] = extract_rust(file.read_bytes(), path)
-    return facts
+def tokio_facts(corpus_facts) -> dict:
+    """Every .rs file of the corpus extracted once per session: root-relative path -> FileFacts."""
+    return corpus_facts("rust-tokio", {".rs": "rust"})

@@ -84,19 +84,13 @@ def extract():
 
 
 @pytest.fixture(scope="session")
-def corpus_helper():
-    """The shared corpus and ctags-comparison helpers (``typescript_corpus.py``)."""
-    return helper
-
-
-@pytest.fixture(scope="session")
-def corpus_index():
+def corpus_index(corpus):
     """corpus_index(name) -> {path: (facts, source, tree)}, built once per corpus per session."""
     built = {}
 
     def get(name: str):
         if name not in built:
-            root = helper.corpus(name)
+            root = corpus(name)
             built[name] = (root, helper.index(root))
         return built[name]
 

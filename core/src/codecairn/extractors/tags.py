@@ -1,8 +1,9 @@
 """The generic extractor: a tree-sitter tags query in, FileFacts out.
 
 Any grammar package that ships ``queries/tags.scm`` (the captures GitHub's code navigation uses) becomes
-a codecairn language by declaring it with :func:`grammar_pack`; :class:`TagsExtractor` runs the query
-in one ``QueryCursor.matches`` pass and turns the captures into symbols, relations and imports.
+a codecairn language by declaring it with :func:`codecairn.extractors.packs.grammar_pack`;
+:class:`TagsExtractor` runs the query in one ``QueryCursor.matches`` pass and turns the captures into
+symbols, relations and imports.
 Qualified names come from the nesting of definition nodes, calls are name-only edges: the facts are
 shallower than a rich plugin's, and every FileFacts says so (``extractor="tags"``).
 
@@ -53,9 +54,11 @@ variable") are disabled: codecairn tracks no local scopes, and reporting every l
 would be worse than missing calls written as bare identifiers. ``#strip!`` and ``#select-adjacent!``
 are not needed: doc comments are always stripped and limited to the adjacent run.
 
-tree-sitter parses C and C++ before the preprocessor, so a line holding only a macro
-(``FMT_BEGIN_NAMESPACE``) can turn the rest of a header into an error; a pack may pass
-``blank_on_error`` (:data:`C_MACRO_LINE`) to have such lines blanked and the file parsed again.
+What a query cannot say about a language's syntax, a pack may fix before the query runs: its
+``repair(source, tree) -> tree`` gets every parsed file and returns the tree to extract from (the same
+one, or a new parse of a source with the same byte offsets). The C and C++ packs blank lines that
+hold only an unexpanded macro (``FMT_BEGIN_NAMESPACE``), which tree-sitter, seeing the code before the
+preprocessor, would otherwise turn into an error reaching to the end of the file.
 
 When two matches name the same node (a pack's pattern refining the bundled one), one fact is kept:
 for definitions the larger definition node, then the later pattern (pack queries come after the
@@ -65,13 +68,12 @@ reference, then the later pattern.
 
 from __future__ import annotations
 
-import importlib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable
 from typing import Any
 
 from tree_sitter import Language as TSLanguage
-from tree_sitter import Parser, Query, QueryCursor, QueryError
+from tree_sitter import Query, QueryCursor
 
 from codecairn.extractors.common import SIGNATURE_MAX, first_doc_line, has_errors, signature
 from codecairn.model import CALLABLE_KINDS, DATA_KINDS, FileFacts, Import, Relation, Symbol
@@ -93,7 +95,6 @@ _NOT_MEMBER_PARENTS = DATA_KINDS | CALLABLE_KINDS
 _TRAILING_ACCESS = re.compile(r"(\?\.|&\.|\.|->|::|\\)\s*$")
 _SPACES = re.compile(r"\s+")
 _GENERIC_ARGS = re.compile(r"<.*$", re.DOTALL)
-_ROW_COL = re.compile(r"row (\d+), column (\d+)")
 # C# XML doc comments: <summary> and friends are markup, <see cref="X"/> stands for X.
 _XML_DOC_SEE = re.compile(r'<(?:see|seealso|paramref|typeparamref)\s+(?:cref|name|langword)="([^"]*)"\s*/>')
 _XML_DOC_TAG = re.compile(r"</?(?:summary|remarks|para|returns|value|c|code|example|inheritdoc)\b[^>]*>")
@@ -101,15 +102,9 @@ RECEIVER_MAX = 120
 
 # Compiled queries, per process: Query objects do not pickle, so workers compile on first use.
 _QUERIES: dict[tuple[Any, str], Query] = {}
-_PARSERS: dict[Any, Parser] = {}
 
-# A line holding only an upper-case name with an underscore: an unexpanded macro such as
-# FMT_BEGIN_NAMESPACE, Q_OBJECT or Py_BEGIN_ALLOW_THREADS.
-C_MACRO_LINE = r"^[ \t]*[A-Z][A-Za-z0-9]*_[A-Z0-9_]*[ \t]*$"
-
-
-class GrammarPackError(Exception):
-    """A grammar pack cannot be loaded: its grammar or one of its query files is broken."""
+# A pack's fix-up of a parse before the query runs: (source, tree) -> the tree to extract from.
+TreeRepair = Callable[[bytes, Any], Any]
 
 
 def compile_query(language: TSLanguage, source: str) -> Query:
@@ -128,21 +123,20 @@ def compile_query(language: TSLanguage, source: str) -> Query:
 class TagsExtractor:
     """Pure extractor ``(source, tree, path) -> FileFacts`` driven by a tags query.
 
-    Picklable: it holds only strings; the compiled query lives in a per-process cache.
+    Picklable: it holds strings and the pack's ``repair`` (a module-level function, pickled by
+    name); the compiled query lives in a per-process cache.
     """
 
-    def __init__(self, language: str, query_source: str, separator: str = ".", blank_on_error: str = "") -> None:
+    def __init__(
+        self, language: str, query_source: str, separator: str = ".", repair: TreeRepair | None = None
+    ) -> None:
         self.language = language
         self.query_source = query_source
         self.separator = separator
-        # A regex of whole lines that are unexpanded macros (``FMT_BEGIN_NAMESPACE``): when the tree
-        # has errors and such lines exist, they are replaced by spaces (positions stay) and the file
-        # is parsed again. tree-sitter sees C/C++ before the preprocessor; one such line can turn
-        # the rest of a header into an error.
-        self.blank_on_error = blank_on_error
+        self.repair = repair  # see the module docstring: a pack's fix-up of the parse, or None
 
     def _key(self) -> tuple:
-        return (self.language, self.query_source, self.separator, self.blank_on_error)
+        return (self.language, self.query_source, self.separator, self.repair)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, TagsExtractor) and self._key() == other._key()
@@ -154,8 +148,8 @@ class TagsExtractor:
         return f"TagsExtractor({self.language!r})"
 
     def __call__(self, source: bytes, tree, path: str) -> FileFacts:
-        if self.blank_on_error and tree.root_node.has_error:
-            tree = _reparse_blanked(source, tree, self.blank_on_error)
+        if self.repair is not None:
+            tree = self.repair(source, tree)
         query = compile_query(tree.language, self.query_source)
         defs: dict[tuple[int, int], tuple] = {}
         refs: dict[tuple[int, int], tuple] = {}
@@ -183,21 +177,21 @@ class TagsExtractor:
                         lent_docs[(name.start_byte, name.end_byte)] = caps["doc"]
                     continue
             if role == "import":
-                found = self._import(source, caps, query.pattern_settings(pattern))
-                if found is not None:
-                    key, imp = found
-                    old = imports.get(key)
-                    if old is None or pattern > old[0]:
-                        imports[key] = (pattern, imp)
+                imported = self._import(source, caps, query.pattern_settings(pattern))
+                if imported is not None:
+                    import_key, imp = imported
+                    earlier = imports.get(import_key)
+                    if earlier is None or pattern > earlier[0]:
+                        imports[import_key] = (pattern, imp)
                 continue
             node = caps[role][0]
             names = caps.get("name")
             scope = caps.get("scope")
             if not names:
-                found = _definition_name(node) if role[0] == "d" else None
-                if found is None:
+                named = _definition_name(node) if role[0] == "d" else None
+                if named is None:
                     continue
-                names, scope = found
+                names, scope = named
             name = names[0]
             key = (name.start_byte, name.end_byte)
             if role[0] == "d":  # definition.<kind>
@@ -214,8 +208,8 @@ class TagsExtractor:
             else:
                 kind = _RELATION_KINDS.get(role[10:], "references")
                 rank = (kind in _STRONG, pattern)
-                old = refs.get(key)
-                if old is None or rank > old[0]:
+                stronger = refs.get(key)
+                if stronger is None or rank > stronger[0]:
                     receiver = caps.get("receiver")
                     refs[key] = (rank, kind, node, name, receiver[0] if receiver else None)
 
@@ -371,31 +365,6 @@ class TagsExtractor:
         return key, Import(module, name, alias, line, capture("import.kind"), target)
 
 
-_LIST_CONTINUATION = frozenset(b",(")
-
-
-def _reparse_blanked(source: bytes, tree, pattern: str):
-    """``tree`` again, parsed with the lines matching ``pattern`` blanked out (same byte offsets).
-
-    A matching line right after one ending in ``,`` or ``(`` continues a list (the last
-    enumerator, an argument) and is left alone.
-    """
-    blanked = bytearray(source)
-    found = False
-    for match in re.finditer(pattern.encode(), source, re.MULTILINE):
-        before = source[max(0, match.start() - 512) : match.start()].rstrip()
-        if before and before[-1] in _LIST_CONTINUATION:
-            continue
-        blanked[match.start() : match.end()] = b" " * (match.end() - match.start())
-        found = True
-    if not found:
-        return tree
-    parser = _PARSERS.get(tree.language)
-    if parser is None:
-        parser = _PARSERS[tree.language] = Parser(tree.language)
-    return parser.parse(bytes(blanked))
-
-
 # ---- text helpers -------------------------------------------------------------------------------
 
 
@@ -476,181 +445,11 @@ def _doc_line(source: bytes, docs: list, definition) -> str:
     return ""
 
 
-# ---- grammar packs ------------------------------------------------------------------------------
+def __getattr__(name: str) -> Any:
+    # Grammar packs were declared from this module before pack loading moved to packs.py: the old
+    # import path keeps working for packs written against it.
+    if name in ("grammar_pack", "GrammarPackError", "GrammarLoader", "bundled_tags"):
+        from codecairn.extractors import packs
 
-
-class GrammarLoader:
-    """``Language.grammar`` for a grammar package: picklable, imports the package when called."""
-
-    def __init__(self, module: str, function: str = "language") -> None:
-        self.module = module
-        self.function = function
-
-    def __call__(self):
-        return getattr(importlib.import_module(self.module), self.function)()
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, GrammarLoader) and (self.module, self.function) == (other.module, other.function)
-
-    def __hash__(self) -> int:
-        return hash((self.module, self.function))
-
-    def __repr__(self) -> str:
-        return f"GrammarLoader({self.module!r}, {self.function!r})"
-
-
-def bundled_tags(module: str) -> tuple[str, str] | None:
-    """(label, text) of the ``tags.scm`` a grammar package ships, or None.
-
-    Looked for as the module's ``TAGS_QUERY``, then ``<package>/queries/tags.scm``, then any
-    ``queries/tags.scm`` among the distribution's files (tree-sitter-c-sharp 0.23 installs it
-    beside the package, where its own ``TAGS_QUERY`` cannot find it).
-    """
-    import importlib.metadata  # here, not at the top: see grammar_pack
-    import importlib.resources
-
-    mod = importlib.import_module(module)
-    text = getattr(mod, "TAGS_QUERY", None)
-    if text:
-        return f"{module}.TAGS_QUERY", text
-    try:
-        candidate = importlib.resources.files(module) / "queries" / "tags.scm"
-        if candidate.is_file():
-            return f"{module}/queries/tags.scm", candidate.read_text(encoding="utf-8")
-    except (ModuleNotFoundError, TypeError):
-        pass
-    top = module.split(".")[0]
-    try:  # the usual naming (tree_sitter_c_sharp → tree-sitter-c-sharp) saves scanning every distribution
-        dists = [importlib.metadata.distribution(top.replace("_", "-"))]
-    except importlib.metadata.PackageNotFoundError:
-        dists = [importlib.metadata.distribution(n) for n in importlib.metadata.packages_distributions().get(top, ())]
-    for dist in dists:
-        for file in dist.files or ():
-            if str(file).endswith("queries/tags.scm"):
-                return str(file), dist.locate_file(file).read_text(encoding="utf-8")
-    return None
-
-
-def _read(query) -> tuple[str, str]:
-    """A pack query given as text or as a file (Path / importlib.resources Traversable)."""
-    if isinstance(query, str):
-        return "<query text>", query
-    return str(query), query.read_text(encoding="utf-8")
-
-
-def _query_error(pack: str, parts: list[tuple[str, str]], language: TSLanguage, error: QueryError) -> GrammarPackError:
-    for label, text in parts:
-        try:
-            Query(language, text)
-        except QueryError as own:
-            message = str(own)
-            where = _ROW_COL.search(message)
-            if where:
-                row, col = int(where.group(1)), int(where.group(2))
-                reason = message.split(": ", 1)[-1] if ": " in message else message
-                detail = f"{message[: where.start()].strip()} at line {row + 1}, column {col + 1}: {reason}"
-            else:
-                detail = message
-            return GrammarPackError(f"grammar pack {pack!r}: query {label} does not compile: {detail}")
-    return GrammarPackError(f"grammar pack {pack!r}: its queries do not compile together: {error}")
-
-
-def _marker(name: str, source: str):
-    """Compiling a pack's queries costs up to 0.6 s; every CLI start would pay it. A query text that
-    compiled once with this tree-sitter is remembered in the cache directory and not checked again."""
-    import hashlib
-    import os
-    from pathlib import Path
-
-    import tree_sitter
-
-    base = os.environ.get("CODECAIRN_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "codecairn"
-    )
-    version = getattr(tree_sitter, "__version__", "") or str(tree_sitter.LANGUAGE_VERSION)
-    digest = hashlib.blake2b(f"{version}\0{name}\0{source}".encode(), digest_size=12).hexdigest()
-    return Path(base) / "checked-queries" / f"{name}-{digest}"
-
-
-def _known_good(name: str, source: str) -> bool:
-    try:
-        return _marker(name, source).exists()
-    except OSError:
-        return False
-
-
-def _remember_good(name: str, source: str) -> None:
-    try:
-        marker = _marker(name, source)
-        marker.parent.mkdir(parents=True, exist_ok=True)
-        marker.touch()
-    except OSError:
-        pass  # a read-only cache only costs the check next time
-
-
-def grammar_pack(
-    name: str,
-    extensions: Iterable[str],
-    module: str,
-    function: str = "language",
-    queries: Iterable = (),
-    separator: str = ".",
-    bundled: bool = True,
-    blank_on_error: str = "",
-    **options: Any,
-):
-    """Declare a language from a tree-sitter grammar package, extracted by :class:`TagsExtractor`.
-
-    ``module``/``function`` name the grammar package and its language function
-    (``tree_sitter_php``, ``language_php``). The query is the package's own ``tags.scm`` (unless
-    ``bundled=False``) followed by ``queries`` (query text, or files such as
-    ``importlib.resources.files(__package__) / "tags.scm"``). ``blank_on_error``: see
-    :class:`TagsExtractor` (C and C++ use :data:`C_MACRO_LINE`). ``options`` are passed on to
-    :class:`codecairn.hookspecs.Language` (``implicit_members``, ``self_names``, ``filenames``...).
-
-    The grammar is loaded and the query compiled here, so a broken pack fails when the host
-    loads it, with a :class:`GrammarPackError` naming the pack, the query file, line and column.
-    """
-    # Imported here, not at the top: worker processes import this module to unpickle extractors and
-    # need neither pluggy nor importlib.metadata (≈ 0.1 s of imports).
-    import dataclasses
-
-    from codecairn.hookspecs import Language, ResolutionRules
-
-    parts: list[tuple[str, str]] = []
-    try:
-        grammar = GrammarLoader(module, function)
-        language = TSLanguage(grammar())
-        if bundled:
-            found = bundled_tags(module)
-            if found:
-                parts.append(found)
-    except (ImportError, AttributeError, OSError, ValueError) as error:
-        raise GrammarPackError(f"grammar pack {name!r}: cannot load {module}.{function}(): {error}") from error
-    for query in queries:
-        try:
-            parts.append(_read(query))
-        except OSError as error:
-            raise GrammarPackError(f"grammar pack {name!r}: cannot read query {query}: {error}") from error
-    if not parts:
-        raise GrammarPackError(f"grammar pack {name!r}: {module} ships no tags.scm and the pack adds no query")
-    source = "\n".join(text for _, text in parts)
-    if not _known_good(name, source):
-        try:
-            compile_query(language, source)
-        except QueryError as error:
-            raise _query_error(name, parts, language, error) from error
-        _remember_good(name, source)
-    # Options that are resolution rules (implicit_members, self_names...) go into the Language's
-    # ResolutionRules; the rest (filenames, family) onto the Language itself.
-    rule_names = {f.name for f in dataclasses.fields(ResolutionRules)}
-    rules = ResolutionRules(separator=separator, **{k: v for k, v in options.items() if k in rule_names})
-    return Language(
-        name=name,
-        extensions=tuple(extensions),
-        grammar=grammar,
-        extractor=TagsExtractor(name, source, separator, blank_on_error),
-        resolution=rules,
-        depth=EXTRACTOR,
-        **{k: v for k, v in options.items() if k not in rule_names},
-    )
+        return getattr(packs, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

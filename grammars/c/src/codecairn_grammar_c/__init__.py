@@ -1,10 +1,13 @@
 """C for codecairn. tree-sitter-c's tags.scm marks only declarators (prototypes too), so this pack
-brings its own query: whole definitions, members, enumerators, globals, macros and #include."""
+brings its own query: whole definitions, members, enumerators, globals, macros and #include; and it
+blanks lines holding only an unexpanded macro before the query runs (macros.py)."""
 
 from importlib.resources import files
 
-from codecairn.extractors.tags import C_MACRO_LINE, grammar_pack
+from codecairn.extractors.packs import grammar_pack
 from codecairn.hookspecs import hookimpl
+
+from codecairn_grammar_c.macros import blank_macro_lines
 
 
 @hookimpl
@@ -16,6 +19,6 @@ def codecairn_languages():
             module="tree_sitter_c",
             queries=[files(__name__) / "tags.scm"],
             bundled=False,
-            blank_on_error=C_MACRO_LINE,
+            repair=blank_macro_lines,
         )
     ]

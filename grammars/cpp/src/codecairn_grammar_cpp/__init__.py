@@ -1,12 +1,14 @@
 """C++ for codecairn. tree-sitter-cpp's tags.scm marks only declarators, so this pack brings its own
 query: classes, namespaces, methods (in-class and `Foo::bar`), base classes, #include and using.
 
-`.h` is left to the C pack: a C++ project with `.h` headers maps it to "cpp" in its configuration."""
+`.h` is left to the C pack: a C++ project with `.h` headers maps it to "cpp" in its configuration.
+Lines holding only an unexpanded macro are blanked before the query runs, as the C pack does."""
 
 from importlib.resources import files
 
-from codecairn.extractors.tags import C_MACRO_LINE, grammar_pack
+from codecairn.extractors.packs import grammar_pack
 from codecairn.hookspecs import hookimpl
+from codecairn_grammar_c.macros import blank_macro_lines
 
 EXTENSIONS = (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++")
 
@@ -21,7 +23,7 @@ def codecairn_languages():
             queries=[files(__name__) / "tags.scm"],
             bundled=False,
             separator="::",
-            blank_on_error=C_MACRO_LINE,
+            repair=blank_macro_lines,
             implicit_members=True,
             self_names=("this",),
             super_names=(),

@@ -3,7 +3,7 @@ base lists, usings and namespaces (a namespace is the file's module, shared acro
 
 from importlib.resources import files
 
-from codecairn.extractors.tags import grammar_pack
+from codecairn.extractors.packs import grammar_pack
 from codecairn.hookspecs import hookimpl
 
 

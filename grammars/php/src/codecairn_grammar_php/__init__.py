@@ -3,7 +3,7 @@ enums, constants, `extends`/`implements`/trait `use`, `use` imports and plain fu
 
 from importlib.resources import files
 
-from codecairn.extractors.tags import grammar_pack
+from codecairn.extractors.packs import grammar_pack
 from codecairn.hookspecs import hookimpl
 
 

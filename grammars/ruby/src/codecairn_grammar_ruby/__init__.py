@@ -3,7 +3,7 @@ as "implements"), require/require_relative, constants, attr_* accessors and qual
 
 from importlib.resources import files
 
-from codecairn.extractors.tags import grammar_pack
+from codecairn.extractors.packs import grammar_pack
 from codecairn.hookspecs import hookimpl
 
 
