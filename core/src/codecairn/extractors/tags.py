@@ -443,13 +443,3 @@ def _doc_line(source: bytes, docs: list, definition) -> str:
         if any(ch.isalnum() for ch in line):  # skip rulers such as /* ====== */
             return line
     return ""
-
-
-def __getattr__(name: str) -> Any:
-    # Grammar packs were declared from this module before pack loading moved to packs.py: the old
-    # import path keeps working for packs written against it.
-    if name in ("grammar_pack", "GrammarPackError", "GrammarLoader", "bundled_tags"):
-        from codecairn.extractors import packs
-
-        return getattr(packs, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
