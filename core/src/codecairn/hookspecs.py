@@ -212,6 +212,20 @@ class ToolContext(Protocol):
 
 
 @dataclass(frozen=True)
+class ToolHints:
+    """MCP's tool annotations, which must be true: a client may skip confirmation for a read-only
+    tool, or warn before a destructive one."""
+
+    read_only: bool = True  # changes nothing (readOnlyHint)
+    destructive: bool = False  # may delete or overwrite what was there (destructiveHint)
+    idempotent: bool = True  # calling it again with the same arguments changes nothing more
+    open_world: bool = False  # reaches beyond the served roots (the network, other programs' state)
+
+
+READ_ONLY = ToolHints()
+
+
+@dataclass(frozen=True)
 class Tool:
     name: str
     description: str
@@ -220,6 +234,11 @@ class Tool:
     # A long-running tool (an index run) is bounded by cancellation, not by the per-call time limit,
     # and does not wait for pending re-indexing before it starts.
     long_running: bool = False
+    title: str = ""  # a human-readable name ("Find symbols")
+    hints: ToolHints = READ_ONLY
+    # The JSON schema of a successful answer: advertised as outputSchema, and the answer is sent as
+    # structuredContent beside its text (clients of protocol 2025-06-18 and later read it).
+    output_schema: dict[str, Any] | None = None
     plugin: str = field(default="", compare=False)  # filled in by the host: who contributed it
 
 

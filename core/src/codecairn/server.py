@@ -139,6 +139,26 @@ async def _explain_uninitialized(ctx: ServerRequestContext, call_next) -> Any:
 NARROWING = ("limit", "max_lines", "max_bytes", "path", "kinds", "start_line", "end_line", "language", "depth")
 
 
+def _advertised(tool: Tool) -> types.Tool:
+    """A tool as tools/list shows it: with its title, its true annotations and, when it has one,
+    the schema of its answers."""
+    hints = tool.hints
+    return types.Tool(
+        name=tool.name,
+        title=tool.title or None,
+        description=tool.description,
+        input_schema=tool.input_schema,
+        output_schema=tool.output_schema,
+        annotations=types.ToolAnnotations(
+            title=tool.title or None,
+            read_only_hint=hints.read_only,
+            destructive_hint=hints.destructive,
+            idempotent_hint=hints.idempotent,
+            open_world_hint=hints.open_world,
+        ),
+    )
+
+
 def _too_large(tool: Tool) -> str:
     """Why an answer was refused for its size, and which of *this* tool's arguments narrow it."""
     own = [a for a in NARROWING if a in tool.input_schema.get("properties", {})]
@@ -175,12 +195,7 @@ class CodecairnServer:
     async def on_list_tools(
         self, ctx: ServerRequestContext, params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(
-            tools=[
-                types.Tool(name=t.name, description=t.description, input_schema=t.input_schema)
-                for t in self.tools.values()
-            ]
-        )
+        return types.ListToolsResult(tools=[_advertised(t) for t in self.tools.values()])
 
     async def on_call_tool(
         self, ctx: ServerRequestContext, params: types.CallToolRequestParams
@@ -229,7 +244,8 @@ class CodecairnServer:
         text = _text(payload)
         if len(text.encode()) > RESPONSE_BUDGET_BYTES:
             return self._error(ToolError("too_large", _too_large(tool)))
-        return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
+        structured = payload if tool.output_schema is not None else None
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=structured)
 
     def _stamp(self, payload: dict[str, Any]) -> dict[str, Any]:
         state = self.workspace.state

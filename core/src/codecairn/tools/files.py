@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, ToolError
-from codecairn.hookspecs import Tool, ToolContext, hookimpl
+from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
 from codecairn.model import CALLABLE_KINDS
 from codecairn.tools import arguments as a
 
@@ -137,5 +137,7 @@ def codecairn_tools() -> list[Tool]:
                 "additionalProperties": False,
             },
             file_outline,
+            title="Outline a file",
+            hints=READ_ONLY,
         ),
     ]

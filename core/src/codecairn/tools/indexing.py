@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from codecairn.hookspecs import Tool, ToolContext, hookimpl
+from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, ToolHints, hookimpl
 
 
 async def index(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -75,6 +75,8 @@ def codecairn_tools() -> list[Tool]:
             "Reports progress; returns counts and time.",
             {"type": "object", "properties": {}, "additionalProperties": False},
             index,
+            title="Refresh the index",
+            hints=ToolHints(read_only=False),
             long_running=True,
         ),
         Tool(
@@ -83,5 +85,7 @@ def codecairn_tools() -> list[Tool]:
             "index generation and time, database size, cache hits/misses.",
             {"type": "object", "properties": {}, "additionalProperties": False},
             stats,
+            title="Index statistics",
+            hints=READ_ONLY,
         ),
     ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from codecairn.hookspecs import Tool, ToolContext, hookimpl
+from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, ToolHints, hookimpl
 from codecairn.tools import arguments as a
 
 _TAGS = a.TAGS
@@ -71,6 +71,8 @@ def codecairn_tools() -> list[Tool]:
                 "additionalProperties": False,
             },
             remember,
+            title="Remember a place",
+            hints=ToolHints(read_only=False),
         ),
         Tool(
             "recall",
@@ -88,6 +90,8 @@ def codecairn_tools() -> list[Tool]:
                 "additionalProperties": False,
             },
             recall,
+            title="Recall remembered places",
+            hints=READ_ONLY,
         ),
         Tool(
             "forget",
@@ -103,6 +107,8 @@ def codecairn_tools() -> list[Tool]:
                 "additionalProperties": False,
             },
             forget,
+            title="Forget remembered places",
+            hints=ToolHints(read_only=False, destructive=True),
         ),
         Tool(
             "notes",
@@ -123,5 +129,7 @@ def codecairn_tools() -> list[Tool]:
                 "additionalProperties": False,
             },
             notes,
+            title="Architecture notes",
+            hints=ToolHints(read_only=False, destructive=True, idempotent=False),
         ),
     ]

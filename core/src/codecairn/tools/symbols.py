@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from codecairn.errors import NOT_FOUND, ToolError, quoted
-from codecairn.hookspecs import Tool, ToolContext, hookimpl
+from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
 from codecairn.model import CALLABLE_KINDS, INHERITANCE_KINDS, TYPE_KINDS, IndexedSymbol
 from codecairn.tools import arguments as a
 from codecairn.tools.shaping import LIST_LIMIT, bounded, brief, edge_target, short
@@ -203,6 +203,8 @@ def codecairn_tools() -> list[Tool]:
                 "additionalProperties": False,
             },
             find_symbols,
+            title="Find symbols",
+            hints=READ_ONLY,
         ),
         Tool(
             "get_symbol",
@@ -210,6 +212,8 @@ def codecairn_tools() -> list[Tool]:
             "bases/subclasses, callers/callees with resolution labels. Ambiguous names return candidates.",
             {"type": "object", "properties": dict(_SELECT), "required": ["name"], "additionalProperties": False},
             get_symbol,
+            title="Describe a symbol",
+            hints=READ_ONLY,
         ),
         Tool(
             "read_symbol",
@@ -221,5 +225,7 @@ def codecairn_tools() -> list[Tool]:
                 "additionalProperties": False,
             },
             read_symbol,
+            title="Read a symbol's source",
+            hints=READ_ONLY,
         ),
     ]
