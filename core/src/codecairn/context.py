@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 Progress = Callable[[float, float | None, str | None], Awaitable[None]]
 READ_MAX_FILE_BYTES = 64 * 1024 * 1024  # read_file's default ceiling
 SEMANTIC_POOL = 200  # name matches fused with the semantic ranking
+MATCH_TIERS = ("exact", "prefix", "substring")  # find_symbols' match: the name tiers listed
 
 
 @dataclass
@@ -105,6 +106,7 @@ class ServedContext:
         path: str | None = None,
         language: str | None = None,
         limit: int = 20,
+        match: str | None = None,
     ) -> SymbolMatches:
         # Filters are checked first: a bad one is refused whatever else is given.
         prefix = self.resolve_path(path) if path is not None else None  # "" is refused; "." is the root
@@ -115,15 +117,20 @@ class ServedContext:
         if query is not None and (not isinstance(query, str) or not query.strip()):
             raise ToolError(BAD_ARGUMENT, "query must be a non-empty string")
         keep = symbol_filter(self._state, kinds, prefix, language)
+        if match is not None and match not in MATCH_TIERS:
+            raise ToolError(BAD_ARGUMENT, f"match must be one of {', '.join(MATCH_TIERS)}, not {quoted(match)}")
         rows = self._state.symbols.rows
-        if query is None or name or pattern:
+        unlisted: dict[str, int] = {}
+        if name and not pattern and query is None:
+            ranked, total, at_least, unlisted = await self._ws.names.find_name(name, keep, limit, match)
+        elif query is None or name or pattern:
             ranked, total, at_least = await self._ws.names.find(name, pattern, keep, SEMANTIC_POOL if query else limit)
         else:
             ranked, total, at_least = [], 0, False
         if query is None:
             # (an index run may have removed some while this call waited)
             matches = [SymbolMatch(rows[sid], ("name",)) for sid in ranked[:limit] if sid in rows]
-            return SymbolMatches(matches, total, at_least)
+            return SymbolMatches(matches, total, at_least, unlisted=unlisted)
         return await self._hybrid(query, ranked, bool(name or pattern), keep, limit)
 
     async def _hybrid(self, query: str, lexical: list[int], by_name: bool, keep, limit: int) -> SymbolMatches:

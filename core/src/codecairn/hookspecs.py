@@ -185,9 +185,12 @@ class ToolContext(Protocol):
     def symbol(self, symbol_id: int) -> IndexedSymbol | None: ...
     def path_of(self, symbol: IndexedSymbol) -> str: ...
     def lookup(self, name: str, path: str | None = None, line: int | None = None) -> list[IndexedSymbol]: ...
+    # A name is matched in tiers: exact (same case, else any case), then prefix, then substring.
+    # ``match`` picks the tiers listed ("exact", "prefix": exact and prefix, "substring": all); the
+    # others are counted in ``SymbolMatches.unlisted``. None: "exact" when it has matches, else all.
     async def find_symbols(self, *, name: str | None = None, pattern: str | None = None, query: str | None = None,
                            kinds: list[str] | None = None, path: str | None = None, language: str | None = None,
-                           limit: int = 20) -> SymbolMatches: ...  # fmt: skip
+                           limit: int = 20, match: str | None = None) -> SymbolMatches: ...  # fmt: skip
     def children(self, symbol_id: int) -> list[IndexedSymbol]: ...  # in line order
     def symbols_in_file(self, file_id: int) -> list[IndexedSymbol]: ...  # in line order
     def ancestors(self, type_id: int) -> list[IndexedSymbol]: ...  # supertypes, nearest first

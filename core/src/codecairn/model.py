@@ -185,6 +185,8 @@ class SymbolMatches(NamedTuple):
     total: int
     total_is_lower_bound: bool = False
     embeddings_pending: int = 0  # symbols a semantic search could not consider yet
+    # Matches of a name search's tiers that were counted, not listed: {"prefix": 3, "substring": 19}.
+    unlisted: dict[str, int] | None = None
 
 
 @dataclass

@@ -47,10 +47,13 @@ NOT_INITIALIZED = "the session is not initialized: send initialize (then notific
 
 
 def _paths_in(value: Any, out: set[str]) -> None:
+    """Candidate paths an answer names: values of "path" keys, and keys (answers group places
+    by file, keyed by path); the caller keeps those that are indexed files."""
     if isinstance(value, dict):
         p = value.get("path")
         if isinstance(p, str):
             out.add(p)
+        out.update(value)
         for v in value.values():
             if isinstance(v, (dict, list)):
                 _paths_in(v, out)

@@ -15,6 +15,7 @@ import asyncio
 import heapq
 import threading
 from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 from codecairn.index.state import IndexState
 from codecairn.index.symbol_index import GLOB_SLICE_CHARS, GRAM, build_grams, glob_regex, glob_scan
@@ -22,6 +23,16 @@ from codecairn.model import IndexedSymbol
 from codecairn.query.lookup import kind_rank
 
 Keep = Callable[[IndexedSymbol], bool]
+
+
+class NameFound(NamedTuple):
+    """A name search's listed symbols in answer order, how many it lists in all (a lower bound
+    when ``at_least``), and how many more matched in tiers it only counts."""
+
+    ranked: list[int]
+    total: int
+    at_least: bool
+    unlisted: dict[str, int]
 
 
 def symbol_filter(
@@ -108,6 +119,59 @@ class NameSearch:
                     else sorted(ids, key=order.__getitem__)[:room]
                 )
         return ranked, total, at_least
+
+    async def find_name(self, name: str, keep: Keep | None, wanted: int, match: str | None) -> NameFound:
+        """Symbols called ``name``, in tiers: exact (same case; any case when none has the same),
+        other case, prefix, substring. ``match`` says which tiers are listed; the others are only
+        counted. None: the exact tier when it has any match, else every tier (as "substring")."""
+        index = self.state.symbols
+        rows = index.rows
+        exact_any_case = index.ids_of(index.exact_matches(name))
+        if keep is not None:
+            exact_any_case = [sid for sid in exact_any_case if keep(rows[sid])]
+        exact = [sid for sid in exact_any_case if rows[sid].name == name]
+        other_case = [sid for sid in exact_any_case if rows[sid].name != name]
+        if not exact:
+            exact, other_case = other_case, []
+        if match is None:
+            match = "exact" if exact else "substring"
+        if match == "exact":
+            listed = [exact]
+        elif match == "prefix":
+            listed = [exact, other_case, self._prefix_ids(name, keep)]
+        else:
+            ranked, total, at_least = await self.find(name, None, keep, wanted)
+            if exact and other_case:  # the same case first, then the others, as in the other modes
+                same = set(exact)
+                ranked = [sid for sid in ranked if sid in same] + [sid for sid in ranked if sid not in same]
+            return NameFound(ranked, total, at_least, {})
+        order = index.order_keys(kind_rank)
+        ranked: list[int] = []
+        for ids in listed:
+            room = wanted + 1 - len(ranked)
+            if room > 0:
+                ranked.extend(heapq.nsmallest(room, ids, key=order.__getitem__))
+        unlisted: dict[str, int] = {}
+        if match == "exact":
+            unlisted["other_case"] = len(other_case)
+            unlisted["prefix"] = len(self._prefix_ids(name, keep)) if keep is not None else index.prefix_count(name)
+        unlisted["substring"] = await self._substring_count(name, keep)
+        return NameFound(ranked, sum(map(len, listed)), False, {k: n for k, n in unlisted.items() if n})
+
+    def _prefix_ids(self, name: str, keep: Keep | None) -> list[int]:
+        index = self.state.symbols
+        ids = index.ids_of(index.prefix_matches(name))
+        return ids if keep is None else [sid for sid in ids if keep(index.rows[sid])]
+
+    async def _substring_count(self, name: str, keep: Keep | None) -> int:
+        index = self.state.symbols
+        if len(name) >= GRAM and not index.grams_ready():
+            await self._build_grams()
+        lowers = index.substring_matches(name)
+        if keep is None:
+            return index.count_of(lowers)
+        rows = index.rows
+        return sum(1 for sid in index.ids_of(lowers) if keep(rows[sid]))
 
     async def _glob(self, pattern: str) -> list[tuple[int, list[str]]]:
         """Glob matches as tiers; a large index is scanned in a thread, a slice at a time, so the

@@ -7,9 +7,20 @@ from typing import Any
 
 from codecairn.errors import NOT_FOUND, ToolError, quoted
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
-from codecairn.model import CALLABLE_KINDS, INHERITANCE_KINDS, TYPE_KINDS, IndexedSymbol
+from codecairn.model import CALLABLE_KINDS, DATA_KINDS, INHERITANCE_KINDS, TYPE_KINDS, Edge, IndexedSymbol
+from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
-from codecairn.tools.shaping import LIST_LIMIT, bounded, brief, edge_target, short
+from codecairn.tools.shaping import (
+    LIST_LIMIT,
+    TOP_LEVEL,
+    Places,
+    bounded,
+    header,
+    local_name,
+    members_by_kind,
+    resolution_of,
+    symbols_by_path,
+)
 
 _SELECT = {
     "name": a.name("Qualified name: pkg.mod.Class.method, Class.method or Class::method"),
@@ -33,19 +44,23 @@ async def find_symbols(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]
         path=args.get("path"),
         language=args.get("language"),
         limit=limit,
+        match=args.get("match"),
     )
-    sigs = await ctx.signatures(m.symbol.id for m in found.matches)
-    results = []
-    for m in found.matches:
-        entry = brief(ctx, m.symbol, sigs.get(m.symbol.id))
-        if "query" in args:
-            entry["matched"] = list(m.matched)
+    sigs = await ctx.signatures(m.symbol.id for m in found.matches if m.symbol.kind not in DATA_KINDS)
+    why: dict[int, dict[str, Any]] = {}
+    if "query" in args:
+        for m in found.matches:
+            why[m.symbol.id] = {"matched": list(m.matched)}
             if m.score is not None:
-                entry["semantic_score"] = round(m.score, 3)
-        results.append(entry)
-    answer: dict[str, Any] = {"results": results, **bounded(found.total, limit)}
-    if not answer["complete"]:
+                why[m.symbol.id]["semantic_score"] = round(m.score, 3)
+    answer: dict[str, Any] = {
+        "results": symbols_by_path(ctx, (m.symbol for m in found.matches), sigs, why),
+        **bounded(found.total, limit),
+    }
+    if "complete" in answer:
         answer["total_at_least" if found.total_is_lower_bound else "total"] = found.total
+    if found.unlisted:
+        answer["not_listed"] = found.unlisted
     if found.embeddings_pending:
         answer["embeddings_pending"] = found.embeddings_pending
     return answer
@@ -57,7 +72,7 @@ async def one_symbol(ctx: ToolContext, name: str, path: str | None, line: int | 
     candidates = ctx.lookup(name, path, line)
     if not candidates:
         last = [p for p in _NAME_PARTS.split(name) if p][-1:] or [name]
-        near = await ctx.find_symbols(name=last[0], limit=5)
+        near = await ctx.find_symbols(name=last[0], limit=5, match="substring")
         raise ToolError(
             NOT_FOUND,
             f"no symbol named {quoted(name)}",
@@ -68,7 +83,7 @@ async def one_symbol(ctx: ToolContext, name: str, path: str | None, line: int | 
         sigs = await ctx.signatures(s.id for s in shown)
         return {
             "ambiguous": True,
-            "candidates": [brief(ctx, s, sigs.get(s.id)) for s in shown],
+            "candidates": symbols_by_path(ctx, shown, sigs),
             **bounded(len(candidates), LIST_LIMIT),
             "hint": "pass path and/or line (or a more qualified name) to choose one",
         }
@@ -81,64 +96,48 @@ async def get_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         return found
     sym, limit = found, LIST_LIMIT
     detail = (await ctx.details([sym.id])).get(sym.id)
-    answer = brief(ctx, sym, detail.signature if detail else None)
-    f = ctx.file_by_id(sym.file_id)
-    if f is not None:
-        answer["language"] = f.language
-        if f.partial:
-            answer["partial"] = True
-        if f.extractor and f.extractor != f.language:
-            answer["extractor"] = f.extractor
+    answer = header(ctx, sym, detail.signature if detail else None)
     if detail is not None and detail.doc:
         answer["doc"] = detail.doc
     if detail is not None and detail.modifiers:
         answer["modifiers"] = list(detail.modifiers)
     parent = ctx.symbol(sym.parent_id) if sym.parent_id is not None else None
-    if parent is not None:
-        answer["parent"] = parent.qualified_name
+    if parent is not None and not sym.qualified_name.startswith(parent.qualified_name):
+        answer["parent"] = parent.qualified_name  # only when its name does not already say it
     members = ctx.children(sym.id)
     if members:
-        answer["members"] = [{"name": m.name, "kind": m.kind, "line": m.start_line} for m in members[:limit]]
+        answer["members"] = members_by_kind(members[:limit])
         if len(members) > limit:
             answer["members_complete"] = False
     edges = await ctx.edges_from(sym.id)
-    bases = [edge_target(ctx, e) for e in edges if e.kind in INHERITANCE_KINDS]
+    bases = [e for e in edges if e.kind in INHERITANCE_KINDS]
     if bases:
-        answer["bases"] = bases
+        answer["bases"] = _edges(ctx, bases)
     if sym.kind in TYPE_KINDS or sym.kind == "impl":
         subs = await ctx.edges_to(sym.id, INHERITANCE_KINDS, limit + 1)
-        shown = [(ctx.symbol(e.source_id), e) for e in subs[:limit] if e.source_id is not None]
-        if subs:
-            answer["subclasses"] = [
-                {**short(ctx, s), **({"kind": e.kind} if e.kind != "extends" else {})} for s, e in shown if s
-            ]
-            if len(subs) > limit:
-                answer["subclasses_complete"] = False
+        places = Places(ctx)
+        for e in subs[:limit]:
+            sub = ctx.symbol(e.source_id) if e.source_id is not None else None
+            if sub is not None:
+                places.add_symbol(e.kind, sub)
+        if places:
+            answer["subclasses"] = places.groups
+        if len(subs) > limit:
+            answer["subclasses_complete"] = False
     callees = [e for e in edges if e.kind == "calls"]
     if callees:
-        resolved = [edge_target(ctx, e) for e in callees if e.target_id is not None]
-        unresolved = [e for e in callees if e.target_id is None]
-        answer["callees"] = resolved[:limit]
-        if len(resolved) > limit:
+        answer["callees"] = _edges(ctx, callees, limit)
+        if sum(1 for e in callees if e.target_id is not None) > limit:
             answer["callees_complete"] = False
-        if unresolved:
-            answer["unresolved_callees"] = len(unresolved)
-            answer["unresolved_callee_names"] = sorted({e.target for e in unresolved})[:limit]
     callers = await ctx.edges_to(sym.id, ("calls",), limit + 1)
     if callers:
-        out = []
+        places = Places(ctx)
         for e in callers[:limit]:
-            entry: dict[str, Any] = {}
             caller = ctx.symbol(e.source_id) if e.source_id is not None else None
-            if caller is not None:
-                entry["caller"] = caller.qualified_name
             where = ctx.file_by_id(e.file_id)
-            entry["path"] = where.path if where else ""
-            entry["line"] = e.line
-            if e.resolution != "exact":
-                entry["resolution"] = e.resolution
-            out.append(entry)
-        answer["callers"] = out
+            name = local_name(ctx, caller, where) if caller is not None else TOP_LEVEL
+            places.add(resolution_of(e), where.path if where else "", name, e.line)
+        answer["callers"] = places.groups
         if len(callers) > limit:
             answer["callers_complete"] = False
     # Calls by this name that resolution could not pin down: possible callers, never hidden.
@@ -149,13 +148,32 @@ async def get_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     return answer
 
 
+def _edges(ctx: ToolContext, edges: list[Edge], limit: int = LIST_LIMIT) -> dict[str, Any]:
+    """Edges out of a symbol by how they resolved, each target at its file; the names nothing
+    matched under ``unresolved``. Calls carry the call's line, bases the base's own line."""
+    places = Places(ctx)
+    unresolved: set[str] = set()
+    shown = 0
+    for e in edges:
+        target = ctx.symbol(e.target_id) if e.target_id is not None else None
+        if target is None:
+            unresolved.add(e.target)
+        elif shown < limit:
+            places.add_symbol(resolution_of(e), target, e.line if e.kind == "calls" else None)
+            shown += 1
+    out: dict[str, Any] = dict(places.groups)
+    if unresolved:
+        out["unresolved"] = sorted(unresolved)[:limit]
+    return out
+
+
 async def read_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     found = await one_symbol(ctx, args["name"], args.get("path"), args.get("line"))
     if isinstance(found, dict):
         return found
     sym, max_lines = found, args.get("max_lines", READ_MAX_LINES)
     rel = ctx.path_of(sym)
-    answer = brief(ctx, sym)
+    answer = header(ctx, sym)
     # Read confined: the name was indexed, but the file may have been swapped for a link out of
     # the root since; that is refused on the descriptor actually read.
     data = await ctx.read_file(rel)
@@ -181,18 +199,72 @@ async def read_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     return answer
 
 
+FIND_SYMBOLS_ANSWER = out.answer(
+    {
+        "results": out.SYMBOLS_BY_PATH,
+        "not_listed": {**out.COUNTS, "description": "matches of the tiers not listed: other_case, prefix, substring"},
+        "total": out.COUNT,
+        "total_at_least": out.COUNT,
+        "embeddings_pending": out.COUNT,
+        **out.CUT,
+    },
+    ("results",),
+)
+
+GET_SYMBOL_ANSWER = out.answer(
+    {
+        **out.SYMBOL_HEADER,
+        "doc": out.STRING,
+        "modifiers": out.STRINGS,
+        "parent": out.STRING,
+        "members": {
+            "type": "object",
+            "additionalProperties": {"type": "object", "additionalProperties": out.LINE_OR_LINES},
+        },
+        "members_complete": out.FALSE,
+        "bases": out.EDGES,
+        "subclasses": {"type": "object", "additionalProperties": out.NAMES_BY_PATH},
+        "subclasses_complete": out.FALSE,
+        "callees": out.EDGES,
+        "callees_complete": out.FALSE,
+        "callers": {"type": "object", "additionalProperties": out.NAMES_BY_PATH},
+        "callers_complete": out.FALSE,
+        "unresolved_call_sites": out.COUNT,
+        **out.AMBIGUOUS,
+    },
+    description="one symbol, or ambiguous: true with candidates",
+)
+
+READ_SYMBOL_ANSWER = out.answer(
+    {
+        **out.SYMBOL_HEADER,
+        "source": out.STRING,
+        "truncated": out.TRUE,
+        "next_line": out.LINE,
+        "hint": out.STRING,
+        **out.AMBIGUOUS,
+    },
+    description="one symbol's source, or ambiguous: true with candidates",
+)
+
+
 @hookimpl
 def codecairn_tools() -> list[Tool]:
     return [
         Tool(
             "find_symbols",
-            "Find symbols by name (case-insensitive substring; exact > prefix > substring), glob "
-            "pattern, or meaning (query: natural language; fused with name when both), filtered by "
-            "kinds, path prefix, language. Call before reading files.",
+            "Find symbols by name, glob pattern, or meaning (query: natural language; fused with name "
+            "when both), filtered by kinds, path prefix, language. A name lists its exact matches when "
+            "there are any and counts the rest (not_listed); match: prefix or substring lists those too. "
+            "Results are grouped by file. Call before reading files.",
             {
                 "type": "object",
                 "properties": {
                     "name": a.name(),
+                    "match": {
+                        "enum": ["exact", "prefix", "substring"],
+                        "description": "name tiers to list (default: exact when any, else all)",
+                    },
                     "query": a.text(a.QUERY_CHARS, "what the code does, e.g. 'retry with backoff'"),
                     "pattern": a.GLOB,
                     "kinds": a.words(),
@@ -205,15 +277,17 @@ def codecairn_tools() -> list[Tool]:
             find_symbols,
             title="Find symbols",
             hints=READ_ONLY,
+            output_schema=FIND_SYMBOLS_ANSWER,
         ),
         Tool(
             "get_symbol",
-            "One symbol's structure without reading the file: location, signature, doc, parent, members, "
-            "bases/subclasses, callers/callees with resolution labels. Ambiguous names return candidates.",
+            "One symbol's structure without reading the file: location, signature, doc, members, bases, "
+            "subclasses, callees and callers (by resolution, then file). Ambiguous names return candidates.",
             {"type": "object", "properties": dict(_SELECT), "required": ["name"], "additionalProperties": False},
             get_symbol,
             title="Describe a symbol",
             hints=READ_ONLY,
+            output_schema=GET_SYMBOL_ANSWER,
         ),
         Tool(
             "read_symbol",
@@ -227,5 +301,6 @@ def codecairn_tools() -> list[Tool]:
             read_symbol,
             title="Read a symbol's source",
             hints=READ_ONLY,
+            output_schema=READ_SYMBOL_ANSWER,
         ),
     ]
