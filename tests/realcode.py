@@ -55,9 +55,41 @@ async def call(session: ClientSession, tool: str, args: dict | None = None) -> d
     return payload
 
 
-def qualified(entries: list[dict]) -> set[str]:
-    """The qualified names in a list of bases / subclasses / callees (a name when unresolved)."""
-    return {e.get("qualified_name") or e.get("caller") or e.get("name") for e in entries}
+def shown(groups: dict) -> set[str]:
+    """The names an answer's places show (bases, subclasses, callees, callers: ``{resolution:
+    {path: {name: line}}}``, names relative to their file's module), and the names nothing
+    resolved (``unresolved``)."""
+    names: set[str] = set(groups.get("unresolved", ()))
+    for group, by_path in groups.items():
+        if group != "unresolved":
+            for places in by_path.values():
+                names.update(places)
+    return names
+
+
+def places(groups: dict) -> set[tuple[str, str]]:
+    """``(path, name)`` of every place in ``{resolution: {path: {name: line}}}``."""
+    return {
+        (path, name)
+        for group, by_path in groups.items()
+        if group != "unresolved"
+        for path, names in by_path.items()
+        for name in names
+    }
+
+
+def listed(results: dict) -> list[dict]:
+    """Symbols grouped by file (``{path: [entry]}``), flattened in the order shown, each entry
+    with its ``path``."""
+    return [{**entry, "path": path} for path, entries in results.items() for entry in entries]
+
+
+def python_qualified(entry: dict) -> str:
+    """A Python symbol's qualified name from its entry in a file's group: the file's module
+    (its path, dotted) and the name relative to it."""
+    module = entry["path"].removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+    name = entry["name"]
+    return name if name.startswith(module + ".") else f"{module}.{name}"
 
 
 async def ask_questions(root: Path, cache: Path, questions: dict[str, tuple[str, dict]]) -> dict[str, dict]:

@@ -7,13 +7,17 @@ from pathlib import Path
 
 import pytest
 from codecairn.workspace import Workspace
-from realcode import answers
+from realcode import answers, listed, python_qualified
 
 pytestmark = pytest.mark.anyio
 
 
 def names(answer: dict) -> list[str]:
-    return [r["qualified_name"] for r in answer["results"]]
+    return [python_qualified(r) for r in listed(answer["results"])]
+
+
+def short(name: str) -> str:
+    return name.rsplit(".", 1)[-1].lower()
 
 
 @pytest.fixture
@@ -27,47 +31,68 @@ async def ws(stdlib_part: Path, cache_dir: Path):
         await workspace.close()
 
 
-async def test_exact_then_prefix_then_substring_and_types_first_within_each(ws: Workspace) -> None:
+async def test_exact_matches_are_listed_and_the_rest_counted(ws: Workspace) -> None:
+    rows = ws.state.symbols.rows.values()
     answer = await answers(ws).find_symbols(name="jsondecoder", limit=50)
-    found = names(answer)
-    assert found[0] == "json.decoder.JSONDecoder"  # exact, case-insensitive
-
+    assert names(answer) == ["json.decoder.JSONDecoder"]  # exact, case-insensitive, and only it
     decode = await answers(ws).find_symbols(name="decode", limit=500)
-    ranked = [(r["name"].lower(), r["kind"]) for r in decode["results"]]
-    tiers = [0 if n == "decode" else 1 if n.startswith("decode") else 2 for n, _ in ranked]
-    assert tiers == sorted(tiers) and set(tiers) == {0, 1, 2}
-    assert all("decode" in n for n, _ in ranked)
-    substring = [kind for (n, kind), tier in zip(ranked, tiers) if tier == 2]
-    kinds_order = [0 if k == "class" else 1 for k in substring if k in ("class", "function", "method")]
-    assert kinds_order == sorted(kinds_order), "classes before functions within a tier"
-    assert any(n == "jsondecodeerror" for n, _ in ranked)  # 'decode' in the middle of a name
+    assert {short(n) for n in names(decode)} == {"decode"}
+    # What was not listed is counted, so an agent knows to ask for it (match: prefix | substring).
+    assert decode["not_listed"]["prefix"] == sum(
+        1 for s in rows if s.name.lower().startswith("decode") and s.name.lower() != "decode"
+    )
+    assert decode["not_listed"]["substring"] == sum(
+        1 for s in rows if "decode" in s.name.lower() and not s.name.lower().startswith("decode")
+    )
+    prefix = await answers(ws).find_symbols(name="decode", match="prefix", limit=500)
+    assert {short(n) for n in names(prefix)} > {"decode"}
+    assert all(short(n).startswith("decode") for n in names(prefix)) and "prefix" not in prefix.get("not_listed", {})
+
+
+async def test_exact_then_prefix_then_substring_and_types_first_within_each(ws: Workspace) -> None:
+    decode = await answers(ws).find_symbols(name="decode", match="substring", limit=500)
+    # Grouped by file: each group in rank order, the groups where their first symbol ranks.
+    all_tiers = set()
+    for entries in decode["results"].values():
+        ranked = [(short(r["name"]), r["kind"]) for r in entries]
+        tiers = [0 if n == "decode" else 1 if n.startswith("decode") else 2 for n, _ in ranked]
+        assert tiers == sorted(tiers)
+        all_tiers.update(tiers)
+        assert all("decode" in n for n, _ in ranked)
+        substring = [kind for (n, kind), tier in zip(ranked, tiers) if tier == 2]
+        kinds_order = [0 if k == "class" else 1 for k in substring if k in ("class", "function", "method")]
+        assert kinds_order == sorted(kinds_order), "classes before functions within a tier"
+    assert all_tiers == {0, 1, 2}
+    first_group = next(iter(decode["results"].values()))
+    assert short(first_group[0]["name"]) == "decode"
+    assert "json.decoder.JSONDecodeError" in names(decode)  # 'decode' in the middle of a name
 
 
 async def test_substrings_of_any_length_globs_and_limits(ws: Workspace) -> None:
     rows = ws.state.symbols.rows.values()
     for needle in ("pa", "arse", "ENCODE", "quote_"):  # short needles scan; longer ones use trigrams
         expected = {s.id for s in rows if needle.lower() in s.name.lower()}
-        answer = await answers(ws).find_symbols(name=needle, limit=100000)
-        assert {ws.state.symbols.by_qn[q][0] for q in names(answer)} <= expected
-        assert len(answer["results"]) == len(expected) and answer["complete"]
+        answer = await answers(ws).find_symbols(name=needle, match="substring", limit=100000)
+        assert {sid for q in names(answer) for sid in ws.state.symbols.by_qn[q]} <= expected
+        assert len(listed(answer["results"])) == len(expected) and "limit_reached" not in answer
 
     # Names that only contain the needle are counted when they reach the answer...
     inside = await answers(ws).find_symbols(name="arse", limit=3)
-    assert len(inside["results"]) == 3 and not inside["complete"] and inside["limit_reached"]
+    assert len(listed(inside["results"])) == 3 and not inside["complete"] and inside["limit_reached"]
     assert inside["total"] == sum(1 for s in rows if "arse" in s.name.lower())
 
     # ...and not when exact and prefix matches fill the answer: then the total never overstates.
     for needle in ("parse", "q"):
-        limited = await answers(ws).find_symbols(name=needle, limit=3)
+        limited = await answers(ws).find_symbols(name=needle, match="substring", limit=3)
         starting = sum(1 for s in rows if s.name.lower().startswith(needle))
         containing = sum(1 for s in rows if needle in s.name.lower())
-        assert len(limited["results"]) == 3 and not limited["complete"] and limited["limit_reached"]
-        assert all(r["name"].lower().startswith(needle) for r in limited["results"])
+        assert len(listed(limited["results"])) == 3 and not limited["complete"] and limited["limit_reached"]
+        assert all(short(r["name"]).startswith(needle) for r in listed(limited["results"]))
         assert "total" not in limited and starting <= limited["total_at_least"] <= containing
 
     glob = await answers(ws).find_symbols(pattern="*Decode*Error", limit=50)
     assert "json.decoder.JSONDecodeError" in names(glob)
-    assert all(r["name"].lower().endswith("error") for r in glob["results"])
+    assert all(r["name"].lower().endswith("error") for r in listed(glob["results"]))
 
 
 async def test_substring_search_follows_added_and_removed_symbols(ws: Workspace, stdlib_part: Path) -> None:
@@ -91,6 +116,7 @@ async def test_after_edits_every_kind_of_name_search_answers_as_a_fresh_server_w
     loads the same index from scratch."""
     queries = [
         {"name": "decode"},
+        {"name": "decode", "match": "prefix"},
         {"name": "Zyx"},
         {"name": "zyxwv"},
         {"name": "helper", "limit": 3},
@@ -129,5 +155,5 @@ async def test_after_edits_every_kind_of_name_search_answers_as_a_fresh_server_w
         edited.pop("generation", None)
         scratch.pop("generation", None)
         assert edited == scratch, q
-    assert "textwrap.ZyxHelper" in names(after_edits[1]) and "json.decoder.JSONDecoderZyx" in names(after_edits[1])
-    assert not any(r["name"] == "JSONDecoder" for r in after_edits[7]["results"])
+    assert "textwrap.ZyxHelper" in names(after_edits[2]) and "json.decoder.JSONDecoderZyx" in names(after_edits[2])
+    assert "json.decoder.JSONDecoder" not in names(after_edits[8])

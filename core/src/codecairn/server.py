@@ -19,6 +19,7 @@ import logging
 import os
 import sqlite3
 import sys
+import warnings
 from typing import Any
 
 import anyio
@@ -44,6 +45,78 @@ DEFAULT_MAX_CHARS = 64 * 1024
 DEFAULT_MAX_ITEMS = 1000
 MISSES = (NOT_FOUND, NOT_INDEXED)  # errors that mean "the index could not answer" (a miss, not a hit)
 NOT_INITIALIZED = "the session is not initialized: send initialize (then notifications/initialized) first"
+
+# What `initialize` tells an agent before its first call: which tool answers which question.
+# A line per tool, kept for the tools actually served (a plugin's own tools are described by
+# their descriptions in tools/list).
+INSTRUCTIONS_HEAD = (
+    "codecairn knows this code base's symbols, files and call graph, and is never stale. Ask it "
+    "before reading files: its answers are smaller than the files and exact."
+)
+INSTRUCTIONS_BY_TOOL = {
+    "find_symbols": "where is X defined? find_symbols(name) (exact matches first); by meaning: find_symbols(query)",
+    "file_outline": "what is in this file? file_outline(path) (detail: names | signatures | full)",
+    "get_symbol": "what is X: signature, doc, members, bases, subclasses, callers, callees? get_symbol(name)",
+    "read_symbol": "the source of one function or class: read_symbol(name), instead of the whole file",
+    "recall": "what did earlier sessions note about X? recall(query); remember(...) to note something",
+    "stats": "what is indexed, and how fresh? stats",
+    "index": "files changed outside the watcher? index (only changed files are re-parsed)",
+}
+
+# MCP's log levels, most verbose first, and the logging level each forwards from.
+CLIENT_LOG_LEVELS = {
+    "debug": logging.DEBUG,
+    "info": logging.INFO,
+    "notice": logging.INFO + 5,
+    "warning": logging.WARNING,
+    "error": logging.ERROR,
+    "critical": logging.CRITICAL,
+    "alert": logging.CRITICAL + 5,
+    "emergency": logging.CRITICAL + 10,
+}
+
+
+def instructions(tools: dict[str, Tool]) -> str:
+    lines = [f"- {text}" for name, text in INSTRUCTIONS_BY_TOOL.items() if name in tools]
+    return "\n".join([INSTRUCTIONS_HEAD, *lines])
+
+
+def _mcp_level(levelno: int) -> str:
+    chosen = "debug"
+    for name, number in CLIENT_LOG_LEVELS.items():
+        if levelno >= number:
+            chosen = name
+    return chosen
+
+
+class ClientLog(logging.Handler):
+    """The server's log records at or above the level a client set (``logging/setLevel``), sent
+    to it as ``notifications/message``; records from threads are handed to the event loop."""
+
+    def __init__(self, session: Any, level: int) -> None:
+        super().__init__(level)
+        self.session = session
+        self.loop = asyncio.get_running_loop()
+        self._sending: set[asyncio.Task] = set()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            message = clipped(record.getMessage())
+        except Exception:  # a record whose arguments do not format: not worth failing over
+            return
+        level, name = _mcp_level(record.levelno), record.name
+        self.loop.call_soon_threadsafe(self._send, level, message, name)
+
+    def _send(self, level: str, message: str, name: str) -> None:
+        task = self.loop.create_task(self._deliver(level, message, name))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+
+    async def _deliver(self, level: str, message: str, name: str) -> None:
+        try:
+            await self.session.send_log_message(level, message, logger=name)
+        except Exception:  # the client went away: its log goes with it
+            pass
 
 
 def _paths_in(value: Any, out: set[str]) -> None:
@@ -190,10 +263,37 @@ class CodecairnServer:
             for name, t in workspace.host.tools.items()
         }
         self._validators = {name: jsonschema.Draft202012Validator(t.input_schema) for name, t in self.tools.items()}
-        self.server = Server(
-            "codecairn", version=__version__, on_list_tools=self.on_list_tools, on_call_tool=self.on_call_tool
-        )
+        self.client_log: ClientLog | None = None
+        with warnings.catch_warnings():
+            # The SDK marks logging deprecated for a protocol version after the ones served here.
+            warnings.simplefilter("ignore")
+            self.server = Server(
+                "codecairn",
+                version=__version__,
+                instructions=instructions(self.tools),
+                on_list_tools=self.on_list_tools,
+                on_call_tool=self.on_call_tool,
+                on_set_logging_level=self.on_set_logging_level,
+            )
         self.server.middleware.append(_explain_uninitialized)
+
+    async def on_set_logging_level(
+        self, ctx: ServerRequestContext, params: types.SetLevelRequestParams
+    ) -> types.EmptyResult:
+        """From now on, the server's log records at ``params.level`` and above go to the client too."""
+        level = CLIENT_LOG_LEVELS[params.level]
+        served = logging.getLogger("codecairn")
+        if self.client_log is not None:
+            served.removeHandler(self.client_log)
+        self.client_log = ClientLog(ctx.session, level)
+        served.addHandler(self.client_log)
+        before = served.getEffectiveLevel()
+        if before > level:  # more verbose for the client only: stderr keeps the level it had
+            for handler in logging.getLogger().handlers:
+                if handler.level == logging.NOTSET:
+                    handler.setLevel(before)
+            served.setLevel(level)
+        return types.EmptyResult()
 
     async def on_list_tools(
         self, ctx: ServerRequestContext, params: types.PaginatedRequestParams | None

@@ -37,6 +37,10 @@ log = logging.getLogger("codecairn.server")
 MAX_LINE_BYTES = int(os.environ.get("CODECAIRN_MAX_MESSAGE_BYTES", 64 * 1024 * 1024))
 
 
+# At the end of input, requests still in flight get this long to be answered; then the session
+# ends, and if a handler does not let go, the process exits after as long again.
+EOF_GRACE_SECONDS = float(os.environ.get("CODECAIRN_EOF_GRACE", 10))
+
 # Not JSON: answered with a parse error, and the next message is read as usual.
 TOO_LONG = f"a message longer than {MAX_LINE_BYTES} bytes"
 
@@ -184,7 +188,16 @@ async def _session_streams(
                     continue
                 in_flight.read(item.message)
                 await inbound_send.send(item)
-            await in_flight.settled()
+            with anyio.move_on_after(EOF_GRACE_SECONDS):
+                await in_flight.settled()
+            if in_flight.ids:
+                log.warning(
+                    "input ended; %d request(s) still unanswered after %gs: stopping",
+                    len(in_flight.ids),
+                    EOF_GRACE_SECONDS,
+                )
+                _exit_later(EOF_GRACE_SECONDS)
+                tg.cancel_scope.cancel()
 
     async def write_side() -> None:
         async with outbound_receive:
@@ -203,6 +216,21 @@ async def _session_streams(
         tg.start_soon(write_side)
         yield inbound, outbound
         tg.cancel_scope.cancel()
+
+
+def _exit_later(seconds: float) -> None:
+    """A last resort once input has ended: a handler stuck where cancellation cannot reach it
+    (a thread that never returns) must not keep the process alive. SQLite's journal keeps the
+    index whole through an abrupt exit."""
+
+    def give_up() -> None:
+        log.error("a request handler did not stop %gs after it was cancelled; exiting", seconds)
+        logging.shutdown()
+        os._exit(1)
+
+    timer = threading.Timer(seconds, give_up)
+    timer.daemon = True
+    timer.start()
 
 
 @contextlib.contextmanager

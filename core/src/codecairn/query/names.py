@@ -140,11 +140,11 @@ class NameSearch:
         elif match == "prefix":
             listed = [exact, other_case, self._prefix_ids(name, keep)]
         else:
-            ranked, total, at_least = await self.find(name, None, keep, wanted)
+            found, total, at_least = await self.find(name, None, keep, wanted)
             if exact and other_case:  # the same case first, then the others, as in the other modes
                 same = set(exact)
-                ranked = [sid for sid in ranked if sid in same] + [sid for sid in ranked if sid not in same]
-            return NameFound(ranked, total, at_least, {})
+                found = [sid for sid in found if sid in same] + [sid for sid in found if sid not in same]
+            return NameFound(found, total, at_least, {})
         order = index.order_keys(kind_rank)
         ranked: list[int] = []
         for ids in listed:

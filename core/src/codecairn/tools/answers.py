@@ -88,3 +88,11 @@ def answer(properties: dict[str, Any], required: tuple[str, ...] = (), descripti
 
 def nullable(schema: dict[str, Any]) -> dict[str, Any]:
     return {"anyOf": [schema, {"type": "null"}]}
+
+
+def open_answer(properties: dict[str, Any], required: tuple[str, ...] = (), description: str = "") -> dict[str, Any]:
+    """The schema of an answer whose properties are typed but not closed: the answers of parts
+    that add fields as they grow (the index's status, memories)."""
+    schema = answer(properties, required, description)
+    schema["additionalProperties"] = True
+    return schema

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, ToolHints, hookimpl
+from codecairn.tools import answers as out
 
 
 async def index(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -66,6 +67,42 @@ def _iso(ts: float) -> str:
     return dt.datetime.fromtimestamp(ts, dt.UTC).isoformat(timespec="seconds")
 
 
+INDEX_ANSWER = out.answer(
+    {
+        "files": out.COUNT,
+        "parsed": out.COUNT,
+        "unchanged": out.COUNT,
+        "symbols": out.COUNT,
+        "resolved_edges": out.COUNT,
+        "seconds": {"type": "number", "minimum": 0},
+        "deleted": out.COUNT,
+        "skipped": out.COUNTS,
+        "unreadable": {"anyOf": [out.COUNT, out.STRINGS, out.COUNTS]},
+        "failed": {"type": "object", "additionalProperties": out.STRING},
+    },
+    ("files", "parsed", "seconds"),
+)
+
+STATS_ANSWER = out.open_answer(
+    {
+        "root": out.STRING,
+        "files": out.COUNT,
+        "symbols": out.COUNT,
+        "edges": out.COUNTS,
+        "unresolved_calls": out.COUNT,
+        "languages": out.COUNTS,
+        "database": out.STRING,
+        "database_size_bytes": out.COUNT,
+        "cache": {"type": "object", "properties": {"hits": out.COUNT, "misses": out.COUNT}},
+        "last_indexed_at": out.STRING,
+        "partial_files": out.COUNT,
+        "partial_examples": out.STRINGS,
+    },
+    ("root", "files", "symbols"),
+    "what is indexed; the semantic index and memories add their own fields",
+)
+
+
 @hookimpl
 def codecairn_tools() -> list[Tool]:
     return [
@@ -78,6 +115,7 @@ def codecairn_tools() -> list[Tool]:
             title="Refresh the index",
             hints=ToolHints(read_only=False),
             long_running=True,
+            output_schema=INDEX_ANSWER,
         ),
         Tool(
             "stats",
@@ -87,5 +125,6 @@ def codecairn_tools() -> list[Tool]:
             stats,
             title="Index statistics",
             hints=READ_ONLY,
+            output_schema=STATS_ANSWER,
         ),
     ]

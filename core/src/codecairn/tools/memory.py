@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, ToolHints, hookimpl
+from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
 
 _TAGS = a.TAGS
@@ -50,6 +51,22 @@ async def notes(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     )
 
 
+MEMORY = {"type": "object", "properties": {"id": out.INTEGER, "path": out.STRING}}
+REMEMBER_ANSWER = out.open_answer({"id": out.INTEGER, "path": out.STRING}, description="the memory recorded")
+# Memories say complete: true when nothing was cut (the older convention, kept by the memory part).
+RECALL_ANSWER = out.open_answer(
+    {"memories": {"type": "array", "items": MEMORY}, **out.CUT, "complete": {"type": "boolean"}}, ("memories",)
+)
+FORGET_ANSWER = out.open_answer(
+    {"forgotten": out.COUNT, "ids": {"type": "array", "items": out.INTEGER}}, ("forgotten",)
+)
+NOTES_ANSWER = out.open_answer(
+    {"path": out.STRING, "headings": {"type": "array"}, "heading": out.STRING, "text": out.STRING},
+    ("path",),
+    "outline: headings; get: a section's text; set and delete: what changed",
+)
+
+
 @hookimpl
 def codecairn_tools() -> list[Tool]:
     return [
@@ -73,6 +90,7 @@ def codecairn_tools() -> list[Tool]:
             remember,
             title="Remember a place",
             hints=ToolHints(read_only=False),
+            output_schema=REMEMBER_ANSWER,
         ),
         Tool(
             "recall",
@@ -92,6 +110,7 @@ def codecairn_tools() -> list[Tool]:
             recall,
             title="Recall remembered places",
             hints=READ_ONLY,
+            output_schema=RECALL_ANSWER,
         ),
         Tool(
             "forget",
@@ -109,6 +128,7 @@ def codecairn_tools() -> list[Tool]:
             forget,
             title="Forget remembered places",
             hints=ToolHints(read_only=False, destructive=True),
+            output_schema=FORGET_ANSWER,
         ),
         Tool(
             "notes",
@@ -131,5 +151,6 @@ def codecairn_tools() -> list[Tool]:
             notes,
             title="Architecture notes",
             hints=ToolHints(read_only=False, destructive=True, idempotent=False),
+            output_schema=NOTES_ANSWER,
         ),
     ]
