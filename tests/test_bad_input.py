@@ -64,4 +64,4 @@ def test_binary_huge_and_looping_files_are_skipped_and_counted(tmp_path: Path, c
     assert summary["skipped"] == 4
 
     listed = run(codecairn_exe, "query", "leaked", "--root", str(root), "--json", cache=tmp_path / "cache")
-    assert json.loads(listed.stdout)["results"] == []
+    assert json.loads(listed.stdout)["results"] == {} and listed.returncode == 1

@@ -145,7 +145,7 @@ def test_a_slow_search_is_stopped_at_the_time_limit_while_ping_is_answered(tmp_p
         # The server goes on answering.
         server.send(tool_call("after", "find_symbols", {"kinds": ["module"]}))
         after = tool_answer(server.reply("after"))
-        assert sorted(r["name"] for r in after["results"]) == ["names0", "names1", "names2"]
+        assert sorted(r["name"] for r in listed(after["results"])) == ["names0", "names1", "names2"]
         server.close()
 
 

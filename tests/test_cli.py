@@ -136,3 +136,56 @@ def test_ctrl_c_stops_the_index_between_batches_and_the_next_run_continues(tmp_p
             assert orphans.fetchone()[0] == 0, table
         edges = con.execute("SELECT COUNT(*), COUNT(DISTINCT id) FROM edges").fetchone()
         assert edges[0] == edges[1] == summary["edges"]
+
+
+def test_rough_edges_a_new_user_finds_are_gone(stdlib_part: Path, tmp_path: Path, codecairn_exe: str) -> None:
+    """Issue 20, "found by trying it": each of these once failed as described in its comment."""
+    cache = tmp_path / "cache"
+    # Global options after the command (once only understood before it).
+    indexed = subprocess.run(
+        [codecairn_exe, "index", str(stdlib_part), "--json", "--cache-dir", str(cache)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert indexed.returncode == 0, indexed.stderr
+    assert (cache / "workspaces").is_dir(), "--cache-dir after the command is the cache used"
+    summary = json.loads(indexed.stdout)
+
+    # The summary for people lists every symbol kind (it stopped at eight).
+    human = run(codecairn_exe, cache, "index", str(stdlib_part))
+    assert all(kind in human.stdout for kind in summary["symbol_kinds"])
+
+    # `export | head` stops quietly (it ended in a BrokenPipeError traceback).
+    piped = subprocess.run(
+        f"'{codecairn_exe}' --cache-dir '{cache}' export '{stdlib_part}' | head -n 3",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert len(piped.stdout.splitlines()) == 3 and "Traceback" not in piped.stderr and "Error" not in piped.stderr
+
+    # A name that matches nothing: a message and exit status 1 (it printed an empty dict, status 0).
+    missing = run(codecairn_exe, cache, "query", "NoSuchSymbolAnywhere", "--root", str(stdlib_part))
+    assert missing.returncode == 1 and "NoSuchSymbolAnywhere" in missing.stderr and not missing.stdout.strip()
+
+    # An answer for people, not a Python dict's repr.
+    found = run(codecairn_exe, cache, "query", "JSONDecoder.decode", "--root", str(stdlib_part))
+    assert found.returncode == 0, found.stderr
+    assert "json/decoder.py:" in found.stdout and "def decode(self" in found.stdout
+    assert "{'" not in found.stdout and "':" not in found.stdout
+
+    # Help describes positionals and --json.
+    helped = run(codecairn_exe, cache, "query", "--help")
+    assert "a symbol's name" in helped.stdout and "as JSON" in helped.stdout
+
+    # `workspaces --delete ROOT` deletes that root's index, and only that.
+    listed = json.loads(run(codecairn_exe, cache, "workspaces", "--json").stdout)
+    assert [Path(i["root"]) for i in listed] == [stdlib_part.resolve()]
+    deleted = run(codecairn_exe, cache, "workspaces", "--delete", str(stdlib_part))
+    assert deleted.returncode == 0, deleted.stderr
+    assert json.loads(run(codecairn_exe, cache, "workspaces", "--json").stdout) == []
+    assert (stdlib_part / "json" / "decoder.py").is_file(), "the root itself is untouched"
+    again = run(codecairn_exe, cache, "workspaces", "--delete", str(stdlib_part))
+    assert again.returncode == 1 and "no index of" in again.stderr

@@ -1,12 +1,14 @@
 """The command line: thin wrappers around a Workspace.
 
-codecairn index PATH [--json] [--rebuild]   build or refresh the index, then show what it found
-codecairn serve [ROOT]                      MCP stdio server
+codecairn index PATH [--json] [--rebuild] [--embed]   build or refresh the index, then show what it found
+codecairn serve [ROOT] [--no-index] [--no-watch] [--no-embed]   MCP stdio server
 codecairn plugins [--json]                  loaded plugins, their languages and tools
-codecairn query NAME [--root PATH]          find_symbols / get_symbol, for humans
+codecairn query NAME [--root PATH] [--json] get_symbol, else find_symbols, for people; exit 1 if nothing
 codecairn export PATH                       the graph as JSON Lines on stdout
 codecairn snapshot export [ROOT]            write ROOT/.codecairn/index.db.zst to commit and share
-codecairn workspaces [--gc] [--json]        the index databases in the cache; collect unused ones
+codecairn workspaces [--gc] [--delete ROOT] [--json]   the index databases in the cache
+
+Global options (--cache-dir, --log-level) are taken before or after the command.
 """
 
 from __future__ import annotations
@@ -30,25 +32,41 @@ if TYPE_CHECKING:
     import anyio
 
 
-def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="codecairn", description="Code knowledge for AI coding agents, over MCP.")
-    p.add_argument("--version", action="version", version=f"codecairn {__version__}")
+JSON_HELP = "print the result as JSON (for scripts) instead of text for people"
+
+
+def _global_options(defaults: bool) -> argparse.ArgumentParser:
+    """Options every command takes, before or after its name. Given after the command they win;
+    a subcommand's copy leaves them unset (SUPPRESS) so it never overwrites one given before."""
+    p = argparse.ArgumentParser(add_help=False)
+    unset = None if defaults else argparse.SUPPRESS
     p.add_argument(
-        "--cache-dir", help="where index databases live (default: $CODECAIRN_CACHE_DIR or $XDG_CACHE_HOME/codecairn)"
+        "--cache-dir",
+        default=unset,
+        help="where index databases live (default: $CODECAIRN_CACHE_DIR or $XDG_CACHE_HOME/codecairn)",
     )
-    p.add_argument("--log-level", default=None, help="debug, info, warning, error")
-    sub = p.add_subparsers(dest="command", required=True)
-    ix = sub.add_parser("index", help="index or refresh a root and show what was found")
-    ix.add_argument("path")
-    ix.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.add_argument("--log-level", default=unset, help="debug, info, warning, error (default: warning; serve: info)")
+    return p
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="codecairn", description="Code knowledge for AI coding agents, over MCP.", parents=[_global_options(True)]
+    )
+    p.add_argument("--version", action="version", version=f"codecairn {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    common = [_global_options(False)]
+    ix = sub.add_parser("index", parents=common, help="index or refresh a root and show what was found")
+    ix.add_argument("path", help="the root directory to index (a repository, a project)")
+    ix.add_argument("--json", action="store_true", help=JSON_HELP)
     ix.add_argument("--rebuild", action="store_true", help="delete this root's index database first")
     ix.add_argument(
         "--embed",
         action="store_true",
         help="also compute semantic-search vectors now, beside indexing (the server does it in the background anyway)",
     )
-    sv = sub.add_parser("serve", help="serve a root over MCP stdio")
-    sv.add_argument("roots", nargs="*", default=["."])
+    sv = sub.add_parser("serve", parents=common, help="serve a root over MCP stdio")
+    sv.add_argument("roots", nargs="*", default=["."], metavar="ROOT", help="the root to serve (default: .)")
     sv.add_argument("--no-index", action="store_true", help="do not refresh the index on start")
     sv.add_argument(
         "--no-watch",
@@ -56,21 +74,23 @@ def _parser() -> argparse.ArgumentParser:
         help="do not watch files for changes (answers still name stale files; `index` refreshes)",
     )
     sv.add_argument("--no-embed", action="store_true", help="do not compute semantic-search vectors")
-    pl = sub.add_parser("plugins", help="list loaded plugins")
-    pl.add_argument("--json", action="store_true")
-    q = sub.add_parser("query", help="look a symbol up")
-    q.add_argument("name")
-    q.add_argument("--root", default=".")
-    q.add_argument("--json", action="store_true")
-    ex = sub.add_parser("export", help="write symbols, edges, imports and exports as JSON Lines")
-    ex.add_argument("path")
-    sn = sub.add_parser("snapshot", help="a shareable, compressed copy of an index")
+    pl = sub.add_parser("plugins", parents=common, help="list loaded plugins")
+    pl.add_argument("--json", action="store_true", help=JSON_HELP)
+    q = sub.add_parser("query", parents=common, help="look a symbol up (exit status 1 when nothing matches)")
+    q.add_argument("name", help="a symbol's name or qualified name: Console, rich.console.Console.print")
+    q.add_argument("--root", default=".", help="the indexed root to look in (default: .)")
+    q.add_argument("--json", action="store_true", help=JSON_HELP)
+    ex = sub.add_parser("export", parents=common, help="write symbols, edges, imports and exports as JSON Lines")
+    ex.add_argument("path", help="the root whose index is written (refreshed first)")
+    sn = sub.add_parser("snapshot", parents=common, help="a shareable, compressed copy of an index")
     sn_sub = sn.add_subparsers(dest="snapshot_command", required=True)
-    sne = sn_sub.add_parser("export", help="refresh ROOT's index and write it to ROOT/.codecairn/index.db.zst")
-    sne.add_argument("root", nargs="?", default=".")
+    sne = sn_sub.add_parser(
+        "export", parents=common, help="refresh ROOT's index and write it to ROOT/.codecairn/index.db.zst"
+    )
+    sne.add_argument("root", nargs="?", default=".", help="the root to snapshot (default: .)")
     sne.add_argument("--output", help="write here instead (no .gitattributes is written then)")
-    sne.add_argument("--json", action="store_true")
-    ws = sub.add_parser("workspaces", help="list index databases; --gc deletes unused ones")
+    sne.add_argument("--json", action="store_true", help=JSON_HELP)
+    ws = sub.add_parser("workspaces", parents=common, help="list index databases; --gc deletes unused ones")
     ws.add_argument(
         "--gc",
         action="store_true",
@@ -85,8 +105,9 @@ def _parser() -> argparse.ArgumentParser:
     ws.add_argument(
         "--max-bytes", type=int, default=None, help="total size cap (default 2 GiB, or $CODECAIRN_GC_MAX_BYTES)"
     )
-    ws.add_argument("--dry-run", action="store_true", help="with --gc: say what would be deleted")
-    ws.add_argument("--json", action="store_true")
+    ws.add_argument("--dry-run", action="store_true", help="with --gc or --delete: say what would be deleted")
+    ws.add_argument("--delete", metavar="ROOT", help="delete the index of this root (not the root itself)")
+    ws.add_argument("--json", action="store_true", help=JSON_HELP)
     return p
 
 
@@ -97,6 +118,11 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["CODECAIRN_CACHE_DIR"] = str(Path(args.cache_dir).expanduser().resolve())
     try:
         return asyncio.run(_dispatch(args))
+    except BrokenPipeError:
+        # `codecairn export . | head`: the reader has what it wanted. Stop quietly (no traceback,
+        # no second error when Python flushes stdout at exit), with the status a SIGPIPE gives.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except KeyboardInterrupt:
         print("interrupted: what was indexed is kept; run again to continue", file=sys.stderr)
         return 130
@@ -179,6 +205,8 @@ async def _snapshot_export(args: argparse.Namespace) -> int:
 def _workspaces(args: argparse.Namespace) -> int:
     from codecairn import workspaces
 
+    if args.delete:
+        return _delete_index(args)
     if args.gc:
         report = workspaces.collect(max_age_days=args.max_age_days, max_bytes=args.max_bytes, dry_run=args.dry_run)
         if args.json:
@@ -207,6 +235,31 @@ def _workspaces(args: argparse.Namespace) -> int:
             f"({i.database})"
         )
     return 0
+
+
+def _delete_index(args: argparse.Namespace) -> int:
+    """``workspaces --delete ROOT``: the index of ROOT (which may be gone already), never ROOT."""
+    from codecairn import workspaces
+
+    wanted = os.path.realpath(os.path.expanduser(args.delete))
+    found = [i for i in workspaces.list_indexes() if i.root and os.path.realpath(i.root) == wanted]
+    if not found:
+        print(f"codecairn: no index of {wanted} in {workspaces.workspaces_dir()}", file=sys.stderr)
+        return 1
+    results = []
+    for info in found:
+        deleted = False if args.dry_run else workspaces.delete_index(Path(info.database))
+        results.append({"root": info.root, "database": str(info.database), "deleted": deleted})
+        if not args.json:
+            if args.dry_run:
+                print(f"would delete {info.database} ({info.size_bytes // 1024} KiB)")
+            elif deleted:
+                print(f"deleted {info.database} ({info.size_bytes // 1024} KiB)")
+            else:
+                print(f"codecairn: {info.database} is in use (a server has it open); stop it first", file=sys.stderr)
+    if args.json:
+        print(json.dumps(results))
+    return 0 if args.dry_run or all(r["deleted"] for r in results) else 1
 
 
 def _plugins(args: argparse.Namespace) -> int:
@@ -399,7 +452,7 @@ def _show_summary(ws, result: dict[str, Any]) -> None:
     )
     t = Table("languages", "files", "symbol kinds", "count", "edges", "count")
     langs = list(result["languages"].items())
-    top_kinds = list(result["symbol_kinds"].items())[:8]
+    top_kinds = list(result["symbol_kinds"].items())
     edges = list(result["edge_kinds"].items())
     for i in range(max(len(langs), len(top_kinds), len(edges))):
         row = [
@@ -433,14 +486,64 @@ async def _query(ws, args: argparse.Namespace) -> int:
         if exc.code != "not_found":
             raise
         answer = await ws.host.tools["find_symbols"].handler(ctx, {"name": args.name})
+    found = "results" not in answer or bool(answer["results"])
     if args.json:
         print(json.dumps(answer, indent=2))
-    else:
-        from rich.console import Console
-        from rich.pretty import Pretty
-
-        Console().print(Pretty(answer))
+    elif found:
+        _show_answer(answer)
+    if not found:
+        print(f"codecairn: no symbol named {args.name!r} in {ws.root}", file=sys.stderr)
+        return 1
     return 0
+
+
+def _show_answer(answer: dict[str, Any]) -> None:
+    """An answer for people: the symbol's header, then each part as an indented outline (places
+    as ``path:line  name``), instead of a dict's repr."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    console = Console(highlight=False)
+    if "results" in answer:  # find_symbols: places grouped by file
+        for path, entries in answer["results"].items():
+            for e in entries:
+                line = e["lines"].split("-")[0]
+                console.print(f"[cyan]{escape(path)}:{line}[/cyan]  {e['kind']} [bold]{escape(e['name'])}[/bold]")
+                if "signature" in e:
+                    console.print(f"    {escape(e['signature'])}")
+        for tier, n in answer.get("not_listed", {}).items():
+            console.print(f"[dim]{n} {tier.replace('_', ' ')} match(es) not listed[/dim]")
+        return
+    if answer.get("ambiguous"):
+        console.print(f"[yellow]ambiguous:[/yellow] {escape(answer.get('hint', ''))}")
+        _show_answer({"results": answer["candidates"]})
+        return
+    console.print(
+        f"{answer['kind']} [bold]{escape(answer['qualified_name'])}[/bold]  "
+        f"[cyan]{escape(answer['path'])}:{answer['lines']}[/cyan]"
+    )
+    for key in ("signature", "doc"):
+        if key in answer:
+            console.print(escape(str(answer[key]).strip()))
+    for key in ("members", "bases", "subclasses", "callees", "callers"):
+        if key in answer:
+            console.print(f"[bold]{key}[/bold]")
+            _show_places(console, answer[key], "  ")
+
+
+def _show_places(console: Any, value: Any, indent: str) -> None:
+    from rich.markup import escape
+
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(v, (dict, list)):
+                console.print(f"{indent}{escape(str(k))}")
+                _show_places(console, v, indent + "  ")
+            else:
+                console.print(f"{indent}{escape(str(k))}  [dim]{v}[/dim]")
+    elif isinstance(value, list):
+        for v in value:
+            console.print(f"{indent}{escape(str(v))}")
 
 
 async def _export(ws) -> int:
