@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from rawwire import RawServer, tool_answer, tool_call
+from realcode import listed
 
 PING = {"jsonrpc": "2.0", "id": "ping", "method": "ping"}
 MIB = 1024 * 1024
