@@ -128,8 +128,8 @@ def read_message(line: str) -> SessionMessage | types.JSONRPCError:
     """One line of the wire: the message it holds, or the error to answer it with."""
     try:
         message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-    except Exception as exc:  # pydantic's ValidationError, or invalid JSON
-        log.warning("malformed JSON-RPC message: %s", str(exc).splitlines()[0][:200])
+    except (Exception, RecursionError) as exc:  # pydantic's ValidationError, invalid JSON, too deep
+        log.warning("malformed JSON-RPC message: %s", (str(exc).splitlines() or [type(exc).__name__])[0][:200])
         return _not_a_message(line)
     if isinstance(message, types.JSONRPCNotification) and _has_id(line):
         # A request whose id is none a request may have: the model reads it as a notification.
@@ -141,7 +141,7 @@ def read_message(line: str) -> SessionMessage | types.JSONRPCError:
 def _has_id(line: str) -> bool:
     try:
         value = json.loads(line)  # notifications are a few hundred bytes: parsing twice is cheap
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than a parser goes
         return False
     return isinstance(value, dict) and "id" in value
 
@@ -151,7 +151,7 @@ def _not_a_message(line: str) -> types.JSONRPCError:
     when that is a valid one (so the client knows which request failed)."""
     try:
         value = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than a parser goes
         return PARSE_ERROR
     request_id = value.get("id") if isinstance(value, dict) else None
     if isinstance(request_id, bool) or not isinstance(request_id, (str, int)):
