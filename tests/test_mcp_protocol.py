@@ -1,0 +1,130 @@
+"""The protocol surface a client sees on the wire: version negotiation, `instructions`, ping,
+notifications (never answered; a tools/call sent as one runs nothing), logging/setLevel, output
+schemas that every answer satisfies, and an end of input that ends the server in bounded time."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import jsonschema
+import pytest
+from rawwire import INITIALIZE, INITIALIZED, RawServer, tool_answer, tool_call
+from realcode import copy_stdlib
+
+QUIET = ("--no-index", "--no-watch", "--no-embed")
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    return copy_stdlib(tmp_path / "root", ("json", "textwrap"))
+
+
+@pytest.mark.parametrize("version", ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"])
+def test_each_protocol_version_is_negotiated_and_served(root: Path, cache_dir: Path, version: str) -> None:
+    with RawServer(root, cache_dir, *QUIET) as server:
+        server.send({**INITIALIZE, "params": {**INITIALIZE["params"], "protocolVersion": version}}, INITIALIZED)
+        result = server.reply("init")["result"]
+        assert result["protocolVersion"] == version
+        assert {"tools", "logging"} <= set(result["capabilities"])
+        server.send({"jsonrpc": "2.0", "id": "ping", "method": "ping"})
+        assert server.reply("ping")["result"] == {}
+        server.send(tool_call("stats", "stats", {}))
+        assert tool_answer(server.reply("stats"))["files"] == 0
+        server.close()
+
+
+def test_initialize_tells_an_agent_which_tool_answers_which_question(root: Path, cache_dir: Path) -> None:
+    with RawServer(root, cache_dir, *QUIET) as server:
+        instructions = server.initialize()["result"]["instructions"]
+        server.close()
+    assert len(instructions.splitlines()) <= 12, "a few lines, read before every session"
+    for tool in ("find_symbols", "file_outline", "get_symbol", "read_symbol"):
+        assert tool in instructions
+
+
+def test_notifications_are_never_answered_and_a_call_sent_as_one_runs_nothing(root: Path, cache_dir: Path) -> None:
+    with RawServer(root, cache_dir, *QUIET) as server:
+        server.initialize()
+        call_without_id = tool_call(None, "remember", {"reason": "sent as a notification", "path": "textwrap.py"})
+        del call_without_id["id"]
+        server.send(
+            {"jsonrpc": "2.0", "method": "notifications/unknown_kind"},
+            {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "never-sent"}},
+            call_without_id,
+            {"jsonrpc": "2.0", "method": "notifications/roots/list_changed"},
+            tool_call("recall", "recall", {}),
+        )
+        recalled = tool_answer(server.reply("recall"))
+        server.close()
+    assert recalled["memories"] == [], "the tools/call sent as a notification remembered nothing"
+    replies = [m for m in server.arrived if "method" not in m]
+    assert [m.get("id") for m in replies] == ["init", "recall"], "nothing else was answered"
+
+
+def test_set_level_sends_the_servers_log_to_the_client(root: Path, cache_dir: Path) -> None:
+    with RawServer(root, cache_dir, *QUIET) as server:
+        server.initialize()
+        server.send({"jsonrpc": "2.0", "id": "level", "method": "logging/setLevel", "params": {"level": "debug"}})
+        assert server.reply("level")["result"] == {}
+        server.send("this line is not JSON", tool_call("after", "stats", {}))
+        server.reply(None)  # the parse error
+        server.reply("after")
+        logged = [m for m in server.arrived if m.get("method") == "notifications/message"]
+        assert any(m["params"]["level"] == "warning" and "malformed" in m["params"]["data"] for m in logged), logged
+
+        server.send({"jsonrpc": "2.0", "id": "quiet", "method": "logging/setLevel", "params": {"level": "error"}})
+        server.reply("quiet")
+        before = len([m for m in server.arrived if m.get("method") == "notifications/message"])
+        server.send("not JSON either", tool_call("last", "stats", {}))
+        server.reply("last")
+        assert len([m for m in server.arrived if m.get("method") == "notifications/message"]) == before
+        bad = {"jsonrpc": "2.0", "id": "bad", "method": "logging/setLevel", "params": {"level": "loud"}}
+        server.send(bad)
+        assert server.reply("bad")["error"]["code"] == -32602
+        server.close()
+
+
+def test_every_tool_advertises_an_output_schema_its_answers_satisfy(root: Path, cache_dir: Path) -> None:
+    calls = {
+        "index": {},
+        "stats": {},
+        "find_symbols": {"name": "JSONDecoder"},
+        "file_outline": {"path": "json/decoder.py"},
+        "get_symbol": {"name": "JSONDecoder"},
+        "read_symbol": {"name": "TextWrapper.wrap"},
+        "remember": {"reason": "the wrapping loop", "symbol": "textwrap.TextWrapper._wrap_chunks"},
+        "recall": {},
+        "notes": {},
+        "forget": {"symbol": "textwrap.TextWrapper._wrap_chunks"},
+    }
+    with RawServer(root, cache_dir, *QUIET) as server:
+        server.initialize()
+        server.send({"jsonrpc": "2.0", "id": "list", "method": "tools/list"})
+        tools = {t["name"]: t for t in server.reply("list")["result"]["tools"]}
+        assert set(calls) <= set(tools)
+        for name, args in calls.items():
+            server.send(tool_call(name, name, args))
+            result = server.reply(name, timeout=300)["result"]
+            assert not result.get("isError"), (name, result)
+            jsonschema.Draft202012Validator(tools[name]["outputSchema"]).validate(result["structuredContent"])
+            assert result["structuredContent"] == json.loads(result["content"][0]["text"])
+        server.close()
+    assert all("outputSchema" in t for t in tools.values())
+
+
+def test_at_end_of_input_a_request_still_running_gets_a_bounded_time(tmp_path: Path, cache_dir: Path) -> None:
+    from realcode import copy_most_of_stdlib
+
+    (tmp_path / "big").mkdir()
+    root = copy_most_of_stdlib(tmp_path / "big")
+    with RawServer(root, cache_dir, *QUIET, CODECAIRN_EOF_GRACE="1") as server:
+        server.initialize()
+        server.send(tool_call("index", "index", {}))  # a first index of ~600 files: many seconds
+        time.sleep(0.5)
+        started = time.monotonic()
+        stderr = server.close()
+        waited = time.monotonic() - started
+    assert "still unanswered" in stderr
+    assert waited < 30, f"the server took {waited:.0f}s to exit after its input ended"
