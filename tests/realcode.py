@@ -84,6 +84,17 @@ def listed(results: dict) -> list[dict]:
     return [{**entry, "path": path} for path, entries in results.items() for entry in entries]
 
 
+def python_edges(groups: dict) -> dict[str, str]:
+    """Python places (bases, callees, callers...) as ``{qualified name: resolution}``."""
+    return {
+        python_qualified({"path": path, "name": name}): resolution
+        for resolution, by_path in groups.items()
+        if resolution != "unresolved"
+        for path, names in by_path.items()
+        for name in names
+    }
+
+
 def python_qualified(entry: dict) -> str:
     """A Python symbol's qualified name from its entry in a file's group: the file's module
     (its path, dotted) and the name relative to it."""
