@@ -83,7 +83,9 @@ async def test_an_agent_explores_the_standard_library(stdlib_part: Path, cache_d
             exported = {name for e in outline["exports"] for name in e["names"]}
             assert exported >= {"dump", "dumps", "load", "loads", "JSONDecoder"}
             assert "JSONDecoder" in outline["imports"][".decoder"]
-            assert {"dump", "dumps", "load", "loads"} <= {f["signature"].split("(")[0][4:] for f in outline["symbols"]["function"]}
+            assert {"dump", "dumps", "load", "loads"} <= {
+                f["signature"].split("(")[0][4:] for f in outline["symbols"]["function"]
+            }
 
             stats = await call(session, "stats")
             assert stats["files"] == summary["files"] and stats["symbols"] > 1000
