@@ -84,6 +84,33 @@ def listed(results: dict) -> list[dict]:
     return [{**entry, "path": path} for path, entries in results.items() for entry in entries]
 
 
+def by_name(groups: dict) -> dict[str, dict]:
+    """Places (``{resolution or kind: {path: {name: line}}}``) by the name shown: where each is
+    and how it was reached (``group``). A name in several groups keeps every group in ``groups``."""
+    out: dict[str, dict] = {}
+    for group, by_path in groups.items():
+        if group == "unresolved":
+            continue
+        for path, names in by_path.items():
+            for name, line in names.items():
+                entry = out.setdefault(name, {"path": path, "group": group, "line": line, "groups": set()})
+                entry["groups"].add(group)
+    return out
+
+
+def member_names(answer: dict, kind: str | None = None) -> set[str]:
+    """Names of a get_symbol answer's members (``{kind: {name: line}}``), of one kind or all."""
+    members = answer.get("members", {})
+    return {name for k, names in members.items() if kind in (None, k) for name in names}
+
+
+def outline_names(answer: dict) -> list[str]:
+    """Names of a file_outline's top-level symbols, in line order (the name, or the one its
+    signature shows when the name was left out)."""
+    nodes = sorted((int(n["lines"].split("-")[0]), n) for kind_nodes in answer["symbols"].values() for n in kind_nodes)
+    return [n.get("name") or n["signature"] for _, n in nodes]
+
+
 def python_edges(groups: dict) -> dict[str, str]:
     """Python places (bases, callees, callers...) as ``{qualified name: resolution}``."""
     return {

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from realcode import ask_questions, qualified
+from realcode import ask_questions, by_name, listed, member_names, shown
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
@@ -33,7 +33,7 @@ async def ask_go_questions(root: Path, cache: Path) -> dict[str, dict]:
         "an_instruction": ("get_symbol", {"name": f"{SSA}.anInstruction"}),
         "call_instruction": ("get_symbol", {"name": f"{SSA}.CallInstruction"}),
         "set_pos": ("get_symbol", {"name": f"{SSA}.register.setPos"}),
-        "external": ("file_outline", {"path": "golang.org/x/tools/go/packages/external.go"}),
+        "external": ("file_outline", {"path": "golang.org/x/tools/go/packages/external.go", "detail": "names"}),
         "imports_go": ("file_outline", {"path": f"{ASTUTIL}/imports.go"}),
         "stats": ("stats", {}),
     }
@@ -46,15 +46,15 @@ async def test_an_agent_explores_go_x_tools(corpus, cache_dir: Path) -> None:
     assert a["stats"]["languages"]["go"] >= 1000
 
     # A known type, by a name the agent half remembers.
-    top = a["found"]["results"][0]
-    assert top["qualified_name"] == f"{ASTUTIL}.Cursor"
+    top = listed(a["found"]["results"])[0]
+    assert top["name"] == "Cursor"  # named relative to its file's package
     assert top["path"] == "golang.org/x/tools/go/ast/astutil/rewrite.go"
 
     cursor = a["cursor"]
     assert cursor["kind"] == "struct" and cursor["doc"].startswith("A Cursor describes a node")
     assert "public" in cursor["modifiers"]
-    methods = {m["name"] for m in cursor["members"] if m["kind"] == "method"}
-    fields = {m["name"] for m in cursor["members"] if m["kind"] == "field"}
+    methods = member_names(cursor, "method")
+    fields = member_names(cursor, "field")
     # Methods are declared apart from the struct (`func (c *Cursor) Replace(...)`), yet listed with it.
     assert {"Node", "Parent", "Name", "Index", "Replace", "Delete", "InsertAfter", "InsertBefore"} <= methods
     assert {"parent", "name", "iter", "node"} <= fields
@@ -62,56 +62,55 @@ async def test_an_agent_explores_go_x_tools(corpus, cache_dir: Path) -> None:
     # Callees and callers of a known function, each labelled with how it was resolved.
     apply = a["apply"]
     assert apply["signature"] == "func Apply(root ast.Node, pre, post ApplyFunc) (result ast.Node)"
-    callees = {c.get("qualified_name"): c for c in apply["callees"]}
+    callees = by_name(apply["callees"])
     # `a := &application{...}; a.apply(...)`: the local's type is read off the composite literal.
-    assert "resolution" not in callees[f"{ASTUTIL}.application.apply"], "exact: no label"
-    assert "recover" in apply["unresolved_callee_names"]  # a builtin stays unresolved, and is shown
-    callers = {c["caller"]: c for c in apply["callers"]}
+    assert callees["application.apply"]["groups"] == {"exact"}
+    assert callees["application.apply"]["path"] == "golang.org/x/tools/go/ast/astutil/rewrite.go"
+    assert "recover" in apply["callees"]["unresolved"]  # a builtin stays unresolved, and is shown
+    callers = by_name(apply["callers"])
     # Another package calls astutil.Apply through its import.
-    assert callers["golang.org/x/tools/internal/typeparams.doCopy"]["resolution"] == "import"
-    assert callers["golang.org/x/tools/internal/typeparams.doCopy"]["path"].endswith("/copytermlist.go")
+    assert callers["doCopy"]["groups"] == {"import"}
+    assert callers["doCopy"]["path"] == "golang.org/x/tools/internal/typeparams/copytermlist.go"
 
     # A pointer-receiver method, called from all over its package (`fn.emit(...)`, fn *Function).
     emit = a["emit"]
     assert emit["qualified_name"] == f"{SSA}.Function.emit" and emit["path"].endswith("/go/ssa/func.go")
     assert emit["signature"] == "func (f *Function) emit(instr Instruction) Value"
-    emit_callers = {c["caller"] for c in emit["callers"]}
-    assert {f"{SSA}.builder.expr0", f"{SSA}.builder.stmt", f"{SSA}.emitLoad"} <= emit_callers
-    assert all("resolution" not in c for c in emit["callers"]), "all exact"
+    emit_callers = by_name(emit["callers"])
+    assert {"builder.expr0", "builder.stmt", "emitLoad"} <= set(emit_callers)
+    assert all(c["path"].startswith(f"{SSA}/") for c in emit_callers.values())
+    assert set(emit["callers"]) == {"exact"}, "all exact"
     assert emit["callers_complete"] is False, "more than a page of callers, and the answer says so"
 
     # Embedding is inheritance: go/ssa's instructions embed the `register` mix-in, which embeds
     # `anInstruction`; subclasses are the types that embed it.
-    assert f"{SSA}.register" in qualified(a["alloc"]["bases"])
-    assert "register" in {m["name"] for m in a["alloc"]["members"] if m["kind"] == "field"}
-    assert qualified(a["register"]["bases"]) == {f"{SSA}.anInstruction"}
-    assert {f"{SSA}.Alloc", f"{SSA}.Call", f"{SSA}.Phi", f"{SSA}.BinOp", f"{SSA}.UnOp"} <= qualified(
-        a["register"]["subclasses"]
-    )
-    assert {f"{SSA}.register", f"{SSA}.Jump", f"{SSA}.If", f"{SSA}.Return", f"{SSA}.Store"} <= qualified(
-        a["an_instruction"]["subclasses"]
-    )
+    assert by_name(a["alloc"]["bases"])["register"]["path"].startswith(f"{SSA}/")
+    assert "register" in member_names(a["alloc"], "field")
+    assert shown(a["register"]["bases"]) == {"anInstruction"}
+    assert {"Alloc", "Call", "Phi", "BinOp", "UnOp"} <= shown(a["register"]["subclasses"])
+    assert {"register", "Jump", "If", "Return", "Store"} <= shown(a["an_instruction"]["subclasses"])
     # Interfaces embed interfaces too.
-    assert qualified(a["call_instruction"]["bases"]) == {f"{SSA}.Instruction"}
-    assert {"Common", "Value"} <= {m["name"] for m in a["call_instruction"]["members"]}
+    assert shown(a["call_instruction"]["bases"]) == {"Instruction"}
+    assert {"Common", "Value"} <= member_names(a["call_instruction"])
 
     # A method promoted through embedding: `lookup.setPos(...)` on a *Lookup reaches register.setPos,
     # and the answer says it went through the embedded type.
-    how = {}
-    for c in a["set_pos"]["callers"]:
-        how.setdefault(c["caller"], set()).add(c.get("resolution"))
-    assert how[f"{SSA}.builder.exprN"] == {"inherited"}
-    assert how[f"{SSA}.emitNew"] == {"inherited"}
+    how = by_name(a["set_pos"]["callers"])
+    assert how["builder.exprN"]["groups"] == {"inherited"}
+    assert how["emitNew"]["groups"] == {"inherited"}
 
     # Imports (an aliased one among them) and exports of known files.
     external = a["external"]
     assert external["language"] == "go"
-    imports = {i["module"]: i for i in external["imports"]}
-    assert imports["golang.org/x/sys/execabs"]["alias"] == "exec"
-    assert imports["encoding/json"]["alias"] == "json"
-    assert [s["name"] for s in external["symbols"]] == ["driverRequest", "findExternalDriver"]
+    imports = external["imports"]  # {module: names taken from it}; "as X" when bound under another name
+    assert imports["golang.org/x/sys/execabs"] == ["as exec"]
+    assert "encoding/json" in imports
+    assert sorted(n["name"] for nodes in external["symbols"].values() for n in nodes) == [
+        "driverRequest",
+        "findExternalDriver",
+    ]
 
-    exported = {e["name"] for e in a["imports_go"]["exports"]}
+    exported = {name for e in a["imports_go"]["exports"] for name in e["names"]}
     assert {
         "AddImport",
         "AddNamedImport",
@@ -125,7 +124,7 @@ async def test_an_agent_explores_go_x_tools(corpus, cache_dir: Path) -> None:
     # listed as `type.Method`).
     assert all(name.rsplit(".", 1)[-1][0].isupper() for name in exported), exported
     assert not {"isThirdParty", "importPath", "matchLen"} & exported
-    assert {"fmt", "go/ast", "go/token", "strconv", "strings"} <= {i["module"] for i in a["imports_go"]["imports"]}
+    assert {"fmt", "go/ast", "go/token", "strconv", "strings"} <= set(a["imports_go"]["imports"])
 
     resolution = a["stats"]["call_resolution"]
     assert resolution["exact"] > resolution["import"] > resolution["inherited"] > 0

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from realcode import ask_questions, qualified
+from realcode import ask_questions, by_name, listed, member_names, shown
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
@@ -48,67 +48,63 @@ async def test_an_agent_explores_tokio(corpus, cache_dir: Path) -> None:
     assert a["stats"]["languages"] == {"rust": a["index"]["files"]}
 
     # A known type.
-    top = a["found"]["results"][0]
-    assert top["qualified_name"] == STREAM and top["path"] == "src/net/tcp/stream.rs"
+    top = listed(a["found"]["results"])[0]
+    assert top["name"] == "TcpStream" and top["path"] == "src/net/tcp/stream.rs"  # STREAM, in its module
 
     # Its members: the field, and the methods of its `impl TcpStream { ... }` block.
     stream = a["stream"]
     assert stream["kind"] == "struct" and stream["doc"] == "A TCP stream between a local and a remote socket."
-    members = {m["name"]: m["kind"] for m in stream["members"]}
-    assert members["io"] == "field"
-    assert {"connect", "peek", "split", "into_split", "set_nodelay", "try_read"} <= {
-        name for name, kind in members.items() if kind == "method"
-    }
+    assert "io" in member_names(stream, "field")
+    assert {"connect", "peek", "split", "into_split", "set_nodelay", "try_read"} <= member_names(stream, "method")
     # Its bases: the traits it implements (`impl AsyncRead for TcpStream`), resolved to tokio's own
     # traits; std's (`fmt::Debug`) are named but unresolved: the standard library is not indexed.
-    bases = {b.get("qualified_name") or b["name"]: b for b in stream["bases"]}
-    assert bases[ASYNC_READ]["kind"] == "implements"
-    assert bases["crate::io::async_write::AsyncWrite"]["kind"] == "implements"
-    assert bases["fmt::Debug"]["resolved"] is False
+    bases = by_name(stream["bases"])
+    assert bases["AsyncRead"] == {**bases["AsyncRead"], "group": "implements", "path": "src/io/async_read.rs"}
+    assert bases["AsyncWrite"]["groups"] == {"implements"} and bases["AsyncWrite"]["path"] == "src/io/async_write.rs"
+    assert "fmt::Debug" in stream["bases"]["unresolved"]
 
     # A trait's implementors are its subclasses; a supertrait (`trait AsyncBufRead: AsyncRead`) is a base.
     async_read = a["async_read"]
-    assert async_read["kind"] == "trait" and [m["name"] for m in async_read["members"]] == ["poll_read"]
-    implementors = {s["qualified_name"]: s for s in async_read["subclasses"]}
-    for implementor in (
-        STREAM,
-        "crate::fs::file::File",
-        "crate::io::util::buf_reader::BufReader",
-        "crate::net::unix::stream::UnixStream",
-        "crate::process::ChildStdout",
+    assert async_read["kind"] == "trait" and member_names(async_read) == {"poll_read"}
+    implementors = async_read["subclasses"]["implements"]
+    for path, implementor in (
+        ("src/net/tcp/stream.rs", "TcpStream"),
+        ("src/fs/file.rs", "File"),
+        ("src/io/util/buf_reader.rs", "BufReader"),
+        ("src/net/unix/stream.rs", "UnixStream"),
+        ("src/process/mod.rs", "ChildStdout"),
     ):
-        assert implementors[implementor]["kind"] == "implements", implementor
-    assert "kind" not in implementors["crate::io::async_buf_read::AsyncBufRead"], "a supertrait: extends"
-    assert ASYNC_READ in qualified(a["buf_read"]["bases"])
-    assert "crate::io::util::buf_reader::BufReader" in qualified(a["buf_read"]["subclasses"])
+        assert implementor in implementors[path], implementor
+    assert "AsyncBufRead" in async_read["subclasses"]["extends"]["src/io/async_buf_read.rs"], "a supertrait"
+    assert by_name(a["buf_read"]["bases"])["AsyncRead"]["path"] == "src/io/async_read.rs"
+    assert "BufReader" in a["buf_read"]["subclasses"]["implements"]["src/io/util/buf_reader.rs"]
 
     # Callees and callers of known methods, with how each was resolved.
     connect = a["connect"]
     assert connect["signature"] == "pub async fn connect<A: ToSocketAddrs>(addr: A) -> io::Result<TcpStream>"
-    assert connect["parent"] == STREAM and "async" in connect["modifiers"]
-    assert f"{STREAM}::connect_addr" in qualified(connect["callees"])  # `TcpStream::connect_addr(addr)`
-    callers = {c["caller"]: c for c in a["stream_new"]["callers"]}
+    assert connect["qualified_name"] == f"{STREAM}::connect" and "async" in connect["modifiers"]
+    assert "TcpStream::connect_addr" in shown(connect["callees"])  # `TcpStream::connect_addr(addr)`
+    callers = by_name(a["stream_new"]["callers"])
     # `TcpStream::new(sys)` in its own impl: exact; from listener.rs, through `use crate::net::TcpStream`.
-    assert "resolution" not in callers[f"{STREAM}::connect_mio"]
-    assert callers["crate::net::tcp::listener::TcpListener::accept"]["resolution"] == "import"
-    assert callers["crate::net::tcp::listener::TcpListener::accept"]["path"] == "src/net/tcp/listener.rs"
+    assert callers["TcpStream::connect_mio"]["groups"] == {"exact"}
+    assert callers["TcpListener::accept"]["groups"] == {"import"}
+    assert callers["TcpListener::accept"]["path"] == "src/net/tcp/listener.rs"
     assert a["stream_new"]["unresolved_call_sites"] > 0, "`X::new` calls that could not be pinned down are counted"
 
     runtime = a["runtime"]
     assert runtime["qualified_name"] == RUNTIME and runtime["doc"] == "The Tokio runtime."
-    assert {"new", "block_on", "spawn", "enter", "shutdown_timeout"} <= {m["name"] for m in runtime["members"]}
+    assert {"new", "block_on", "spawn", "enter", "shutdown_timeout"} <= member_names(runtime)
     block_on = a["block_on"]
-    assert block_on["parent"] == RUNTIME
-    callees = {c.get("qualified_name"): c for c in block_on["callees"]}
-    assert "resolution" not in callees[f"{RUNTIME}::enter"], "`self.enter()`: exact"
+    assert block_on["qualified_name"].startswith(RUNTIME + "::")  # the parent, said by the name
+    assert by_name(block_on["callees"])["Runtime::enter"]["groups"] == {"exact"}, "`self.enter()`: exact"
 
     # `#[macro_export] macro_rules! select` lives at the crate root, as in Rust.
-    assert a["select"]["results"][0]["qualified_name"] == "crate::select"
+    assert listed(a["select"]["results"])[0]["name"] == "crate::select"
 
     # Imports and exports of a known file: `use` trees flattened, `pub` items exported (not
     # `pub(crate)` ones), `pub use` listed as re-exports.
     stream_rs = a["stream_rs"]
-    uses = {(i["module"], i.get("name")) for i in stream_rs["imports"]}
+    uses = {(module, name) for module, names in stream_rs["imports"].items() for name in names}
     assert {
         ("crate::io", "AsyncRead"),
         ("crate::io", "PollEvented"),
@@ -117,12 +113,12 @@ async def test_an_agent_explores_tokio(corpus, cache_dir: Path) -> None:
         ("bytes", "BufMut"),
     } <= uses
     assert ("std::os::unix::prelude", "*") in uses  # a glob
-    exported = {e["name"] for e in stream_rs["exports"]}
+    exported = {name for e in stream_rs["exports"] for name in e["names"]}
     assert {"TcpStream", "TcpStream::connect", "TcpStream::peek", "TcpStream::into_split"} <= exported
     assert not {"TcpStream::new", "TcpStream::connect_addr", "TcpStream::connect_mio"} & exported
-    assert [s["name"] for s in stream_rs["symbols"]][0] == "TcpStream"
+    assert [n["name"] for n in stream_rs["symbols"]["struct"]] == ["TcpStream"]
 
-    reexports = {e["name"]: e for e in a["io_mod"]["exports"] if e.get("kind") == "re-export"}
+    reexports = {name: e for e in a["io_mod"]["exports"] if e.get("kind") == "re-export" for name in e["names"]}
     assert reexports["AsyncRead"]["source"] == "crate::io::async_read"
     assert reexports["copy"]["source"] == "crate::io::util"
     assert reexports["SeekFrom"]["source"] == "std::io"

@@ -111,8 +111,8 @@ async def get_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
             answer["members_complete"] = False
     edges = await ctx.edges_from(sym.id)
     bases = [e for e in edges if e.kind in INHERITANCE_KINDS]
-    if bases:
-        answer["bases"] = _edges(ctx, bases)
+    if bases:  # by kind (extends, implements...), as subclasses are: what a type is, not how it was found
+        answer["bases"] = _edges(ctx, bases, by_kind=True)
     if sym.kind in TYPE_KINDS or sym.kind == "impl":
         subs = await ctx.edges_to(sym.id, INHERITANCE_KINDS, limit + 1)
         places = Places(ctx)
@@ -148,9 +148,10 @@ async def get_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     return answer
 
 
-def _edges(ctx: ToolContext, edges: list[Edge], limit: int = LIST_LIMIT) -> dict[str, Any]:
-    """Edges out of a symbol by how they resolved, each target at its file; the names nothing
-    matched under ``unresolved``. Calls carry the call's line, bases the base's own line."""
+def _edges(ctx: ToolContext, edges: list[Edge], limit: int = LIST_LIMIT, by_kind: bool = False) -> dict[str, Any]:
+    """Edges out of a symbol by how they resolved (``by_kind``: by the edge's kind), each target
+    at its file; the names nothing matched under ``unresolved``. Calls carry the call's line,
+    bases the base's own line."""
     places = Places(ctx)
     unresolved: set[str] = set()
     shown = 0
@@ -159,7 +160,8 @@ def _edges(ctx: ToolContext, edges: list[Edge], limit: int = LIST_LIMIT) -> dict
         if target is None:
             unresolved.add(e.target)
         elif shown < limit:
-            places.add_symbol(resolution_of(e), target, e.line if e.kind == "calls" else None)
+            group = e.kind if by_kind else resolution_of(e)
+            places.add_symbol(group, target, e.line if e.kind == "calls" else None)
             shown += 1
     out: dict[str, Any] = dict(places.groups)
     if unresolved:
@@ -282,7 +284,7 @@ def codecairn_tools() -> list[Tool]:
         Tool(
             "get_symbol",
             "One symbol's structure without reading the file: location, signature, doc, members, bases, "
-            "subclasses, callees and callers (by resolution, then file). Ambiguous names return candidates.",
+            "subclasses (by kind, then file), callees and callers (by resolution, then file). Ambiguous names return candidates.",
             {"type": "object", "properties": dict(_SELECT), "required": ["name"], "additionalProperties": False},
             get_symbol,
             title="Describe a symbol",
