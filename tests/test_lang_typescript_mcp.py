@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import anyio
 import pytest
-from realcode import ask_questions, qualified
+from realcode import ask_questions, by_name, listed, member_names, outline_names
 
 pytestmark = pytest.mark.slow
 
@@ -21,6 +21,22 @@ TOKEN_STORE = "languages/js/source-code/token-store"
 DECORATIVE = f"{TOKEN_STORE}/decorative-cursor.DecorativeCursor"
 
 
+def ts_name(path: str, name: str) -> str:
+    """A TypeScript/JavaScript symbol's qualified name from its place in an answer: the file's
+    module (its path without the extension), then the name relative to it."""
+    module = path.rsplit(".", 1)[0]
+    return name if name.startswith(module + ".") else f"{module}.{name}"
+
+
+def ts_places(groups: dict) -> dict[str, dict]:
+    """Places by qualified name: ``{"group", "groups", "line", "path"}``."""
+    return {ts_name(p["path"], name): p for name, p in by_name(groups).items()}
+
+
+def members(answer: dict) -> set[tuple[str, str]]:
+    return {(name, kind) for kind, names in answer.get("members", {}).items() for name in names}
+
+
 RXJS_QUESTIONS = {
     "found": ("find_symbols", {"name": "Observable", "kinds": ["class"]}),
     "observable": ("get_symbol", {"name": OBSERVABLE}),
@@ -28,7 +44,7 @@ RXJS_QUESTIONS = {
     "try_subscribe": ("get_symbol", {"name": "Observable._trySubscribe"}),  # a partial name is enough
     "subject_next": ("get_symbol", {"name": f"{SUBJECT}.next"}),
     "lift": ("get_symbol", {"name": f"{OBSERVABLE}.lift"}),
-    "outline": ("file_outline", {"path": "internal/Observable.ts"}),
+    "outline": ("file_outline", {"path": "internal/Observable.ts", "detail": "names"}),
     "barrel": ("file_outline", {"path": "index.ts"}),
     "stats": ("stats", {}),
 }
@@ -36,7 +52,7 @@ RXJS_QUESTIONS = {
 ESLINT_QUESTIONS = {
     "decorative": ("get_symbol", {"name": DECORATIVE}),
     "move_next": ("get_symbol", {"name": f"{DECORATIVE}.moveNext"}),
-    "outline": ("file_outline", {"path": f"{TOKEN_STORE}/decorative-cursor.js"}),
+    "outline": ("file_outline", {"path": f"{TOKEN_STORE}/decorative-cursor.js", "detail": "full"}),
     "stats": ("stats", {}),
 }
 
@@ -60,15 +76,14 @@ def test_all_of_rxjs_is_indexed(rx: dict[str, dict]) -> None:
 
 
 def test_the_observable_class_its_members_and_its_family(rx: dict[str, dict]) -> None:
-    top = rx["found"]["results"][0]
-    assert (top["qualified_name"], top["path"]) == (OBSERVABLE, "internal/Observable.ts")
+    top = listed(rx["found"]["results"])[0]
+    assert (ts_name(top["path"], top["name"]), top["path"]) == (OBSERVABLE, "internal/Observable.ts")
 
     observable = rx["observable"]
-    assert observable["language"] == "typescript" and observable["kind"] == "class"
+    assert observable["path"].endswith(".ts") and observable["kind"] == "class"
     assert observable["signature"] == "class Observable<T> implements Subscribable<T>"
     assert observable["doc"].startswith("A representation of any set of values over any amount of time.")
     assert "export" in observable["modifiers"]
-    members = {(m["name"], m["kind"]) for m in observable["members"]}
     assert {
         ("constructor", "constructor"),
         ("lift", "method"),
@@ -79,14 +94,11 @@ def test_the_observable_class_its_members_and_its_family(rx: dict[str, dict]) ->
         ("_trySubscribe", "method"),
         ("source", "property"),
         ("operator", "property"),
-    } <= members
+    } <= members(observable)
     # `implements Subscribable<T>`: an interface imported from ./types, without its type argument.
-    (base,) = observable["bases"]
-    assert (base["qualified_name"], base["kind"], base["resolution"]) == (
-        "internal/types.Subscribable",
-        "implements",
-        "import",
-    )
+    assert {name: (b["groups"], b["path"]) for name, b in ts_places(observable["bases"]).items()} == {
+        "internal/types.Subscribable": ({"implements"}, "internal/types.ts")
+    }
     # Subclasses all over the tree, each extending the imported Observable; an interface extends it too.
     assert {
         SUBJECT,
@@ -94,66 +106,66 @@ def test_the_observable_class_its_members_and_its_family(rx: dict[str, dict]) ->
         "internal/operators/groupBy.GroupedObservable",
         "internal/testing/ColdObservable.ColdObservable",
         "internal/types.Connectable",
-    } <= qualified(observable["subclasses"])
+    } <= set(ts_places(observable["subclasses"]))
 
     # Subject extends Observable (the subclass's side of the same edge) and implements SubscriptionLike.
     subject = rx["subject"]
     assert subject["qualified_name"] == SUBJECT
-    bases = {b["qualified_name"]: b for b in subject["bases"]}
-    assert bases[OBSERVABLE]["resolution"] == "import" and "kind" not in bases[OBSERVABLE]  # extends
-    assert bases["internal/types.SubscriptionLike"]["kind"] == "implements"
+    bases = ts_places(subject["bases"])
+    assert bases[OBSERVABLE]["groups"] == {"extends"}
+    assert bases["internal/types.SubscriptionLike"]["groups"] == {"implements"}
     assert {
         "internal/BehaviorSubject.BehaviorSubject",
         "internal/ReplaySubject.ReplaySubject",
         "internal/AsyncSubject.AsyncSubject",
         "internal/Subject.AnonymousSubject",
-    } <= qualified(subject["subclasses"])
-    assert {"next", "error", "complete", "asObservable", "observers"} <= {m["name"] for m in subject["members"]}
+    } <= set(ts_places(subject["subclasses"]))
+    assert {"next", "error", "complete", "asObservable", "observers"} <= member_names(subject)
 
 
 def test_callers_and_callees_of_known_methods(rx: dict[str, dict]) -> None:
     try_subscribe = rx["try_subscribe"]
     assert try_subscribe["qualified_name"] == f"{OBSERVABLE}._trySubscribe"
     assert try_subscribe["signature"] == "protected _trySubscribe(sink: Subscriber<T>): TeardownLogic"
-    callees = {c["qualified_name"]: c for c in try_subscribe["callees"]}
-    assert "resolution" not in callees[f"{OBSERVABLE}._subscribe"]  # this._subscribe(sink): exact
+    callees = ts_places(try_subscribe["callees"])
+    assert callees[f"{OBSERVABLE}._subscribe"]["groups"] == {"exact"}  # this._subscribe(sink)
     # sink.error(err), `sink: Subscriber<T>` a parameter of an imported type.
-    assert callees["internal/Subscriber.Subscriber.error"]["resolution"] == "import"
-    callers = {c["caller"]: c for c in try_subscribe["callers"]}
-    assert "resolution" not in callers[f"{OBSERVABLE}.subscribe"]
+    assert callees["internal/Subscriber.Subscriber.error"]["groups"] == {"import"}
+    callers = ts_places(try_subscribe["callers"])
+    assert callers[f"{OBSERVABLE}.subscribe"]["groups"] == {"exact"}
     # Subject overrides it and calls `super._trySubscribe(subscriber)`.
-    assert callers[f"{SUBJECT}._trySubscribe"]["resolution"] == "inherited"
+    assert callers[f"{SUBJECT}._trySubscribe"]["groups"] == {"inherited"}
     assert callers[f"{SUBJECT}._trySubscribe"]["path"] == "internal/Subject.ts"
 
-    how = {c["caller"]: c.get("resolution") for c in rx["subject_next"]["callers"]}
-    assert how["internal/BehaviorSubject.BehaviorSubject.next"] == "inherited"  # super.next(...)
-    assert how["internal/ReplaySubject.ReplaySubject.next"] == "inherited"
+    how = ts_places(rx["subject_next"]["callers"])
+    assert how["internal/BehaviorSubject.BehaviorSubject.next"]["groups"] == {"inherited"}  # super.next(...)
+    assert how["internal/ReplaySubject.ReplaySubject.next"]["groups"] == {"inherited"}
 
     lift = rx["lift"]
-    assert {c["qualified_name"] for c in lift["callees"]} == {OBSERVABLE}  # new Observable<R>()
+    assert set(ts_places(lift["callees"])) == {OBSERVABLE}  # new Observable<R>()
     # `source.lift(...)` in another module, source typed by an imported interface or class.
-    assert {(c["caller"], c.get("resolution")) for c in lift["callers"]} >= {("internal/util/lift.operate", "import")}
+    assert ts_places(lift["callers"])["internal/util/lift.operate"]["groups"] == {"import"}
 
 
 def test_imports_and_exports_of_observable_ts_and_of_the_barrel(rx: dict[str, dict]) -> None:
     outline = rx["outline"]
     assert outline["language"] == "typescript" and not outline.get("partial")
-    imports = {(i["module"], i["name"]): i for i in outline["imports"]}
+    imports = {(module, name) for module, names in outline["imports"].items() for name in names}
     assert {
         ("./Subscriber", "SafeSubscriber"),
         ("./Subscriber", "Subscriber"),
         ("./types", "Observer"),
         ("./util/pipe", "pipeFromArray"),
         ("./config", "config"),
-    } <= set(imports)
-    assert imports[("./symbol/observable", "observable")]["alias"] == "Symbol_observable"  # `as` renames
-    assert [e["name"] for e in outline["exports"]] == ["Observable"]
-    assert [s["name"] for s in outline["symbols"]] == ["Observable", "getPromiseCtor", "isObserver", "isSubscriber"]
+    } <= imports
+    assert ("./symbol/observable", "observable as Symbol_observable") in imports  # `as` renames
+    assert [name for e in outline["exports"] for name in e["names"]] == ["Observable"]
+    assert outline_names(outline) == ["Observable", "getPromiseCtor", "isObserver", "isSubscriber"]
 
     # The package's index.ts only re-exports: each name with the module it comes from.
     barrel = rx["barrel"]
-    assert barrel["symbols"] == []
-    reexports = {e["name"]: e for e in barrel["exports"]}
+    assert barrel["symbols"] == {}
+    reexports = {name: e for e in barrel["exports"] for name in e["names"]}
     assert reexports["Observable"]["kind"] == "re-export"
     assert reexports["Observable"]["source"] == "internal/Observable"
     assert reexports["Subject"]["source"] == "internal/Subject"
@@ -166,32 +178,29 @@ def test_a_javascript_class_from_eslint(eslint: dict[str, dict]) -> None:
 
     # `module.exports = class DecorativeCursor extends Cursor { ... }` with `const Cursor = require("./cursor")`.
     decorative = eslint["decorative"]
-    assert decorative["language"] == "javascript" and decorative["kind"] == "class"
+    assert decorative["kind"] == "class"
     assert decorative["path"] == f"{TOKEN_STORE}/decorative-cursor.js"
     assert decorative["doc"] == "The abstract class about cursors which manipulate another cursor."
-    assert [(m["name"], m["kind"]) for m in decorative["members"]] == [
-        ("constructor", "constructor"),
-        ("moveNext", "method"),
-    ]
-    assert qualified(decorative["bases"]) == {f"{TOKEN_STORE}/cursor.Cursor"}
+    assert decorative["members"] == {"constructor": {"constructor": 37}, "method": {"moveNext": 44}}
+    assert set(ts_places(decorative["bases"])) == {f"{TOKEN_STORE}/cursor.Cursor"}
     assert {
         f"{TOKEN_STORE}/filter-cursor.FilterCursor",
         f"{TOKEN_STORE}/limit-cursor.LimitCursor",
         f"{TOKEN_STORE}/skip-cursor.SkipCursor",
-    } <= qualified(decorative["subclasses"])
+    } <= set(ts_places(decorative["subclasses"]))
 
     # Subclasses call `super.moveNext()`.
-    how = {c["caller"]: c.get("resolution") for c in eslint["move_next"]["callers"]}
-    assert how[f"{TOKEN_STORE}/filter-cursor.FilterCursor.moveNext"] == "inherited"
+    how = ts_places(eslint["move_next"]["callers"])
+    assert how[f"{TOKEN_STORE}/filter-cursor.FilterCursor.moveNext"]["groups"] == {"inherited"}
 
     outline = eslint["outline"]
     assert outline["language"] == "javascript"
     (required,) = outline["imports"]
-    assert (required["module"], required["alias"], required["kind"], required["line"]) == (
+    assert (required["module"], required["as"], required["kind"], required["line"]) == (
         "./cursor",
         "Cursor",
         "require",
         11,
     )
     (exported,) = outline["exports"]
-    assert (exported["name"], exported["kind"]) == ("DecorativeCursor", "default")  # module.exports = class ...
+    assert (exported["names"], exported["kind"]) == (["DecorativeCursor"], "default")  # module.exports = class ...
