@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sqlite3
 import subprocess
@@ -189,3 +190,49 @@ def test_rough_edges_a_new_user_finds_are_gone(stdlib_part: Path, tmp_path: Path
     assert (stdlib_part / "json" / "decoder.py").is_file(), "the root itself is untouched"
     again = run(codecairn_exe, cache, "workspaces", "--delete", str(stdlib_part))
     assert again.returncode == 1 and "no index of" in again.stderr
+
+
+def test_clients_writes_a_registration_that_starts_the_server_and_keeps_other_entries(
+    tmp_path: Path, codecairn_exe: str
+) -> None:
+    project = tmp_path / "project"
+    (project / ".cursor").mkdir(parents=True)
+    (project / "app.py").write_text("def main():\n    pass\n")
+    (project / ".cursor" / "mcp.json").write_text('{"mcpServers": {"other": {"command": "other-server"}}}')
+    cache = tmp_path / "cache"
+
+    shown = run(codecairn_exe, cache, "clients", "cursor", str(project))
+    assert shown.returncode == 0 and '"codecairn"' in shown.stdout
+    assert json.loads((project / ".cursor" / "mcp.json").read_text()) == {
+        "mcpServers": {"other": {"command": "other-server"}}
+    }, "printing writes nothing"
+
+    written = run(codecairn_exe, cache, "clients", "cursor", str(project), "--write")
+    assert written.returncode == 0, written.stderr
+    servers = json.loads((project / ".cursor" / "mcp.json").read_text())["mcpServers"]
+    assert servers["other"] == {"command": "other-server"}, "other entries are kept"
+
+    # What was written starts a server for the project, as the agent would start it.
+    entry = servers["codecairn"]
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
+    }
+    started = subprocess.run(
+        [entry["command"], *entry["args"], "--no-index", "--no-watch", "--no-embed"],
+        input=json.dumps(initialize) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)},
+    )
+    assert json.loads(started.stdout.splitlines()[0])["result"]["serverInfo"]["name"] == "codecairn"
+
+    # A configuration that is not JSON is left alone.
+    broken = project / ".vscode" / "mcp.json"
+    broken.parent.mkdir()
+    broken.write_text("{not json")
+    refused = run(codecairn_exe, cache, "clients", "vscode", str(project), "--write")
+    assert refused.returncode == 2 and "not valid JSON" in refused.stderr and broken.read_text() == "{not json"

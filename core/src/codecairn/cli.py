@@ -7,6 +7,7 @@ codecairn query NAME [--root PATH] [--json] get_symbol, else find_symbols, for p
 codecairn export PATH                       the graph as JSON Lines on stdout
 codecairn snapshot export [ROOT]            write ROOT/.codecairn/index.db.zst to commit and share
 codecairn workspaces [--gc] [--delete ROOT] [--json]   the index databases in the cache
+codecairn clients {claude,codex,cursor,vscode} [ROOT] [--write]   the registration for an agent
 
 Global options (--cache-dir, --log-level) are taken before or after the command.
 """
@@ -108,6 +109,15 @@ def _parser() -> argparse.ArgumentParser:
     ws.add_argument("--dry-run", action="store_true", help="with --gc or --delete: say what would be deleted")
     ws.add_argument("--delete", metavar="ROOT", help="delete the index of this root (not the root itself)")
     ws.add_argument("--json", action="store_true", help=JSON_HELP)
+    cl = sub.add_parser("clients", parents=common, help="print (or --write) the registration for an agent")
+    cl.add_argument("client", choices=sorted(CLIENTS), help="the agent to register codecairn with")
+    cl.add_argument("root", nargs="?", default=".", help="the project to serve (default: .)")
+    cl.add_argument(
+        "--write",
+        action="store_true",
+        help="write it: ROOT/.mcp.json (claude), ROOT/.cursor/mcp.json, ROOT/.vscode/mcp.json, "
+        "~/.codex/config.toml (codex; $CODEX_HOME if set); other entries are kept",
+    )
     return p
 
 
@@ -137,7 +147,90 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
+# Where each agent reads its MCP servers from (relative to the project, or ~ for codex), and the
+# key its JSON keeps servers under. docs/clients.md shows the same.
+CLIENTS = {
+    "claude": (".mcp.json", "mcpServers"),
+    "cursor": (".cursor/mcp.json", "mcpServers"),
+    "vscode": (".vscode/mcp.json", "servers"),
+    "codex": ("config.toml", ""),
+}
+
+
+def _serve_command() -> list[str]:
+    """The command that starts this installation's server, absolute (agents start it from anywhere)."""
+    beside = Path(sys.executable).parent / "codecairn"
+    return [str(beside)] if beside.exists() else [sys.executable, "-m", "codecairn.cli"]
+
+
+def _clients(args: argparse.Namespace) -> int:
+    import tomllib
+
+    root = Path(args.root).expanduser().resolve()
+    if not root.is_dir():
+        print(f"codecairn: {root} is not a directory", file=sys.stderr)
+        return 2
+    command, *first = _serve_command()
+    server = {"command": command, "args": [*first, "serve", str(root)]}
+    relative, key = CLIENTS[args.client]
+    if args.client == "codex":
+        home = Path(os.environ.get("CODEX_HOME") or Path.home() / ".codex")
+        target = home / relative
+        block = (
+            f"[mcp_servers.codecairn]\ncommand = {json.dumps(command)}\n"
+            f"args = {json.dumps(server['args'])}\nstartup_timeout_sec = 30\n"
+        )
+        if not args.write:
+            print(f"# {target}\n{block}", end="")
+            return 0
+        existing = target.read_text() if target.exists() else ""
+        try:
+            if "codecairn" in tomllib.loads(existing).get("mcp_servers", {}):
+                print(f"codecairn: {target} registers codecairn already; edit it there", file=sys.stderr)
+                return 1
+        except tomllib.TOMLDecodeError as exc:
+            print(f"codecairn: {target} is not valid TOML ({exc}); nothing written", file=sys.stderr)
+            return 2
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _write_atomically(target, existing + ("\n" if existing and not existing.endswith("\n") else "") + block)
+        print(f"registered codecairn for codex in {target}")
+        return 0
+    entry = {"type": "stdio", **server} if args.client != "cursor" else server
+    target = root / relative
+    if not args.write:
+        print(f"// {target}")
+        print(json.dumps({key: {"codecairn": entry}}, indent=2))
+        if args.client == "claude":
+            import shlex
+
+            print(f"// or: claude mcp add codecairn -- {shlex.join([command, *server['args']])}")
+        return 0
+    config: dict[str, Any] = {}
+    if target.exists():
+        try:
+            config = json.loads(target.read_text())
+        except ValueError as exc:
+            print(f"codecairn: {target} is not valid JSON ({exc}); nothing written", file=sys.stderr)
+            return 2
+        if not isinstance(config, dict) or not isinstance(config.get(key, {}), dict):
+            print(f"codecairn: {target} is not an MCP configuration; nothing written", file=sys.stderr)
+            return 2
+    config.setdefault(key, {})["codecairn"] = entry
+    target.parent.mkdir(parents=True, exist_ok=True)
+    _write_atomically(target, json.dumps(config, indent=2) + "\n")
+    print(f"registered codecairn for {args.client} in {target}")
+    return 0
+
+
+def _write_atomically(target: Path, text: str) -> None:
+    partial = target.with_name(target.name + ".codecairn-partial")
+    partial.write_text(text)
+    os.replace(partial, target)
+
+
 async def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "clients":
+        return _clients(args)
     if args.command == "plugins":
         return _plugins(args)
     if args.command == "workspaces":
