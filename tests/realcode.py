@@ -93,8 +93,11 @@ def by_name(groups: dict) -> dict[str, dict]:
             continue
         for path, names in by_path.items():
             for name, line in names.items():
-                entry = out.setdefault(name, {"path": path, "group": group, "line": line, "groups": set()})
+                entry = out.setdefault(
+                    name, {"path": path, "group": group, "line": line, "groups": set(), "kinds": set()}
+                )
                 entry["groups"].add(group)
+                entry["kinds"].add(group.split(" (")[0])  # bases: "implements (import)" is an implements
     return out
 
 

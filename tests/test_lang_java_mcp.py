@@ -119,13 +119,13 @@ def test_a_known_class_its_members_base_and_subclasses(a: dict[str, dict]) -> No
         "org.junit.runner.manipulation.Filterable",
         "org.junit.runner.manipulation.Orderable",
     }
-    assert bases["org.junit.runner.Runner"]["groups"] == {"extends"}
-    assert bases["org.junit.runner.manipulation.Filterable"]["groups"] == {"implements"}
+    assert bases["org.junit.runner.Runner"]["groups"] == {"extends (import)"}
+    assert bases["org.junit.runner.manipulation.Filterable"]["kinds"] == {"implements"}
     assert {BLOCK, f"{RUNNERS}.Suite"} <= set(java_places(parent["subclasses"]))
 
     # JUnit 3's TestCase: a class extending a class and implementing an interface of its package.
     test_case = a["test_case"]
-    assert {(name, b["group"]) for name, b in java_places(test_case["bases"]).items()} == {
+    assert {(name, b["group"]) for name, b in java_places(test_case["bases"]).items()} == {  # same package
         ("junit.framework.Assert", "extends"),
         ("junit.framework.Test", "implements"),
     }

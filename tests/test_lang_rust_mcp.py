@@ -59,8 +59,8 @@ async def test_an_agent_explores_tokio(corpus, cache_dir: Path) -> None:
     # Its bases: the traits it implements (`impl AsyncRead for TcpStream`), resolved to tokio's own
     # traits; std's (`fmt::Debug`) are named but unresolved: the standard library is not indexed.
     bases = by_name(stream["bases"])
-    assert bases["AsyncRead"] == {**bases["AsyncRead"], "group": "implements", "path": "src/io/async_read.rs"}
-    assert bases["AsyncWrite"]["groups"] == {"implements"} and bases["AsyncWrite"]["path"] == "src/io/async_write.rs"
+    assert bases["AsyncRead"]["kinds"] == {"implements"} and bases["AsyncRead"]["path"] == "src/io/async_read.rs"
+    assert bases["AsyncWrite"]["kinds"] == {"implements"} and bases["AsyncWrite"]["path"] == "src/io/async_write.rs"
     assert "fmt::Debug" in stream["bases"]["unresolved"]
 
     # A trait's implementors are its subclasses; a supertrait (`trait AsyncBufRead: AsyncRead`) is a base.

@@ -137,9 +137,37 @@ class IndexedTree:
         """get_symbol's answer for ``name`` (``path=``, ``line=`` to choose among namesakes)."""
         answer = self.call("get_symbol", name=name, **where)
         if answer.get("ambiguous"):
-            candidates = [(c["qualified_name"], c["path"], c["line"]) for c in answer["candidates"]]
+            candidates = [
+                (self._qualified(path, c["name"]), path, c["lines"])
+                for path, entries in answer["candidates"].items()
+                for c in entries
+            ]
             pytest.fail(f"{name!r} names several symbols: {candidates}; pass path= or line=")
         return answer
+
+    def _qualified(self, path: str, name: str) -> str:
+        """A name as an answer shows it inside its file's group (relative to the file's module)
+        back to the qualified name it stands for."""
+        state = self.workspace.state
+        file = state.files_by_path.get(path)
+        if file is None or not file.module:
+            return name
+        language = self.workspace.host.languages.get(file.language)
+        separator = language.resolution.separator if language is not None else "."
+        qualified = f"{file.module}{separator}{name}"
+        return qualified if qualified in state.symbols.by_qn or name not in state.symbols.by_qn else name
+
+    def _places(self, groups: dict[str, Any], caller: str, label_of: Any) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for group, by_path in groups.items():
+            if group == "unresolved":
+                for unresolved in by_path:
+                    _label(out, unresolved, "unresolved", caller)
+                continue
+            for path, names in by_path.items():
+                for shown in names:
+                    _label(out, self._qualified(path, shown), label_of(group), caller)
+        return out
 
     def callees(self, name: str, **where: Any) -> dict[str, str]:
         """What the symbol calls: the callee's qualified name -> how the call was resolved
@@ -147,25 +175,20 @@ class IndexedTree:
         for -> ``unresolved``. A callee reached with two different labels fails the test: put the
         calls in two functions to ask about each."""
         answer = self.symbol(name, **where)
-        out: dict[str, str] = {}
-        for entry in answer.get("callees", ()):
-            _label(out, entry["qualified_name"], entry.get("resolution", "exact"), name)
         if answer.get("callees_complete") is False:
             pytest.fail(f"{name} has more callees than one answer holds: ask about a smaller function")
-        for unresolved in answer.get("unresolved_callee_names", ()):
-            _label(out, unresolved, "unresolved", name)
-        return out
+        return self._places(answer.get("callees", {}), name, lambda group: group)
 
     def bases(self, name: str, **where: Any) -> dict[str, str]:
         """The supertypes the symbol's extends/implements clauses name: qualified name -> how it was
         resolved; a base no symbol was found for -> ``unresolved`` (under the name as written)."""
-        out: dict[str, str] = {}
-        for entry in self.symbol(name, **where).get("bases", ()):
-            if entry.get("resolved") is False:
-                _label(out, entry["name"], "unresolved", name)
-            else:
-                _label(out, entry["qualified_name"], entry.get("resolution", "exact"), name)
-        return out
+        # get_symbol labels bases "extends", "implements (import)": the kind, then the resolution
+        # unless exact.
+        return self._places(
+            self.symbol(name, **where).get("bases", {}),
+            name,
+            lambda group: group.split(" (", 1)[1].rstrip(")") if " (" in group else "exact",
+        )
 
 
 def _label(out: dict[str, str], target: str, label: str, caller: str) -> None:

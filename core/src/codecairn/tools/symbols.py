@@ -111,7 +111,7 @@ async def get_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
             answer["members_complete"] = False
     edges = await ctx.edges_from(sym.id)
     bases = [e for e in edges if e.kind in INHERITANCE_KINDS]
-    if bases:  # by kind (extends, implements...), as subclasses are: what a type is, not how it was found
+    if bases:  # by kind (extends, implements...), as subclasses are; how each resolved, unless exact
         answer["bases"] = _edges(ctx, bases, by_kind=True)
     if sym.kind in TYPE_KINDS or sym.kind == "impl":
         subs = await ctx.edges_to(sym.id, INHERITANCE_KINDS, limit + 1)
@@ -160,7 +160,9 @@ def _edges(ctx: ToolContext, edges: list[Edge], limit: int = LIST_LIMIT, by_kind
         if target is None:
             unresolved.add(e.target)
         elif shown < limit:
-            group = e.kind if by_kind else resolution_of(e)
+            group = resolution_of(e)
+            if by_kind:  # "extends"; "implements (import)": the kind, and how it resolved unless exact
+                group = e.kind if group == "exact" else f"{e.kind} ({group})"
             places.add_symbol(group, target, e.line if e.kind == "calls" else None)
             shown += 1
     out: dict[str, Any] = dict(places.groups)
