@@ -236,3 +236,17 @@ def test_clients_writes_a_registration_that_starts_the_server_and_keeps_other_en
     broken.write_text("{not json")
     refused = run(codecairn_exe, cache, "clients", "vscode", str(project), "--write")
     assert refused.returncode == 2 and "not valid JSON" in refused.stderr and broken.read_text() == "{not json"
+
+
+def test_doctor_says_what_works_and_how_to_fix_what_does_not(tmp_path: Path, codecairn_exe: str) -> None:
+    healthy = run(codecairn_exe, tmp_path / "cache", "doctor", "--json")
+    report = json.loads(healthy.stdout)
+    assert healthy.returncode == 0 and report["ok"], report
+    names = {c["check"] for c in report["checks"]}
+    assert {"python", "sqlite", "plugins", "grammar python", "grammar rust", "semantic model", "cache"} <= names
+
+    not_a_directory = tmp_path / "a-file"
+    not_a_directory.write_text("")
+    broken = run(codecairn_exe, not_a_directory, "doctor")
+    assert broken.returncode == 1
+    assert "FIX cache" in broken.stdout and "CODECAIRN_CACHE_DIR" in broken.stdout

@@ -8,6 +8,7 @@ codecairn export PATH                       the graph as JSON Lines on stdout
 codecairn snapshot export [ROOT]            write ROOT/.codecairn/index.db.zst to commit and share
 codecairn workspaces [--gc] [--delete ROOT] [--json]   the index databases in the cache
 codecairn clients {claude,codex,cursor,vscode} [ROOT] [--write]   the registration for an agent
+codecairn doctor [--json]                   what this installation can do, and the fix for what it cannot
 
 Global options (--cache-dir, --log-level) are taken before or after the command.
 """
@@ -109,6 +110,8 @@ def _parser() -> argparse.ArgumentParser:
     ws.add_argument("--dry-run", action="store_true", help="with --gc or --delete: say what would be deleted")
     ws.add_argument("--delete", metavar="ROOT", help="delete the index of this root (not the root itself)")
     ws.add_argument("--json", action="store_true", help=JSON_HELP)
+    dr = sub.add_parser("doctor", parents=common, help="check grammars, model, cache, plugins; say how to fix")
+    dr.add_argument("--json", action="store_true", help=JSON_HELP)
     cl = sub.add_parser("clients", parents=common, help="print (or --write) the registration for an agent")
     cl.add_argument("client", choices=sorted(CLIENTS), help="the agent to register codecairn with")
     cl.add_argument("root", nargs="?", default=".", help="the project to serve (default: .)")
@@ -228,7 +231,74 @@ def _write_atomically(target: Path, text: str) -> None:
     os.replace(partial, target)
 
 
+def _doctor(args: argparse.Namespace) -> int:
+    """Each check: what was found, and when something is wrong, the fix. Exit 1 if anything is."""
+    import platform
+    import sqlite3
+    import tempfile
+
+    checks: list[dict[str, Any]] = []
+
+    def check(name: str, found: str, fix: str = "") -> None:
+        checks.append({"check": name, "ok": not fix, "found": found, **({"fix": fix} if fix else {})})
+
+    check("codecairn", __version__)
+    old = sys.version_info < (3, 11)
+    check("python", platform.python_version(), "install Python 3.11 or later" if old else "")
+    version = sqlite3.sqlite_version_info
+    old_sqlite = version < (3, 35)
+    check("sqlite", sqlite3.sqlite_version, "a Python built with SQLite 3.35 or later" if old_sqlite else "")
+
+    from codecairn.host import PluginHost
+
+    host = PluginHost()
+    info = host.describe()
+    failed = info.get("failed", [])
+    check(
+        "plugins",
+        f"{len(info['plugins'])} loaded" + (f", {len(failed)} failed" if failed else ""),
+        "; ".join(f"{f['name']} ({f['distribution']}): {f['error']} — reinstall or uninstall it" for f in failed),
+    )
+    import tree_sitter
+
+    for name, language in sorted(host.languages.items()):
+        try:
+            tree_sitter.Parser(tree_sitter.Language(language.grammar())).parse(b"")
+            check(f"grammar {name}", ", ".join(language.extensions))
+        except Exception as exc:
+            check(f"grammar {name}", f"{type(exc).__name__}: {exc}", "reinstall the plugin that provides it")
+
+    from codecairn.semantic.minilm import unavailable_reason
+
+    reason = unavailable_reason()
+    check("semantic model", "installed" if not reason else "not available", reason or "")
+
+    from codecairn.workspaces import workspaces_dir
+
+    cache = workspaces_dir()
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=cache, prefix=".doctor-"):
+            pass
+        check("cache", f"{cache} (writable)")
+    except OSError as exc:
+        check(
+            "cache",
+            f"{cache}: {exc.strerror}",
+            "set CODECAIRN_CACHE_DIR (or --cache-dir) to a directory this user may write",
+        )
+    if args.json:
+        print(json.dumps({"ok": all(c["ok"] for c in checks), "checks": checks}, indent=2))
+    else:
+        for c in checks:
+            mark = "ok " if c["ok"] else "FIX"
+            print(f"{mark} {c['check']}: {c['found']}" + (f"\n    -> {c['fix']}" if not c["ok"] else ""))
+    return 0 if all(c["ok"] for c in checks) else 1
+
+
 async def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "doctor":
+        return _doctor(args)
     if args.command == "clients":
         return _clients(args)
     if args.command == "plugins":
