@@ -33,11 +33,12 @@ def main(root: Path, cache: Path) -> dict[str, float]:
         # What an agent types: part of a real class name (the shortest names are one-letter
         # type variables of the test suite; nobody searches for those).
         classes = client.call("find_symbols", {"pattern": "??????*", "kinds": ["class"], "limit": 500})["results"]
-        names = [r["name"] for r in classes][::2]
+        # Grouped by file (docs/tools.md); a name there is relative to its file's module.
+        names = [r["name"].rsplit(".", 1)[-1] for entries in classes.values() for r in entries][::2]
         methods = client.call("find_symbols", {"kinds": ["method"], "limit": 200})["results"]
         assert names and methods
         finds = [{"name": n[: max(3, len(n) // 2)]} for n in names]
-        gets = [{"name": m["qualified_name"]} for m in methods]
+        gets = [{"name": m["name"], "path": path} for path, entries in methods.items() for m in entries]
         timed(lambda a: client.call("find_symbols", a), [{"name": n} for n in names[:20]])  # warm
         ping = timed(lambda _: client.request("ping"), [None] * 200)
         find = timed(lambda a: client.call("find_symbols", a), finds)
