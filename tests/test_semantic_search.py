@@ -14,7 +14,7 @@ import anyio
 import pytest
 from codecairn.workspace import Workspace
 from mcp import ClientSession, StdioServerParameters, stdio_client
-from realcode import answers, until
+from realcode import answers, listed, python_qualified, until
 
 pytestmark = pytest.mark.anyio
 
@@ -42,22 +42,22 @@ async def test_an_agent_finds_code_by_what_it_does(stdlib_part: Path, cache_dir:
             assert stats["embeddings"] > 500 and stats["embedding_model"].startswith("all-MiniLM-L6-v2")
 
             found = await call(s, "find_symbols", {"query": "split a shell command line into words", "limit": 5})
-            names = [x["qualified_name"] for x in found["results"]]
+            names = [python_qualified(x) for x in listed(found["results"])]
             assert "shlex.split" in names, names
-            assert all(x["matched"] == ["semantic"] and 0 < x["semantic_score"] <= 1 for x in found["results"])
+            assert all(x["matched"] == ["semantic"] and 0 < x["semantic_score"] <= 1 for x in listed(found["results"]))
 
             cookies = await call(
                 s,
                 "find_symbols",
                 {"query": "parse an HTTP cookie header", "kinds": ["class", "method", "function"], "limit": 10},
             )
-            assert any(x["path"].startswith("http/cookie") for x in cookies["results"])
+            assert any(path.startswith("http/cookie") for path in cookies["results"])
 
             hybrid = await call(
                 s, "find_symbols", {"name": "wrap", "query": "wrap a paragraph of text to a width", "limit": 5}
             )
-            top = hybrid["results"][0]
-            assert top["qualified_name"].startswith("textwrap.") and top["matched"] == ["name", "semantic"]
+            top = listed(hybrid["results"])[0]
+            assert top["path"] == "textwrap.py" and top["matched"] == ["name", "semantic"]
 
 
 async def test_cancelled_embedding_keeps_what_was_stored_and_resumes(stdlib_part: Path, cache_dir: Path) -> None:
@@ -86,7 +86,7 @@ async def test_cancelled_embedding_keeps_what_was_stored_and_resumes(stdlib_part
         tw.write_text(tw.read_text().replace("def dedent(text):", "def dedent_renamed(text):"))
         await again.index_now()
         assert await again.embeddings.run_once() == 1, "only the renamed function needed a new vector"
-        assert not (await answers(again).find_symbols(name="dedent_renamed"))["results"] == []
+        assert (await answers(again).find_symbols(name="dedent_renamed"))["results"]
         hashes = set(again.embeddings.hash_of.values())
         stored = {h for (h,) in await again.store.fetch("SELECT hash FROM embeddings")}
         assert stored == hashes, "vectors of symbols that are gone were deleted"
