@@ -92,7 +92,7 @@ async def test_an_agent_sees_an_edit_without_calling_index(stdlib_part: Path, ca
             )
             assert gone["_error"]
             renamed = await call(session, "get_symbol", {"name": "json.decoder.decode_each"})
-            assert renamed["name"] == "decode_each"
+            assert renamed["qualified_name"] == "json.decoder.decode_each"
 
 
 async def test_without_the_watcher_answers_name_the_stale_file(stdlib_part: Path, cache_dir: Path) -> None:
@@ -114,7 +114,8 @@ async def test_without_the_watcher_answers_name_the_stale_file(stdlib_part: Path
 
             refreshed = await call(session, "index")
             assert refreshed["parsed"] == 1
-            assert (await call(session, "get_symbol", {"name": "json.decoder.not_seen_yet"}))["name"] == "not_seen_yet"
+            seen = await call(session, "get_symbol", {"name": "json.decoder.not_seen_yet"})
+            assert seen["qualified_name"] == "json.decoder.not_seen_yet"
             assert "stale" not in await call(session, "get_symbol", {"name": "json.decoder.JSONDecoder"})
 
 
