@@ -1,7 +1,8 @@
 """The public tool API (hookspecs.ToolContext), served from one workspace for one call.
 
 The server makes one ``ServedContext`` per tool call: the workspace's parts for the answers, the
-call's own progress reporting, and the session's hit/miss counts for ``status``. Everything a tool
+call's own progress reporting, and the session's metrics recorder (hits, misses, tokens) for
+``status`` and ``usage``. Everything a tool
 gets from here is a model type; nothing here shapes an answer (tools do).
 """
 
@@ -9,11 +10,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from codecairn.errors import BAD_ARGUMENT, ToolError, quoted
+from codecairn.metrics.recorder import CallRecorder
 from codecairn.model import (
+    CallTotals,
+    Dropped,
     Edge,
     Export,
     Import,
@@ -24,6 +27,7 @@ from codecairn.model import (
     SymbolDetail,
     SymbolMatch,
     SymbolMatches,
+    Usage,
 )
 from codecairn.paths import confine, read_for_answer
 from codecairn.query.lookup import lookup
@@ -38,20 +42,17 @@ READ_MAX_FILE_BYTES = 64 * 1024 * 1024  # read_file's default ceiling
 SEMANTIC_POOL = 200  # name matches fused with the semantic ranking
 
 
-@dataclass
-class SessionCounts:
-    """Calls of one session answered from the index (hits) and not (misses: not found...)."""
-
-    hits: int = 0
-    misses: int = 0
+# Calls of one session by outcome, with their tokens (the recorder's ``session``).
+SessionCounts = CallTotals
 
 
 class ServedContext:
-    def __init__(self, ws: Workspace, progress: Progress | None = None, counts: SessionCounts | None = None) -> None:
+    def __init__(self, ws: Workspace, progress: Progress | None = None, metrics: CallRecorder | None = None) -> None:
         self._ws = ws
         self._state = ws.state
         self._progress = progress
-        self._counts = counts or SessionCounts()
+        self._metrics = metrics or CallRecorder(ws.state.root_real, None)
+        self._counts = self._metrics.session
         self.root = ws.root
         self.languages = ws.host.languages
         self.memories = ws.memory
@@ -217,6 +218,17 @@ class ServedContext:
             hits=self._counts.hits,
             misses=self._counts.misses,
         )
+
+    # ---- metrics and the cache tools (issue 19) --------------------------------------------------
+
+    async def usage(self) -> Usage:
+        return await self._metrics.usage()
+
+    async def invalidate(self, paths: Iterable[str]) -> Dropped:
+        return await self._ws.invalidate([self.resolve_path(p) for p in paths])
+
+    async def clear(self, include_memories: bool = False) -> Dropped:
+        return await self._ws.clear(include_memories=include_memories)
 
     # ---- this call ------------------------------------------------------------------------------
 
