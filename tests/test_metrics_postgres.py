@@ -13,11 +13,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from codecairn.store.store import database_path
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from postgres_cluster import Cluster, available
 from realcode import copy_stdlib, until
-
-from codecairn.store.store import database_path
 
 pytestmark = pytest.mark.anyio
 
@@ -102,8 +101,8 @@ async def test_a_stopped_then_frozen_server_misses_nothing(tree: Path, cache_dir
 
             cluster.start()  # back on the same port: reconnect (with backoff) and backfill
             await ask_all(session)
-            await (stats := ask(session, "stats"))
-            everything = await logged_at_least(tree, cache_dir, 0)
+            await ask(session, "stats")
+            everything = await until(lambda: len(ids := logged_ids(tree, cache_dir)) == 15 and ids, "15 records")
             await until(
                 lambda: sorted(r[0] for r in (cluster.rows_or_none() or [])) == sorted(everything),
                 "every logged record in PostgreSQL, once",

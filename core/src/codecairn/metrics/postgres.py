@@ -273,5 +273,3 @@ def records_since(metrics_log: MetricsLog, since: str | None) -> Any:
                 record = parse_line(line)
                 if record is not None:
                     yield record
-
-
