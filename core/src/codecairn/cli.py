@@ -70,6 +70,23 @@ def _parser() -> argparse.ArgumentParser:
     sne.add_argument("root", nargs="?", default=".")
     sne.add_argument("--output", help="write here instead (no .gitattributes is written then)")
     sne.add_argument("--json", action="store_true")
+    rp = sub.add_parser("report", help="what the index saved: hit rate, tokens saved and used, from the metrics log")
+    rp.add_argument("root", nargs="?", default=".")
+    rp.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    rp.add_argument("--html", metavar="OUT", help="also write a self-contained HTML page with charts to OUT")
+    rp.add_argument("--tz", help="time zone for times and days (an IANA name; default: this machine's)")
+    rp.add_argument(
+        "--from-db",
+        action="store_true",
+        help="read PostgreSQL's mcp_calls (CODECAIRN_METRICS_DB_URL, or --db-url) instead of the JSONL log",
+    )
+    rp.add_argument("--db-url", help="the PostgreSQL URL for --from-db")
+    rp.add_argument(
+        "--claude-logs",
+        metavar="DIR",
+        help="Claude Code's session logs, for its model usage beside the calls (default ~/.claude/projects)",
+    )
+    rp.add_argument("--no-claude", action="store_true", help="do not read Claude Code's session logs")
     ws = sub.add_parser("workspaces", help="list index databases; --gc deletes unused ones")
     ws.add_argument(
         "--gc",
@@ -116,6 +133,8 @@ async def _dispatch(args: argparse.Namespace) -> int:
         return _plugins(args)
     if args.command == "workspaces":
         return _workspaces(args)
+    if args.command == "report":
+        return _report(args)
     from codecairn.workspace import Workspace
 
     if args.command == "index":
@@ -173,6 +192,31 @@ async def _snapshot_export(args: argparse.Namespace) -> int:
             f"(index {out.database_bytes // 1024} KiB) in {out.seconds:.1f}s. Commit it at a release cadence, "
             "not on every change: each commit adds a whole new blob to the history (docs/freshness.md)."
         )
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from codecairn.metrics import claude_logs, report
+    from codecairn.metrics.html import render_html
+    from codecairn.metrics.recorder import DB_URL_ENV
+
+    url = None
+    if args.from_db:
+        url = args.db_url or os.environ.get(DB_URL_ENV, "").strip()
+        if not url:
+            print(f"codecairn: --from-db needs --db-url or {DB_URL_ENV}", file=sys.stderr)
+            return 2
+    claude_dir = None if args.no_claude else Path(args.claude_logs or claude_logs.default_directory()).expanduser()
+    made = report.make(args.root, tz_name=args.tz, db_url=url, claude_dir=claude_dir)
+    if args.html:
+        out = Path(args.html)
+        out.write_text(render_html(made), encoding="utf-8")
+        if not args.json:
+            print(f"wrote {out}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(made.to_json(), ensure_ascii=False, indent=2))
+    else:
+        print(report.render_text(made), end="")
     return 0
 
 

@@ -273,3 +273,16 @@ def records_since(metrics_log: MetricsLog, since: str | None) -> Any:
                 record = parse_line(line)
                 if record is not None:
                     yield record
+
+
+def read_rows(url: str, root: str) -> list[dict[str, Any]]:
+    """Every mcp_calls row of ``root``, oldest first, as record JSON (the report's ``--from-db``)."""
+    try:
+        import psycopg
+    except ImportError as exc:
+        raise ValueError("reading PostgreSQL needs psycopg: pip install 'codecairn[postgres]'") from exc
+    try:
+        with psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT) as conn:
+            return list(metrics_table.rows(conn, root=root))
+    except psycopg.Error as exc:
+        raise ValueError(f"cannot read mcp_calls from PostgreSQL: {_short(exc)}") from exc
