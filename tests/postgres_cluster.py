@@ -90,6 +90,14 @@ class Cluster:
         finally:
             shutil.rmtree(self.dir, ignore_errors=True)
 
+    def drop_connections(self, application: str) -> int:
+        """Terminate the server's connections of one application (as an administrator would)."""
+        import psycopg
+
+        with psycopg.connect(self.url(), connect_timeout=5, autocommit=True) as conn:
+            sql = "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s"
+            return len(conn.execute(sql, (application,)).fetchall())
+
     def rows(self) -> list[tuple]:
         import psycopg
 

@@ -35,6 +35,7 @@ SEND_EVERY = 0.5  # seconds between batches while records keep coming
 CONNECT_TIMEOUT = 5  # seconds: a server that does not answer is "down", not waited for
 STATEMENT_TIMEOUT_MS = 10_000  # a statement that hangs (a locked table, a stopped server) is given up
 FIRST_PAUSE, MAX_PAUSE = 0.5, 60.0
+STALLED_AFTER = 5.0  # seconds a statement may take before stats calls the copy stalled
 MAX_WAITING = 50_000  # records held in memory while disconnected; the backfill re-reads the rest
 # A record is appended when its call ends; one that started before the backfill looked may land
 # after: the watermark stays this far behind what a backfill read.
@@ -62,6 +63,7 @@ class PostgresSink:
         self.overflowed = False  # records were let go from memory: the next backfill re-reads them
         self._pause = FIRST_PAUSE
         self._next_try = 0.0
+        self._busy_since: float | None = None  # when the statement in flight was sent (a stall shows)
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
 
@@ -76,7 +78,12 @@ class PostgresSink:
             self._cond.notify()
 
     def status(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"state": self.state, "written": self.written}
+        """What ``stats`` shows: ``state`` is connecting, connected, stalled (a statement has hung
+        for more than STALLED_AFTER seconds: a frozen or overloaded server), unreachable, refused
+        (password, user or database) or unavailable (psycopg is not installed)."""
+        busy = self._busy_since
+        stalled = busy is not None and time.monotonic() - busy > STALLED_AFTER
+        out: dict[str, Any] = {"state": "stalled" if stalled else self.state, "written": self.written}
         if self._waiting:
             out["waiting"] = len(self._waiting)
         if self.backfilled:
@@ -134,48 +141,46 @@ class PostgresSink:
             log.warning("metrics: not copying to PostgreSQL: %s", self.last_error)
             self._next_try = float("inf")
             return False
-        pool = ConnectionPool(
-            self._url,
-            min_size=1,
-            max_size=2,
-            open=False,
-            timeout=CONNECT_TIMEOUT,
-            check=ConnectionPool.check_connection,  # a dropped connection is replaced, not used
-            kwargs={
-                "connect_timeout": CONNECT_TIMEOUT,
-                "options": f"-c statement_timeout={STATEMENT_TIMEOUT_MS}",
-                "autocommit": True,
-                "application_name": "codecairn-metrics",
-            },
-        )
-        try:
-            pool.open(wait=True, timeout=CONNECT_TIMEOUT)
-            with pool.connection() as conn:
+        kwargs: dict[str, Any] = {
+            "connect_timeout": CONNECT_TIMEOUT,
+            "options": f"-c statement_timeout={STATEMENT_TIMEOUT_MS}",
+            "autocommit": True,
+            "application_name": "codecairn-metrics",
+        }
+        try:  # one direct connection first: it fails at once, saying why (the pool would only time out)
+            import psycopg
+
+            self._busy_since = time.monotonic()
+            with psycopg.connect(self._url, **kwargs) as conn:
                 metrics_table.ensure_table(conn)
+            pool = ConnectionPool(
+                self._url,
+                min_size=1,
+                max_size=2,
+                open=False,
+                timeout=CONNECT_TIMEOUT,
+                check=ConnectionPool.check_connection,  # a dropped connection is replaced, not used
+                kwargs=kwargs,
+            )
+            try:
+                pool.open(wait=True, timeout=CONNECT_TIMEOUT)
+            except Exception:
+                with contextlib.suppress(Exception):
+                    pool.close(timeout=1)
+                raise
         except Exception as exc:
-            with contextlib.suppress(Exception):
-                pool.close(timeout=1)
-            self._failed(exc, self._probe_refusal(exc))
+            self._failed(exc)
             return False
+        finally:
+            self._busy_since = None
         was = self.state
         self._pool, self.state, self._pause = pool, "connected", FIRST_PAUSE
         log.info("metrics: copying to PostgreSQL%s", " again" if was != "connecting" else "")
         self._backfill()
         return self._pool is not None
 
-    def _probe_refusal(self, exc: BaseException) -> str:
-        """A pool timeout hides why connecting failed: ask once, directly, to tell a refused
-        password from a server that is not there."""
-        try:
-            import psycopg
-
-            with psycopg.connect(self._url, connect_timeout=CONNECT_TIMEOUT):
-                return ""
-        except Exception as direct:
-            return _short(direct)
-
-    def _failed(self, exc: BaseException, why: str = "") -> None:
-        reason = why or _short(exc)
+    def _failed(self, exc: BaseException) -> None:
+        reason = _short(exc)
         refused = "password" in reason or "authentication" in reason or "does not exist" in reason
         state = "refused" if refused else "unreachable"
         if state != self.state or reason != self.last_error:
@@ -201,6 +206,7 @@ class PostgresSink:
                 self._backfill()
             if not batch:
                 return
+            self._busy_since = time.monotonic()
             try:
                 with self._pool.connection() as conn:
                     metrics_table.insert(conn, batch)
@@ -209,6 +215,8 @@ class PostgresSink:
                 # The batch is in the log: the backfill after reconnecting sends it.
                 self._failed(exc)
                 return
+            finally:
+                self._busy_since = None
 
     # ---- backfill --------------------------------------------------------------------------------
 
@@ -233,6 +241,7 @@ class PostgresSink:
         since = self._watermark()
         sent = 0
         batch: list[CallRecord] = []
+        self._busy_since = time.monotonic()
         try:
             for record in records_since(self.log, since):
                 batch.append(record)
@@ -247,6 +256,8 @@ class PostgresSink:
         except Exception as exc:
             self._failed(exc)
             return
+        finally:
+            self._busy_since = None
         self.backfilled += sent
         if sent:
             log.info("metrics: backfilled %d records to PostgreSQL", sent)
