@@ -235,7 +235,7 @@ class Memories:
         async with self._lock:
             ids = [m.id for m in await table.all_rows(self.store.reader)]
             await table.delete(self.store.path, ids)
-            self._vectors.clear()
+            self.ranking.forget(ids)
         async with self._notes_lock:
             notes = await asyncio.to_thread(NotesFile(self.root).remove)
         return len(ids), notes
