@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What the test suite needs besides Python packages: universal-ctags (an independent extractor the
 # tests compare against), Go and its static callgraph (an oracle for Go calls), a JDK's javap (an
-# oracle for Java calls), PostgreSQL and Chromium (the metrics tests), and the small tier of real third-party corpora (a few MB per language,
+# oracle for Java calls), PostgreSQL and Chromium (the metrics tests: a throwaway cluster, the
+# report's HTML page), and the small tier of real third-party corpora (a few MB per language,
 # fetched from Debian, PyPI and npm by scripts/get-corpora.sh, pinned in scripts/corpora.lock).
 # Idempotent.
 #   scripts/test-prerequisites.sh [small|large|all]
