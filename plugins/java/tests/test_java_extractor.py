@@ -193,7 +193,7 @@ def test_javadoc_first_sentence_is_the_doc_even_across_annotations(extract_java)
         """
     )
     docs = {s.name: s.doc for s in facts.symbols if s.kind == "method"}
-    assert docs == {"a": "Starts with a tag only.", "b": "", "c": "", "d": "", "e": "Summary spans"}
+    assert docs == {"a": "Starts with a tag only.", "b": "", "c": "", "d": "", "e": "Summary spans two lines."}
 
 
 def test_interfaces_enums_records_and_annotation_types(extract_java):
