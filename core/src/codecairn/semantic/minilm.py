@@ -304,7 +304,9 @@ def shared_embedder() -> MiniLMEmbedder:
 
     A failed load is remembered too, so every caller gets the same clear error without retrying.
     """
-    key = (os.environ.get(ENV_MODEL), os.environ.get(ENV_TOKENIZER), os.environ.get(ENV_THREADS))
+    from codecairn.semantic import int8
+
+    key = (os.environ.get(ENV_MODEL), os.environ.get(ENV_TOKENIZER), os.environ.get(ENV_THREADS), int8.wanted())
     with _lock:
         if key not in _loaded:
             try:
