@@ -524,6 +524,7 @@ def test_module_info_declares_a_module(extract_java):
         module com.shop.api {
             requires java.sql;
             exports com.shop.api;
+            exports com.shop.internal to com.shop.web;
         }
         """,
         path="src/main/java/module-info.java",
@@ -535,6 +536,8 @@ def test_module_info_declares_a_module(extract_java):
         "module com.shop.api",
         "The shop's public API.",
     )
+    # The packages it exports to everyone are its API; one shared with a friend module is not.
+    assert [(e.name, e.kind) for e in facts.exports] == [("com.shop.api", "package")]
 
 
 def test_a_file_with_syntax_errors_keeps_everything_outside_them(extract_java):

@@ -78,8 +78,11 @@ class _Context:
         self.used_by = used_by
         self.all_names: dict[int, set[str]] = {}
         self.reexported: set[str] = set()
+        self.exported_packages: set[str] = set()  # Java module-info's `exports p;`
         for e in exports:
-            if e.kind == "all":
+            if e.kind == "package":
+                self.exported_packages.add(e.name)
+            elif e.kind == "all":
                 self.all_names.setdefault(e.file_id, set()).add(e.name)
                 if e.source and not e.source.startswith("."):
                     self.reexported.add(f"{e.source}.{e.name}")
@@ -131,6 +134,9 @@ class _Context:
             file = self.files.get(f.file_id)
             language = file.language if file is not None else ""
             declared = priors.declared_private(f.modifiers.split(), language, f.name)
+            packages = self.exported_packages
+            if packages and file is not None and language == "java" and file.module not in packages:
+                declared = True  # a package its module does not export: internal, whatever it declares
             if declared is None:
                 declared = priors.private_name(f.qualified_name)
                 all_names = self.all_names.get(f.file_id)

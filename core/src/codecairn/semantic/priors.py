@@ -6,9 +6,10 @@ the one the rest of the project uses. Each symbol gets a few plain facts, read o
 already stores, and one number, its *prior*, added to its similarity score:
 
 * **private** — a leading underscore anywhere in its qualified name (Python's ``_helper``, a
-  ``_private`` module), a Python module's ``__all__`` that leaves it out, or a declaration that
-  says so (Java ``private`` / package-private, Rust without ``pub``, Go lower-case); what a
-  package re-exports in its ``__all__`` is public wherever it is defined;
+  ``_private`` module), a Python module's ``__all__`` that leaves it out, a declaration that
+  says so (Java ``private`` / package-private, Rust without ``pub``, Go lower-case), a Java
+  package its ``module-info.java`` does not export; what a package re-exports in its ``__all__``
+  is public wherever it is defined;
 * **test** — it lives in a test file or directory; unless the query or the path filter asks for
   tests, tests are pushed down (at query time: ``wants_tests``);
 * **deprecated** — the code says so: a ``@Deprecated``/``@deprecated`` marker, a module or

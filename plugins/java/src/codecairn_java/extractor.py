@@ -264,6 +264,7 @@ class _JavaFile:
         "hidden",
         "supers",
         "anon_count",
+        "package_exports",
     )
 
     def __init__(self, source: bytes):
@@ -272,6 +273,7 @@ class _JavaFile:
         self.call_source: list[int] = []  # per symbol: the symbol its calls are attributed to
         self.relations: list[Relation] = []
         self.imports: list[Import] = []
+        self.package_exports: list[Export] = []  # module-info's unqualified `exports p;`
         self.package = ""
         self.docs: dict[int, tuple[int, int]] = {}  # where a declaration would start -> its javadoc's bytes
         self.scopes: dict[int, dict[str, str | None]] = {}  # symbol -> variable name -> declared type
@@ -360,7 +362,7 @@ class _JavaFile:
             symbols=self.symbols,
             relations=self.relations,
             imports=self.imports,
-            exports=self._exports(),
+            exports=self._exports() + self.package_exports,
             module=self.package,
             partial=tree.root_node.has_error,
             extractor="java",
@@ -708,6 +710,14 @@ class _JavaFile:
                 modifiers.append("open")
         signature = ("open module " if "open" in modifiers else "module ") + qualified
         self._add("module", qualified, -1, node, signature, self._doc(node), tuple(modifiers), qualified=qualified)
+        body = next((c for c in node.children if c.type == "module_body"), None)
+        for directive in body.children if body is not None else ():
+            # `exports p;` makes p the module's API; `exports p to m;` shares it with friends only.
+            if directive.type == "exports_module_directive" and not any(c.type == "to" for c in directive.children):
+                package = next((c for c in directive.children if c.type in ("scoped_identifier", "identifier")), None)
+                if package is not None:
+                    name = _type_name(src[package.start_byte : package.end_byte])
+                    self.package_exports.append(Export(name, directive.start_point[0] + 1, "package"))
 
     def _import(self, node) -> None:
         """``import a.b.C;`` binds C; ``import static a.b.C.m;`` binds m; wildcards bind nothing."""
