@@ -281,8 +281,10 @@ class EmbeddingJob:
             **({"embedding_model": self.model_id} if self.model_id else {}),
         }
 
-    async def _context(self, facts: dict[int, SymbolFacts], ids: list[int] | None) -> _Context:
-        exports = await self.vectors.exports()
+    async def _context(
+        self, facts: dict[int, SymbolFacts], ids: list[int] | None, exports: list[ExportFacts] | None = None
+    ) -> _Context:
+        exports = exports if exports is not None else await self.vectors.exports()
         used_by = await self.vectors.referencing_files(ids)
         return _Context(self.state.files_by_id, facts, exports, used_by)
 
@@ -298,25 +300,24 @@ class EmbeddingJob:
 
         facts = {f.id: f for f in await self.vectors.symbol_facts()}
         context = await self._context(facts, None)
-        entries, _ = await asyncio.to_thread(_entries, context, [f for f in facts.values() if wanted(f.kind)], model_id)
+        ids = [f.id for f in facts.values() if wanted(f.kind)]
+        # A chunk at a time: the texts, terms and BLOBs of 73,000 symbols at once cost 160 MB
+        # that the allocator keeps; and queries see what is loaded so far in between.
+        for start in range(0, len(ids), LOAD_CHUNK):
+            chunk = [facts[i] for i in ids[start : start + LOAD_CHUNK]]
+            entries, _ = await asyncio.to_thread(_entries, context, chunk, model_id)
+            stored = await self.vectors.vectors({e.hash for e in entries})
+            entries = [e for e in entries if e.hash in stored]
+            if entries:
+                if self.catalog is None:
+                    self.catalog = SemanticIndex(blob_dimensions(len(stored[entries[0].hash])))
+                rows, scales = decode_vectors([stored[e.hash] for e in entries], self.catalog.dimensions)
+                self.catalog.add(entries, rows, scales)
+            del chunk, entries, stored
+            await asyncio.sleep(0)
         del facts, context
-        by_hash: dict[str, list[Entry]] = {}
-        for entry in entries:
-            by_hash.setdefault(entry.hash, []).append(entry)
-        del entries
-        stored = [(h, blob) for h, blob in await self.vectors.all_vectors() if h in by_hash]
-        if stored and self.catalog is None:
-            self.catalog = SemanticIndex(blob_dimensions(len(stored[0][1])))
-        for start in range(0, len(stored), LOAD_CHUNK):
-            part = stored[start : start + LOAD_CHUNK]
-            rows, scales = decode_vectors([blob for _, blob in part], self.catalog.dimensions)
-            chosen = [(entry, i) for i, (h, _) in enumerate(part) for entry in by_hash[h]]
-            picks = [i for _, i in chosen]
-            self.catalog.add([e for e, _ in chosen], rows[picks], scales[picks])
-            await asyncio.sleep(0)  # let queries in between chunks
         self.model_id = model_id
         loaded = len(self.catalog) if self.catalog is not None else 0
-        del stored, by_hash
         give_back_free_memory()
         self.loaded.set()
         log.info("loaded %d stored vectors in %.2fs", loaded, time.perf_counter() - started)
@@ -341,6 +342,7 @@ class EmbeddingJob:
         pending = self.pending_ids()
         total, done, computed = len(pending), 0, 0
         started = time.perf_counter()
+        exports = await self.vectors.exports() if total else []
         for i in range(0, total, BATCH):
             rows = self.state.symbols.rows
             ids = [sid for sid in pending[i : i + BATCH] if sid in rows]
@@ -348,7 +350,7 @@ class EmbeddingJob:
             parents = {f.parent_id for f in facts.values() if f.parent_id is not None} - facts.keys()
             if parents:
                 facts.update((f.id, f) for f in await self.vectors.symbol_facts(parents))
-            context = await self._context(facts, ids)
+            context = await self._context(facts, ids, exports)
             entries, texts = _entries(context, [facts[sid] for sid in ids if sid in facts], embedder.model_id)
             stored = await self.vectors.vectors({e.hash for e in entries})
             todo = list(dict.fromkeys(e.hash for e in entries if e.hash not in stored))
@@ -363,6 +365,8 @@ class EmbeddingJob:
             if entries:
                 int8_rows, scales = decode_vectors([stored[e.hash] for e in entries], catalog.dimensions)
                 catalog.add(entries, int8_rows, scales)
+            del facts, entries, texts, stored
+            give_back_free_memory()  # the model's buffers of this batch, the facts and BLOBs
             done += len(ids)
             if progress:
                 await progress(done, total, "embedding")
