@@ -8,11 +8,12 @@ gets from here is a model type; nothing here shapes an answer (tools do).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from codecairn.errors import BAD_ARGUMENT, ToolError, quoted
+from codecairn.hookspecs import Language, MemoryBook
 from codecairn.model import (
     Edge,
     Export,
@@ -53,8 +54,8 @@ class ServedContext:
         self._progress = progress
         self._counts = counts or SessionCounts()
         self.root = ws.root
-        self.languages = ws.host.languages
-        self.memories = ws.memory
+        self.languages: Mapping[str, Language] = ws.host.languages
+        self.memories: MemoryBook = ws.memory
 
     @property
     def generation(self) -> int:
@@ -139,7 +140,7 @@ class ServedContext:
             lexical if by_name else [], [(h.symbol_id, h.cosine) for h in answer.hits if h.symbol_id in rows]
         )
         found = [f for f in fused if f.id in rows]
-        matches = [SymbolMatch(rows[f.id], tuple(f.matched), f.semantic_score) for f in found[:limit]]
+        matches = [SymbolMatch(rows[cast(int, f.id)], tuple(f.matched), f.semantic_score) for f in found[:limit]]
         pending = self._ws.embeddings.pending_count()
         return SymbolMatches(matches, len(found), False, pending or 0, answer.loading)
 

@@ -191,16 +191,17 @@ class VectorRows:
         count = max(self.rerank, len(rows) // RERANK_SHARE)
         if count >= len(rows):
             return rows
-        self._ensure_bits()
+        bits = self._ensure_bits()
         query_bits = self._sign_bits(query[None, :])[:, 0]
         distance = np.zeros(len(rows), dtype=np.uint16)
-        for word, query_word in zip(self._bits, query_bits, strict=True):
+        for word, query_word in zip(bits, query_bits, strict=True):
             distance += _popcount(word[rows] ^ query_word)
         return np.sort(rows[np.argpartition(distance, count - 1)[:count]])
 
-    def _ensure_bits(self) -> None:
+    def _ensure_bits(self) -> np.ndarray:
+        """The sign bits of every row, computed for the rows appended since the last call."""
         if self._bits is not None and self._bits_size == self.size:
-            return
+            return self._bits
         if self._mean is None:
             live = np.flatnonzero(self.alive[: self.size])
             self._mean = (
@@ -214,6 +215,7 @@ class VectorRows:
             end = min(start + _BLOCK, self.size)
             self._bits[:, start:end] = self._sign_bits(self.float_rows(np.arange(start, end)))
         self._bits_size = self.size
+        return self._bits
 
     def _sign_bits(self, rows: np.ndarray) -> np.ndarray:
         """Sign bits of mean-centred float rows, one uint64 row per 64 dimensions (words × rows):

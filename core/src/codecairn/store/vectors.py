@@ -53,7 +53,7 @@ def _chunks(items: list, size: int = _CHUNK) -> Iterator[list]:
 class VectorStore:
     """The semantic queries of one store. Reads go through the store's reader connection."""
 
-    def __init__(self, store: Store | None) -> None:
+    def __init__(self, store: Store) -> None:
         self.store = store
         self._db: aiosqlite.Connection | None = None
 
@@ -61,7 +61,7 @@ class VectorStore:
     def writes(self) -> bool:
         """False for an index served read-only: its stored vectors are used, new ones live in
         memory only."""
-        return self.store is not None and self.store.read_only is None
+        return self.store.read_only is None
 
     async def _writer(self) -> aiosqlite.Connection:
         if self._db is None:
