@@ -120,6 +120,30 @@ async def answers(ws: Workspace, questions: list[Question], limit: int = DEPTH) 
     return out
 
 
+async def reference_answers(ws: Workspace, questions: list[Question], limit: int = DEPTH) -> list[list[str]]:
+    """The reference of issue 18, asked over the same stored vectors: a plain MiniLM ranking (cosine
+    only, every row scored exactly) over the symbols that are not tests — no priors, no BM25, no
+    fusion with names. What the ranking of find_symbols must beat."""
+    import asyncio
+
+    import numpy as np
+
+    catalog = ws.embeddings.catalog
+    embedder = ws.host.embedder()
+    assert catalog is not None and embedder is not None
+    size = catalog.vectors.size
+    rows = np.flatnonzero(catalog.vectors.alive[:size] & ~catalog.traits.test[:size])
+    symbols = ws.state.symbols.rows
+    vectors = await asyncio.to_thread(embedder.embed, [q.query for q in questions])
+    out = []
+    for vector in vectors:
+        cosine = catalog.vectors.similarity(rows, np.asarray(vector, dtype=np.float32))
+        best = rows[np.argsort(-cosine, kind="stable")[: limit * 3]]
+        names = (symbols[int(catalog.symbol[r])].qualified_name for r in best if int(catalog.symbol[r]) in symbols)
+        out.append(list(dict.fromkeys(names))[:limit])
+    return out
+
+
 class Scores(NamedTuple):
     questions: int
     mrr: float
@@ -128,7 +152,7 @@ class Scores(NamedTuple):
 
     def line(self, label: str) -> str:
         return (
-            f"  {label:<10} {self.questions:>3} questions   MRR@10 {self.mrr:.3f}   hit@10 {self.hit:.3f}"
+            f"  {label:<22} {self.questions:>3} questions   MRR@10 {self.mrr:.3f}   hit@10 {self.hit:.3f}"
             f"   recall@10 {self.recall:.3f}"
         )
 
@@ -154,8 +178,9 @@ class Evaluation(NamedTuple):
     misses: list[tuple[str, list[str]]]  # tuning questions without an accepted answer in the top 10
 
 
-async def evaluate(ws: Workspace, questions: list[Question]) -> Evaluation:
-    rankings = await answers(ws, questions)
+async def evaluate(ws: Workspace, questions: list[Question], reference: bool = False) -> Evaluation:
+    """Scores of find_symbols' answers; with ``reference``, of the plain MiniLM ranking instead."""
+    rankings = await (reference_answers if reference else answers)(ws, questions)
     tuning = [(r, q) for r, q in zip(rankings, questions, strict=True) if not q.held_out]
     held = [(r, q) for r, q in zip(rankings, questions, strict=True) if q.held_out]
     misses = [(q.query, r[:3]) for r, q in tuning if first_accepted(r, q.accept) is None]
