@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from codecairn import __version__, logs
 from codecairn.errors import DamagedStore, StoreError, StoreNotWritable, ToolError
+from codecairn.index.heap import one_malloc_arena
 
 if TYPE_CHECKING:
     import anyio
@@ -92,6 +93,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command in ("serve", "index"):  # long-lived, and they embed on threads
+        one_malloc_arena()
     logs.setup(args.log_level or ("WARNING" if args.command != "serve" else None))
     if args.cache_dir:
         os.environ["CODECAIRN_CACHE_DIR"] = str(Path(args.cache_dir).expanduser().resolve())
