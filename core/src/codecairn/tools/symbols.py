@@ -63,6 +63,8 @@ async def find_symbols(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]
         answer["not_listed"] = found.unlisted
     if found.embeddings_pending:
         answer["embeddings_pending"] = found.embeddings_pending
+    if found.embeddings_loading:
+        answer["embeddings_loading"] = True
     return answer
 
 
