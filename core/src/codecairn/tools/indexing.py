@@ -155,6 +155,12 @@ INDEX_ANSWER = out.answer(
     ("files", "parsed", "seconds"),
 )
 
+INVALIDATE_ANSWER = out.open_answer(
+    {"invalidated": out.COUNT, "symbols": out.COUNT, "paths": out.STRINGS, "not_indexed": out.STRINGS},
+    ("invalidated",),
+)
+CLEAR_ANSWER = out.open_answer({"cleared": out.TRUE, "files": out.COUNT, "symbols": out.COUNT}, ("cleared",))
+
 STATS_ANSWER = out.open_answer(
     {
         "root": out.STRING,
@@ -165,7 +171,7 @@ STATS_ANSWER = out.open_answer(
         "languages": out.COUNTS,
         "database": out.STRING,
         "database_size_bytes": out.COUNT,
-        "cache": {"type": "object", "properties": {"hits": out.COUNT, "misses": out.COUNT}},
+        "cache": {"type": "object", "properties": {"hits": out.COUNT, "misses": out.COUNT, "tokenizer": out.STRING}},
         "last_indexed_at": out.STRING,
         "partial_files": out.COUNT,
         "partial_examples": out.STRINGS,
@@ -206,6 +212,7 @@ def codecairn_tools() -> list[Tool]:
             invalidate,
             title="Invalidate files",
             hints=ToolHints(read_only=False, destructive=True, idempotent=True),
+            output_schema=INVALIDATE_ANSWER,
         ),
         Tool(
             "clear",
@@ -219,6 +226,7 @@ def codecairn_tools() -> list[Tool]:
             clear,
             title="Clear the index",
             hints=ToolHints(read_only=False, destructive=True, idempotent=True),
+            output_schema=CLEAR_ANSWER,
         ),
         Tool(
             "stats",
