@@ -192,6 +192,21 @@ def _schema_problem(error: jsonschema.ValidationError) -> str:
     return clipped(f"{where}: {error.message}")
 
 
+def _as_integers(schema: Any, value: Any) -> Any:
+    """``value`` with every number the schema calls an integer made a Python int: JSON Schema
+    accepts ``1.0`` as an integer, and a tool slicing with it would fail."""
+    if not isinstance(schema, dict):
+        return value
+    if isinstance(value, float) and value.is_integer() and schema.get("type") == "integer":
+        return int(value)
+    if isinstance(value, dict):
+        properties = schema.get("properties", {})
+        return {k: _as_integers(properties.get(k), v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_as_integers(schema.get("items"), v) for v in value]
+    return value
+
+
 def _json_type(value: Any) -> str:
     for kind, python in (("boolean", bool), ("integer", int), ("number", float), ("string", str), ("array", list)):
         if isinstance(value, python):
@@ -330,6 +345,7 @@ class CodecairnServer:
         problem = next(iter(self._validators[tool.name].iter_errors(args)), None)
         if problem is not None:
             return self._error(ToolError(BAD_ARGUMENT, _schema_problem(problem)))
+        args = _as_integers(tool.input_schema, args)
         try:
             served = ServedContext(self.workspace, ctx.session.report_progress, self.metrics)
             if tool.long_running:  # bounded by cancellation instead of the per-call time limit
