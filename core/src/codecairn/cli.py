@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import signal
@@ -25,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from codecairn import __version__, logs
 from codecairn.errors import DamagedStore, StoreError, StoreNotWritable, ToolError
+from codecairn.index.heap import one_malloc_arena
 
 if TYPE_CHECKING:
     import anyio
@@ -43,10 +43,11 @@ def _parser() -> argparse.ArgumentParser:
     ix.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     ix.add_argument("--rebuild", action="store_true", help="delete this root's index database first")
     ix.add_argument(
-        "--embed",
+        "--no-embed",
         action="store_true",
-        help="also compute semantic-search vectors now, beside indexing (the server does it in the background anyway)",
+        help="do not compute semantic-search vectors (computed by default when the semantic extra is installed)",
     )
+    ix.add_argument("--embed", action="store_true", help=argparse.SUPPRESS)  # the default now; kept for old scripts
     sv = sub.add_parser("serve", help="serve a root over MCP stdio")
     sv.add_argument("roots", nargs="*", default=["."])
     sv.add_argument("--no-index", action="store_true", help="do not refresh the index on start")
@@ -109,6 +110,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command in ("serve", "index"):  # long-lived, and they embed on threads
+        one_malloc_arena()
     logs.setup(args.log_level or ("WARNING" if args.command != "serve" else None))
     if args.cache_dir:
         os.environ["CODECAIRN_CACHE_DIR"] = str(Path(args.cache_dir).expanduser().resolve())
@@ -298,10 +301,8 @@ async def _index(args: argparse.Namespace) -> int:
             async def progress(done: int, total: int, message: str) -> None:
                 bar.update(task, completed=done, total=total or None, description=message)
 
-            if args.embed:
-                summary = await _index_and_embed(ws, bar, progress)
-            else:
-                summary = await ws.index_now(progress)
+            summary = await ws.index_now(progress)
+            embedded = None if args.no_embed or interrupt.cancel_called else await _embed(ws, bar)
         if interrupt.cancelled_caught:
             raise KeyboardInterrupt
         overview = await index_overview(ws.store, ws.state.generation)
@@ -327,6 +328,8 @@ async def _index(args: argparse.Namespace) -> int:
             "database_size_bytes": await ws.store.size_bytes(),
             "phases": {k: round(v, 3) for k, v in summary.phases.items()},
         }
+        if embedded is not None:
+            result["embeddings"] = embedded
         if imported is not None:
             result["snapshot"] = imported.to_dict()
         if summary.unreadable:
@@ -396,40 +399,25 @@ def _interruptible() -> Iterator[anyio.CancelScope]:
             loop.remove_signal_handler(signal.SIGINT)  # False, and harmless, when none was added
 
 
-async def _index_and_embed(ws, bar, progress):
-    """Structure first and never waiting; vectors for what is stored so far, batch by batch, in a
-    second progress bar, until indexing is done and nothing is pending."""
+async def _embed(ws, bar) -> dict[str, int] | None:
+    """Semantic-search vectors for what was indexed, with a progress bar of their own, so that a
+    client that starts a server only for a moment gets semantic answers too. Nothing to do (and
+    nothing loaded) when the index did not change since its vectors were last complete; None when
+    the semantic extra is not installed."""
     from codecairn.semantic.minilm import unavailable_reason
 
-    reason = unavailable_reason()
-    if reason:
-        print(f"codecairn: not embedding: {reason}", file=sys.stderr)
-        return await ws.index_now(progress)
+    if unavailable_reason() is not None:
+        return None
+    job = ws.embeddings
+    if await job.up_to_date():
+        return {"computed": 0}
     task = bar.add_task("embedding", total=None)
-    indexed = asyncio.Event()
 
-    async def embedding_progress(done: int, total: int, message: str) -> None:
+    async def progress(done: int, total: int, message: str) -> None:
         bar.update(task, completed=done, total=total or None, description=message)
 
-    async def embed() -> None:
-        while True:
-            await ws.embeddings.run_once(embedding_progress)
-            if indexed.is_set() and ws.embeddings.pending_count() == 0:
-                return
-            await asyncio.sleep(0.2)
-
-    embedder = asyncio.create_task(embed())
-    try:
-        summary = await ws.index_now(progress)
-    except BaseException:
-        embedder.cancel()  # no task left behind, holding its connection open
-        with contextlib.suppress(BaseException):
-            await embedder
-        raise
-    finally:
-        indexed.set()
-    await embedder
-    return summary
+    computed = await job.run_once(progress)
+    return {"computed": computed, "embedded": job.embedded}
 
 
 def _show_summary(ws, result: dict[str, Any]) -> None:

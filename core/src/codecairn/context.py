@@ -126,19 +126,24 @@ class ServedContext:
             # (an index run may have removed some while this call waited)
             matches = [SymbolMatch(rows[sid], ("name",)) for sid in ranked[:limit] if sid in rows]
             return SymbolMatches(matches, total, at_least)
-        return await self._hybrid(query, ranked, bool(name or pattern), keep, limit)
+        return await self._hybrid(query, ranked, bool(name or pattern), keep, limit, prefix)
 
-    async def _hybrid(self, query: str, lexical: list[int], by_name: bool, keep, limit: int) -> SymbolMatches:
+    async def _hybrid(
+        self, query: str, lexical: list[int], by_name: bool, keep, limit: int, path: str | None
+    ) -> SymbolMatches:
         """Natural-language search, fused (reciprocal rank) with the name ranking when both are asked."""
         from codecairn.semantic.fusion import reciprocal_rank_fusion
 
         rows = self._state.symbols.rows
         candidates = {s.id for s in rows.values() if keep(s)} if keep is not None else None
-        semantic = await self._ws.semantic.search(query, max(limit * 3, 30), candidates)
-        fused = reciprocal_rank_fusion(lexical if by_name else [], [p for p in semantic if p[0] in rows])
+        answer = await self._ws.semantic.search(query, max(limit * 3, 30), candidates, path)
+        fused = reciprocal_rank_fusion(
+            lexical if by_name else [], [(h.symbol_id, h.cosine) for h in answer.hits if h.symbol_id in rows]
+        )
         found = [f for f in fused if f.id in rows]
         matches = [SymbolMatch(rows[cast(int, f.id)], tuple(f.matched), f.semantic_score) for f in found[:limit]]
-        return SymbolMatches(matches, len(found), False, self._ws.embeddings.pending_count())
+        pending = self._ws.embeddings.pending_count()
+        return SymbolMatches(matches, len(found), False, pending or 0, answer.loading)
 
     def children(self, symbol_id: int) -> list[IndexedSymbol]:
         rows = self._state.symbols.rows

@@ -200,6 +200,7 @@ class SymbolMatches(NamedTuple):
     total: int
     total_is_lower_bound: bool = False
     embeddings_pending: int = 0  # symbols a semantic search could not consider yet
+    embeddings_loading: bool = False  # stored vectors were still loading when it answered
 
 
 @dataclass

@@ -157,6 +157,7 @@ class Workspace:
 
     async def close(self) -> None:
         self.indexer.close()
+        await self.embeddings.close()
         if self._store is not None:
             if self.read_only is None and self.failure is None:
                 try:
