@@ -38,9 +38,9 @@ if [[ -z $before ]]; then
     echo "before: $before (remove with: git worktree remove --force $before)"
 fi
 
-run_side() { # NAME VENV ROUND
+run_side() { # NAME VENV ROUND (a --basetemp of its own: other pytest runs in /tmp cannot prune it)
     echo "== round $3: $1"
-    (cd "$after" && CODECAIRN_CACHE_DIR=$out/cache-$1 "$2/bin/pytest" -q -p no:cacheprovider \
+    (cd "$after" && CODECAIRN_CACHE_DIR=$out/cache-$1 "$2/bin/pytest" -q -p no:cacheprovider --basetemp="$out/tmp-$1" \
         benchmarks/test_index_python.py -k "$tests" --benchmark-json="$out/$1-$3.json" >"$out/$1-$3.log" 2>&1) \
         || { tail -30 "$out/$1-$3.log"; exit 1; }
 }
