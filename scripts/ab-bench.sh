@@ -9,13 +9,17 @@
 # each side with its own CODECAIRN_CACHE_DIR. Prints per benchmark the median over rounds of each
 # side's pytest-benchmark median, and after/before.
 #
+# Both sides must understand the CLI options those files pass (main's benchmarks pass `index
+# --no-embed` since the semantic work of issue 18: a REF older than that fails at its first run).
+#
 # Environment: AB_BEFORE=DIR   an existing checkout of REF with its .venv (skips building one)
+#              AB_AFTER=DIR    the after side and its benchmark files: a checkout with a .venv (default: this one)
 #              AB_OUT=DIR      where the pytest-benchmark JSON files go (default: a new dir in /tmp)
 #              AB_TESTS=...    pytest -k expression (default: the three benchmarks below)
 set -euo pipefail
 ref=${1:?usage: ab-bench.sh REF [ROUNDS]}
 rounds=${2:-4}
-after=$(cd "$(dirname "$0")/.." && pwd)
+after=${AB_AFTER:-$(cd "$(dirname "$0")/.." && pwd)}
 export CODECAIRN_BENCH_TIER=${CODECAIRN_BENCH_TIER:-large}
 tests=${AB_TESTS:-"test_cold_index_vs_ctags or test_unchanged_reindex or test_query_latency_through_mcp"}
 out=${AB_OUT:-$(mktemp -d /tmp/codecairn-ab.XXXXXX)}
