@@ -1,7 +1,7 @@
 """The command line: thin wrappers around a Workspace.
 
 codecairn index PATH [--json] [--rebuild]   build or refresh the index, then show what it found
-codecairn serve [ROOT]                      MCP stdio server
+codecairn serve [ROOT [MORE_ROOTS...]]      MCP stdio server (the first root is indexed)
 codecairn plugins [--json]                  loaded plugins, their languages and tools
 codecairn query NAME [--root PATH]          find_symbols / get_symbol, for humans
 codecairn export PATH                       the graph as JSON Lines on stdout
@@ -48,7 +48,9 @@ def _parser() -> argparse.ArgumentParser:
         help="also compute semantic-search vectors now, beside indexing (the server does it in the background anyway)",
     )
     sv = sub.add_parser("serve", help="serve a root over MCP stdio")
-    sv.add_argument("roots", nargs="*", default=["."])
+    sv.add_argument(
+        "roots", nargs="*", default=["."], help="the root to index, then more roots the file tools may use"
+    )
     sv.add_argument("--no-index", action="store_true", help="do not refresh the index on start")
     sv.add_argument(
         "--no-watch",
@@ -123,9 +125,11 @@ async def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "serve":
         from codecairn.server import serve
 
-        if len(args.roots) != 1:
-            print("codecairn: serve takes one root for now; start one server per root", file=sys.stderr)
-            return 2
+        from codecairn.paths import validate_root
+
+        # The first root is indexed; the others are declared too (file tools may read, search and
+        # edit them), as are the roots the MCP client declares.
+        extra = tuple(str(validate_root(r)) for r in args.roots[1:])
         try:
             ws = await Workspace.open(args.roots[0])
         except (DamagedStore, StoreNotWritable) as exc:
@@ -133,7 +137,9 @@ async def _dispatch(args: argparse.Namespace) -> int:
             print(f"codecairn: {exc}", file=sys.stderr)
             ws = Workspace.unusable(args.roots[0], exc)
         try:
-            await serve(ws, index_on_start=not args.no_index, watch=not args.no_watch, embed=not args.no_embed)
+            await serve(
+                ws, index_on_start=not args.no_index, watch=not args.no_watch, embed=not args.no_embed, extra_roots=extra
+            )
         finally:
             await ws.close()
         return 0

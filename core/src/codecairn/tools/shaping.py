@@ -4,6 +4,7 @@ bounded, honest. Every bounded list says ``complete``; when cut, ``limit_reached
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from codecairn.hookspecs import ToolContext
@@ -59,3 +60,29 @@ def edge_target(ctx: ToolContext, edge: Edge) -> dict[str, Any]:
         out["call_line"] = edge.line
         out.pop("line", None)
     return out
+
+
+def compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def text_block(answer: dict[str, Any], field: str) -> str:
+    """One answer as a text block: its other fields as one JSON line (the header), then ``field``'s
+    text verbatim — an agent pays for the code, not for quoting it in a JSON string."""
+    if not isinstance(answer.get(field), str):
+        return compact(answer)
+    head = {k: v for k, v in answer.items() if k != field}
+    return compact(head) + "\n" + answer[field]
+
+
+def text_blocks(field: str, listed: str | None = None):
+    """A Tool.render: the answer as ``text_block(answer, field)``; with ``listed``, the answer's
+    other fields first, then one block per entry of its ``listed`` list."""
+
+    def render(answer: dict[str, Any]) -> list[str]:
+        if listed is None or not isinstance(answer.get(listed), list):
+            return [text_block(answer, field)]
+        head = {k: v for k, v in answer.items() if k != listed}
+        return [compact(head), *(text_block(entry, field) for entry in answer[listed])]
+
+    return render

@@ -9,7 +9,7 @@ from codecairn.errors import NOT_FOUND, ToolError, quoted
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
 from codecairn.model import CALLABLE_KINDS, INHERITANCE_KINDS, TYPE_KINDS, IndexedSymbol
 from codecairn.tools import arguments as a
-from codecairn.tools.shaping import LIST_LIMIT, bounded, brief, edge_target, short
+from codecairn.tools.shaping import LIST_LIMIT, bounded, brief, edge_target, short, text_blocks
 
 _SELECT = {
     "name": a.name("Qualified name: pkg.mod.Class.method, Class.method or Class::method"),
@@ -227,5 +227,6 @@ def codecairn_tools() -> list[Tool]:
             read_symbol,
             title="Read a symbol's source",
             hints=READ_ONLY,
+            render=text_blocks("source"),  # the code as text after a one-line header, not a JSON string
         ),
     ]
