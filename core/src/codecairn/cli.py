@@ -48,9 +48,7 @@ def _parser() -> argparse.ArgumentParser:
         help="also compute semantic-search vectors now, beside indexing (the server does it in the background anyway)",
     )
     sv = sub.add_parser("serve", help="serve a root over MCP stdio")
-    sv.add_argument(
-        "roots", nargs="*", default=["."], help="the root to index, then more roots the file tools may use"
-    )
+    sv.add_argument("roots", nargs="*", default=["."], help="the root to index, then more roots the file tools may use")
     sv.add_argument("--no-index", action="store_true", help="do not refresh the index on start")
     sv.add_argument(
         "--no-watch",
@@ -123,9 +121,8 @@ async def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "index":
         return await _index(args)
     if args.command == "serve":
-        from codecairn.server import serve
-
         from codecairn.paths import validate_root
+        from codecairn.server import serve
 
         # The first root is indexed; the others are declared too (file tools may read, search and
         # edit them), as are the roots the MCP client declares.
@@ -138,7 +135,11 @@ async def _dispatch(args: argparse.Namespace) -> int:
             ws = Workspace.unusable(args.roots[0], exc)
         try:
             await serve(
-                ws, index_on_start=not args.no_index, watch=not args.no_watch, embed=not args.no_embed, extra_roots=extra
+                ws,
+                index_on_start=not args.no_index,
+                watch=not args.no_watch,
+                embed=not args.no_embed,
+                extra_roots=extra,
             )
         finally:
             await ws.close()

@@ -463,14 +463,14 @@ class HistoryEntry:
 class TextEdit(NamedTuple):
     """One change to a text file, addressed as reads show it (LF line breaks, no BOM):
 
-    * ``replace``: ``old`` by ``new``, where ``old`` must occur exactly ``count`` times (all replaced);
+    * ``replace``: ``old`` by ``new``, where ``old`` must occur exactly ``occurrences`` times (all replaced);
     * ``lines``: lines ``start_line``..``end_line`` by ``new`` ("" deletes them);
     * ``insert``: ``new`` as whole lines before ``start_line`` (the line count + 1: at the end)."""
 
     kind: str  # "replace" | "lines" | "insert"
     new: str = ""
     old: str = ""
-    count: int = 1
+    occurrences: int = 1
     start_line: int = 0
     end_line: int = 0
 

@@ -212,7 +212,7 @@ class FileAccess:
         return os.path.join(place.root, rel_from_root)
 
     async def _listing(
-        self, places: list[Place], include: list[str], exclude: list[str]
+        self, places: list[Place], include: list[str], exclude: list[str], keep: int = LISTING_CAP
     ) -> tuple[list[str], int, bool]:
         paths: list[str] = []
         total, timed_out = 0, False
@@ -220,7 +220,7 @@ class FileAccess:
             if place.rel and not os.path.exists(place.real):
                 raise ToolError(NOT_FOUND, f"{place.shown} does not exist", path=place.shown)
             try:
-                listed = await ripgrep.list_files(place.root, place.rel, include, exclude, LISTING_CAP)
+                listed = await ripgrep.list_files(place.root, place.rel, include, exclude, keep)
             except subprocesses.ProgramUnavailable as exc:
                 raise ripgrep.unavailable(exc) from None
             paths += [self._shown(place, p) for p in listed.paths]
@@ -313,6 +313,10 @@ class FileAccess:
                 out.limit_reason = found.limit_reason
                 out.timed_out = found.timed_out
                 break
+        if not out.matches and not out.timed_out:
+            # ripgrep's --json summary counts no searched file when nothing matched: count them
+            # (same walk, same globs) so that "nothing found" and "nothing searched" read apart.
+            _, out.files_searched, _ = await self._listing(places, include, exclude, keep=0)
         out.matches.sort(key=lambda m: (m.path, m.line))
         out.filters = _filters(places, include, exclude, literal, case, word, pattern)
         return out
@@ -604,6 +608,8 @@ def _filters(places: list[Place], include: list[str], exclude: list[str], litera
     if exclude:
         out["exclude"] = exclude
     out["case"] = case
+    if case == "smart" and pattern != pattern.lower():
+        out["capitals"] = True  # smart case then matches case-sensitively
     if word:
         out["word"] = True
     out["literal"] = literal

@@ -127,12 +127,12 @@ def _replace(text: Text, edit: TextEdit, shown: str) -> tuple[Text, int]:
         raise ToolError(
             NOT_FOUND, f"old_text {quoted(edit.old, 60)} is not in {shown}; nothing was changed", path=shown
         )
-    if len(found) != edit.count:
+    if len(found) != edit.occurrences:
         starts = text.line_starts()
         lines = [bisect.bisect_right(starts, i) for i in found[:SHOWN_OCCURRENCES]]
         raise ToolError(
             BAD_ARGUMENT,
-            f"old_text occurs {len(found)} times in {shown}, not {edit.count}; nothing was changed "
+            f"old_text occurs {len(found)} times in {shown}, not {edit.occurrences}; nothing was changed "
             "(give more context to make it unique, or expected_occurrences to replace them all)",
             path=shown,
             occurrences=len(found),

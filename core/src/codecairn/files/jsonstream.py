@@ -26,6 +26,12 @@ _NUMBERISH = re.compile(rb"[-+0-9.eE]*")
 _LITERALS = (b"true", b"false", b"null")
 
 
+def _run_end(pattern: re.Pattern[bytes], buf: bytes | bytearray, pos: int) -> int:
+    """Where a run of ``pattern`` starting at ``pos`` ends (its patterns match the empty string too)."""
+    m = pattern.match(buf, pos)
+    return pos if m is None else m.end()
+
+
 def _runs() -> tuple[re.Pattern[bytes], re.Pattern[bytes], re.Pattern[bytes], re.Pattern[bytes]]:
     """Regular expressions that consume many complete elements at once (C speed): values nested
     up to three levels deep, each followed by a comma — so every element they take is complete
@@ -111,8 +117,7 @@ class _Source:
     def peek(self) -> int:
         """The next byte after whitespace, or -1 at the end."""
         while True:
-            m = _WS.match(self.buf, self.pos)
-            self.pos = m.end()
+            self.pos = _run_end(_WS, self.buf, self.pos)
             if self.pos < len(self.buf):
                 return self.buf[self.pos]
             if not self.more():
@@ -134,10 +139,10 @@ def _string(src: _Source, keep: bool) -> str | None:
     src.pos += 1
     parts: list[bytes] = []
     while True:
-        m = _STRING_RUN.match(src.buf, src.pos)
+        end = _run_end(_STRING_RUN, src.buf, src.pos)
         if keep:
-            parts.append(src.buf[src.pos : m.end()])
-        src.pos = m.end()
+            parts.append(src.buf[src.pos : end])
+        src.pos = end
         if src.pos >= len(src.buf):
             if not src.more():
                 raise _fail(src, "unterminated string")
@@ -168,7 +173,7 @@ def _scalar(src: _Source, first: int) -> None:
     if first in b"-0123456789":
         # The run of characters a number could hold must end inside what was read (or the
         # document must): "0." at the end of a chunk may be "0.5" once the next one comes.
-        while _NUMBERISH.match(src.buf, src.pos).end() == len(src.buf) and src.more():
+        while _run_end(_NUMBERISH, src.buf, src.pos) == len(src.buf) and src.more():
             pass
         m = _NUMBER.match(src.buf, src.pos)
         if m is None:
@@ -196,7 +201,7 @@ def _value(src: _Source) -> None:
             stack.append(first)
             src.pos += 1
             opened_at = src.pos
-            src.pos = (_MEMBERS if first == 0x7B else _ELEMENTS).match(src.buf, src.pos).end()
+            src.pos = _run_end(_MEMBERS if first == 0x7B else _ELEMENTS, src.buf, src.pos)
             ran = src.pos > opened_at  # elements were taken: a closing bracket now follows a comma
             first = src.peek()
             closing = 0x7D if stack[-1] == 0x7B else 0x5D
@@ -216,7 +221,7 @@ def _value(src: _Source) -> None:
             closing = 0x7D if stack[-1] == 0x7B else 0x5D
             if after == 0x2C:  # ,
                 src.pos += 1
-                src.pos = (_MEMBERS if stack[-1] == 0x7B else _ELEMENTS).match(src.buf, src.pos).end()
+                src.pos = _run_end(_MEMBERS if stack[-1] == 0x7B else _ELEMENTS, src.buf, src.pos)
                 first = src.peek()
                 if stack[-1] == 0x7B:
                     _member_key(src, first)

@@ -370,7 +370,8 @@ def _lines_of_text(w: TextWindow, text: str | None, first: int, last: int | None
     if lines and lines[-1] == "":
         lines.pop()
     last = min(last or len(lines), len(lines))
-    out, used = [], 0
+    out: list[str] = []
+    used = 0
     for number in range(first, last + 1):
         line = lines[number - 1]
         cost = len(line.encode()) + 1

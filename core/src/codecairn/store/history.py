@@ -70,7 +70,8 @@ async def record(
             "INSERT INTO history(created_at, tool, size, undoes) VALUES (?, ?, ?, ?)",
             (time.time(), tool, size if kept else 0, undoes),
         )
-        entry_id = int(cursor.lastrowid)
+        entry_id = cursor.lastrowid
+        assert entry_id is not None
         await db.executemany(
             "INSERT INTO history_files(entry_id, position, root, path, sha256_before, sha256_after, mode, before, kept) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -49,6 +49,7 @@ def change_of(spec: dict[str, Any]) -> FileChange:
     new = spec.get("new_text")
     if mode != "delete" and new is None:
         raise ToolError(BAD_ARGUMENT, f"{mode} needs new_text")
+    new = new or ""
     path, expected = spec["path"], spec.get("expected_hash")
     if mode == "delete":
         return FileChange(path, delete=True, expected_hash=expected)

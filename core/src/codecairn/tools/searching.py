@@ -58,10 +58,11 @@ def _why_nothing(found: TextSearch) -> str:
     if found.files_searched == 0:
         reasons.append("no file was searched: the path and include/exclude globs left none")
     else:
-        reasons.append(f"{found.files_searched:,} files ({found.bytes_searched:,} bytes) searched, no match")
+        size = f" ({found.bytes_searched:,} bytes)" if found.bytes_searched else ""
+        reasons.append(f"{found.files_searched:,} files{size} searched, no match")
     if f.get("case") == "sensitive":
         reasons.append("case-sensitive: try case 'insensitive'")
-    elif f.get("case") == "smart":
+    elif f.get("case") == "smart" and f.get("capitals"):
         reasons.append("smart case: a pattern with capitals matches case-sensitively")
     if f.get("regex_characters"):
         reasons.append("the pattern was read as a regular expression: literal: true searches for it as written")
@@ -170,7 +171,7 @@ class _Node:
             out["languages"] = dict(self.languages.most_common(LANGUAGES_SHOWN))
         if depth > 0 and self.children:
             children = sorted(self.children.values(), key=lambda c: (-c.files, c.name))
-            dirs = []
+            dirs: list[dict[str, Any]] = []
             for child in children:
                 if shown[0] >= limit:
                     out["more_dirs"] = len(children) - len(dirs)
