@@ -29,6 +29,8 @@ from codecairn.files import compare as comparing
 from codecairn.files import edits, fuzzy, jsonstream, reading, ripgrep, risk, writing
 from codecairn.files.roots import DeclaredRoots, Place, traverses_link
 from codecairn.model import (
+    CALLABLE_KINDS,
+    TYPE_KINDS,
     DirectoryComparison,
     FileChange,
     FileDigest,
@@ -60,6 +62,7 @@ log = logging.getLogger("codecairn.files")
 SHA256 = re.compile(r"[0-9a-fA-F]{64}")
 LISTING_CAP = 500_000  # paths one listing holds at most (ranking and maps work on them)
 JSON_TEXT_MAX = 4 << 20
+ENCLOSING_KINDS = CALLABLE_KINDS | TYPE_KINDS  # what a search match is said to be in, first
 
 Refresh = Callable[[list[str]], Awaitable[IndexSummary]]
 
@@ -322,21 +325,22 @@ class FileAccess:
         return out
 
     def enclosing_symbol(self, path: str, line: int) -> IndexedSymbol | None:
-        """The innermost indexed symbol whose lines hold ``line`` of ``path`` (root-relative)."""
+        """The innermost function or type of ``path`` (root-relative) whose lines hold ``line`` —
+        what an agent wants to know of a match — else the innermost symbol of any kind (a module,
+        a field: ``self.items = {}`` inside ``__init__`` is ``__init__``'s, not the field's)."""
         indexed = self.state.files_by_path.get(path)
         if indexed is None:
             return None
         rows = self.state.symbols.rows
         best: IndexedSymbol | None = None
+        best_key: tuple[bool, int, int] | None = None
         for sid in self.state.symbols.by_file.get(indexed.id, ()):
             s = rows.get(sid)
             if s is None or not (s.start_line <= line <= s.end_line):
                 continue
-            if best is None or (s.end_line - s.start_line, -s.start_line) < (
-                best.end_line - best.start_line,
-                -best.start_line,
-            ):
-                best = s
+            key = (s.kind not in ENCLOSING_KINDS, s.end_line - s.start_line, -s.start_line)
+            if best_key is None or key < best_key:
+                best, best_key = s, key
         return best
 
     # ---- comparing ------------------------------------------------------------------------------
