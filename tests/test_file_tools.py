@@ -11,10 +11,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from realcode import answers
-
 from codecairn.errors import ToolError
 from codecairn.workspace import Workspace
+from realcode import answers
 
 pytestmark = pytest.mark.anyio
 
