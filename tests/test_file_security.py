@@ -177,6 +177,10 @@ async def test_binary_files_are_never_returned_nor_edited_as_text(ws, tree) -> N
     assert error.code == "bad_argument" and "binary" in error.message
     assert (root / "nul.txt").read_bytes() == b"text then a NUL\x00 and more text\n"
     assert (await call(ws, "search_text", pattern="more text"))["matches"] == 0, "a binary match is not shown"
+    (root / "late.txt").write_bytes(b"plain line\n" * 2000 + b"then\x00binary\n")  # past the first 8 KiB
+    assert (await call(ws, "read", path="late.txt", start_line=1990))["binary"] is True
+    assert (await call(ws, "read", path="late.txt", tail=1))["binary"] is True
+    assert (await call(ws, "read", path="late.txt", start_line=1, end_line=3))["text"] == "plain line\n" * 3
 
 
 async def test_huge_files_are_read_in_bounded_windows_and_not_edited_whole(ws, tree) -> None:

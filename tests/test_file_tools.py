@@ -335,3 +335,17 @@ async def test_an_edit_keeps_mode_line_endings_and_bom(ws) -> None:
     assert os.stat(script).st_mode & 0o777 == 0o751
     leftovers = [p.name for p in root.iterdir() if ".codecairn-" in p.name]
     assert leftovers == [], "no temporary file is left beside it"
+
+
+async def test_history_is_bounded_oldest_evicted_first(ws, monkeypatch: pytest.MonkeyPatch) -> None:
+    from codecairn.store import history as history_table
+
+    monkeypatch.setattr(history_table, "MAX_ENTRIES", 3)
+    ids = [(await call(ws, "edit", path="app/extra.py", create=True, new_text="N = 0\n"))["history_id"]]
+    for n in range(1, 5):
+        done = await call(ws, "edit", path="app/extra.py", start_line=1, end_line=1, new_text=f"N = {n}\n")
+        ids.append(done["history_id"])
+    kept = [e["id"] for e in (await call(ws, "history"))["entries"]]
+    assert kept == ids[:-4:-1], "the three newest, newest first"
+    evicted = await refused(ws, "undo", id=ids[0])
+    assert evicted.code == "not_found" and "evicted" in evicted.message

@@ -11,8 +11,10 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 pytestmark = pytest.mark.anyio
 
 # What each built-in tool does to the world, as a user would describe it.
-WRITES = {"index", "remember", "forget", "notes"}  # the index, the memories, a notes file
-DESTROYS = {"forget", "notes"}  # forget deletes memories; notes set/delete overwrite a section
+# The file tools that edit overwrite or delete files (undo too: it writes an older content back).
+EDITS = {"edit", "edit_symbol", "edit_files", "undo"}
+WRITES = {"index", "remember", "forget", "notes"} | EDITS  # the index, the memories, a notes file, files
+DESTROYS = {"forget", "notes"} | EDITS  # forget deletes memories; notes set/delete overwrite a section
 
 
 async def test_every_tool_has_a_title_and_true_annotations(stdlib_part: Path, cache_dir: Path) -> None:

@@ -68,11 +68,7 @@ def report_answer(report: WriteReport, single: bool) -> dict[str, Any]:
     """A write's answer: paths, hashes before and after, the history id, and only what is unusual."""
     files = []
     for f in report.files:
-        entry: dict[str, Any] = {"path": f.path, "sha256_before": f.sha256_before, "sha256_after": f.sha256_after}
-        if not f.sha256_before:
-            entry["created"] = True
-        if not f.sha256_after:
-            entry["deleted"] = True
+        entry = _history_file(f.path, f.sha256_before, f.sha256_after)
         if f.replacements > 1:
             entry["replacements"] = f.replacements
         files.append(entry)
