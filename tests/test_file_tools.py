@@ -349,3 +349,21 @@ async def test_history_is_bounded_oldest_evicted_first(ws, monkeypatch: pytest.M
     assert kept == ids[:-4:-1], "the three newest, newest first"
     evicted = await refused(ws, "undo", id=ids[0])
     assert evicted.code == "not_found" and "evicted" in evicted.message
+
+
+async def test_byte_windows_know_their_line_far_into_a_file(ws) -> None:
+    """A byte window's start_line, counted from the nearest remembered mark, equals a full count —
+    with a CRLF split across the 1 MiB boundary and lone CRs around it."""
+    import re
+
+    root = Path(ws.root)
+    chunk = 1 << 20
+    head = b"x" * (chunk - 1) + b"\r"  # the CR ends the first MiB; its LF begins the second
+    data = head + b"\n" + (b"a\rb\nc\r\n" * 400_000)
+    (root / "mixed.txt").write_bytes(data)
+    os.utime(root / "mixed.txt", (1_600_000_000, 1_600_000_000))  # not "just written": remembered
+    await call(ws, "file_hash", path="mixed.txt")
+    for position in (5, chunk - 1, chunk, chunk + 1, chunk + 7, 2 * chunk + 3, len(data) - 10):
+        expected = len(re.findall(rb"\r\n|\r|\n", data[:position])) + 1
+        got = await call(ws, "read", path="mixed.txt", start_byte=position, max_bytes=16)
+        assert got["start_line"] == expected, position

@@ -60,14 +60,3 @@ def test_the_inspector_lists_and_calls_the_file_tools(inspector: Path, tmp_path:
     )  # fmt: skip
     assert not edited.get("isError"), edited
     assert (root / "greet.py").read_text() == 'def hello():\n    return "hello"\n'
-
-    stale = inspect(
-        inspector, root, cache_dir, "tools/call", "edit",
-        path="greet.py", old_text='"hello"', new_text='"x"', expected_hash=sha,
-    )  # fmt: skip
-    assert stale["isError"] is True and json.loads(stale["content"][0]["text"])["error"] == "stale_precondition"
-
-    found = inspect(inspector, root, cache_dir, "tools/call", "search_text", pattern="hello", literal="true")
-    assert found["isError"] is False
-    matches = json.loads(found["content"][0]["text"])["files"][0]["matches"]
-    assert [m["line"] for m in matches] == [1, 2]

@@ -116,6 +116,11 @@ class _Endings:
 
 
 _digests: OrderedDict[tuple, FileDigest] = OrderedDict()
+# Line marks of remembered files: (line breaks before, a CR pending) at every CHUNK boundary, so the
+# line number of a byte window is found by scanning at most one chunk, not the file up to it —
+# reading a 20 MB minified file window after window stays linear.
+Marks = list[tuple[int, bool]]
+_marks: dict[tuple, Marks] = {}
 
 
 def _identity(root: str, rel: str, st: os.stat_result) -> tuple | None:
@@ -133,21 +138,25 @@ def _remembered(key: tuple | None) -> FileDigest | None:
     return found
 
 
-def _remember(key: tuple | None, digest: FileDigest) -> None:
+def _remember(key: tuple | None, digest: FileDigest, marks: Marks | None = None) -> None:
     if key is None:
         return
     _digests[key] = digest
+    if marks:
+        _marks[key] = marks
     if len(_digests) > _REMEMBERED:
-        _digests.popitem(last=False)
+        old, _ = _digests.popitem(last=False)
+        _marks.pop(old, None)
 
 
 def _lines_in(size: int, data_ends_with_break: bool, breaks: int) -> int:
     return breaks + (1 if size and not data_ends_with_break else 0)
 
 
-def digest_fd(fd: int, stop: Stop | None = None, encoding: str = "") -> FileDigest:
+def digest_fd(fd: int, stop: Stop | None = None, encoding: str = "", marks: Marks | None = None) -> FileDigest:
     """sha256, size, line count and line endings of an open file, streamed from its start. For a
-    wide encoding (UTF-16/32) the line breaks are counted in the decoded text."""
+    wide encoding (UTF-16/32) the line breaks are counted in the decoded text. ``marks`` (not for
+    wide encodings) receives the line count at every CHUNK boundary."""
     os.lseek(fd, 0, os.SEEK_SET)
     sha = hashlib.sha256()
     endings = _Endings()
@@ -156,6 +165,8 @@ def digest_fd(fd: int, stop: Stop | None = None, encoding: str = "") -> FileDige
     while chunk := os.read(fd, CHUNK):
         if stop is not None and stop():
             raise Stopped
+        if marks is not None and wide is None:
+            marks.append((endings.breaks, endings._pending_cr))
         sha.update(chunk)
         size += len(chunk)
         if wide is not None:
@@ -181,9 +192,15 @@ def _digest_of_open(fd: int, root: str, rel: str, stop: Stop | None, fresh: bool
     key = _identity(root, rel, os.fstat(fd))
     found = None if fresh else _remembered(key)
     if found is None:
-        found = digest_fd(fd, stop, sniff(_head(fd)).encoding)
-        _remember(key, found)
+        marks: Marks = []
+        found = digest_fd(fd, stop, sniff(_head(fd)).encoding, marks)
+        _remember(key, found, marks)
     return found
+
+
+def _marks_of(fd: int, root: str, rel: str) -> Marks | None:
+    key = _identity(root, rel, os.fstat(fd))
+    return _marks.get(key) if key is not None else None
 
 
 def _head(fd: int) -> bytes:
@@ -529,7 +546,7 @@ def read_bytes(
             return w
         w.text = text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
         w.start_byte, w.end_byte = start, start + len(piece)
-        w.start_line = _line_at(fd, start, len(s.bom), stop)
+        w.start_line = _line_at(fd, start, len(s.bom), stop, _marks_of(fd, root, rel))
         if w.end_byte < d.size:
             w.next_start_byte = w.end_byte
         return w
@@ -550,11 +567,18 @@ def _character_start(fd: int, position: int, base: int) -> int:
     return position - back + index
 
 
-def _line_at(fd: int, position: int, base: int, stop: Stop | None) -> int:
-    """The 1-based number of the line holding byte ``position``."""
-    os.lseek(fd, base, os.SEEK_SET)
+def _line_at(fd: int, position: int, base: int, stop: Stop | None, marks: Marks | None = None) -> int:
+    """The 1-based number of the line holding byte ``position``; from the nearest mark before it
+    when the file's marks are known, else counted from ``base``."""
     endings = _Endings()
-    remaining = position - base
+    start = base
+    if marks:
+        index = min(position // CHUNK, len(marks) - 1)
+        if index * CHUNK > base:
+            start = index * CHUNK
+            endings.lf, endings._pending_cr = marks[index]  # the breaks before it, however they were
+    os.lseek(fd, start, os.SEEK_SET)
+    remaining = position - start
     while remaining > 0:
         chunk = os.read(fd, min(CHUNK, remaining))
         if not chunk:
