@@ -288,3 +288,10 @@ async def test_a_cancelled_search_kills_its_ripgrep_child(ws, tree) -> None:
     assert subprocesses.running_children() == []
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)  # gone, and reaped (a zombie would still answer)
+
+
+def test_only_allowlisted_programs_run() -> None:
+    for name in ("sh", "bash", "python3", "rg;id", "/usr/bin/rg"):
+        with pytest.raises(ValueError, match="not an allowed program"):
+            subprocesses.program(name)
+    assert Path(subprocesses.program("rg")).name == "rg"

@@ -367,3 +367,21 @@ async def test_byte_windows_know_their_line_far_into_a_file(ws) -> None:
         expected = len(re.findall(rb"\r\n|\r|\n", data[:position])) + 1
         got = await call(ws, "read", path="mixed.txt", start_byte=position, max_bytes=16)
         assert got["start_line"] == expected, position
+
+
+async def test_compare_symbols_across_declared_roots_parses_the_other_side(ws, tmp_path: Path) -> None:
+    """A file in another declared root is not indexed: its symbols are parsed on the spot."""
+    from codecairn.context import ServedContext
+    from codecairn.files.roots import DeclaredRoots
+
+    vendored = tmp_path / "vendored"
+    vendored.mkdir()
+    (vendored / "service.py").write_text(SERVICE.replace("return self.items.get(key)", "return self.items[key]"))
+    ctx = ServedContext(ws, roots=DeclaredRoots(ws.root, (str(vendored),)))
+    compare = ws.host.tools["compare_symbols"].handler
+    got = await compare(
+        ctx, {"left": {"name": "Cache.get"}, "right": {"name": "Cache.get", "path": str(vendored / "service.py")}}
+    )
+    assert got["right"]["path"] == str(vendored.resolve() / "service.py")
+    assert "-        return self.items.get(key)\n+        return self.items[key]" in got["unified_diff"]
+    assert "changed" not in got, "same kind, signature, size and name"

@@ -40,10 +40,10 @@ FILE_TOOLS = {
 }
 
 
-def params(root: Path, cache: Path, *extra: str) -> StdioServerParameters:
+def params(root: Path, cache: Path, *extra: str, more_roots: tuple[Path, ...] = ()) -> StdioServerParameters:
     return StdioServerParameters(
         command=sys.executable,
-        args=["-m", "codecairn.cli", "serve", str(root), "--no-watch", "--no-embed", *extra],
+        args=["-m", "codecairn.cli", "serve", str(root), *map(str, more_roots), "--no-watch", "--no-embed", *extra],
         env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)},
     )
 
@@ -64,12 +64,15 @@ async def test_an_agent_reads_searches_and_edits_over_mcp(stdlib_part: Path, cac
     other = tmp_path / "other"
     other.mkdir()
     (other / "notes.txt").write_text("declared by the client\n")
+    named = tmp_path / "named"  # a second root on the command line
+    named.mkdir()
+    (named / "readme.txt").write_text("named on the command line\n")
     roots = [t.Root(uri=stdlib_part.as_uri())]
 
     async def list_roots(context) -> t.ListRootsResult:
         return t.ListRootsResult(roots=roots)
 
-    async with stdio_client(params(stdlib_part, cache_dir, "--no-index")) as (read, write):
+    async with stdio_client(params(stdlib_part, cache_dir, "--no-index", more_roots=(named,))) as (read, write):
         async with ClientSession(read, write, list_roots_callback=list_roots) as session:
             await session.initialize()
             listed = {tool.name: tool for tool in (await session.list_tools()).tools}
@@ -126,6 +129,9 @@ async def test_an_agent_reads_searches_and_edits_over_mcp(stdlib_part: Path, cac
             assert again.is_error and json.loads(again.content[0].text)["error"] == "stale_precondition"
             undone = fields(await call(session, "undo", {}))
             assert undone["sha256_after"] == sha
+
+            named_read = fields(await call(session, "read", {"path": str(named / "readme.txt")}))
+            assert named_read["text"] == "named on the command line\n"
 
             # A root the client declares later is usable once it says its roots changed.
             outside = await call(session, "read", {"path": str(other / "notes.txt")})
