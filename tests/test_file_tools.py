@@ -385,3 +385,17 @@ async def test_compare_symbols_across_declared_roots_parses_the_other_side(ws, t
     assert got["right"]["path"] == str(vendored.resolve() / "service.py")
     assert "-        return self.items.get(key)\n+        return self.items[key]" in got["unified_diff"]
     assert "changed" not in got, "same kind, signature, size and name"
+
+
+async def test_encodings_are_read_and_kept(ws) -> None:
+    root = Path(ws.root)
+    (root / "latin.txt").write_bytes("café = 1\nnaïve = 2\n".encode("latin-1"))
+    got = await call(ws, "read", path="latin.txt")
+    assert got["text"] == "café = 1\nnaïve = 2\n" and got["encoding"] == "latin-1"
+    await call(ws, "edit", path="latin.txt", old_text="naïve = 2", new_text="déjà = 3")
+    assert (root / "latin.txt").read_bytes() == "café = 1\ndéjà = 3\n".encode("latin-1")
+    refused_char = await refused(ws, "edit", path="latin.txt", old_text="déjà", new_text="日本")
+    assert refused_char.code == "bad_argument" and "latin-1" in refused_char.message
+    (root / "wide.txt").write_bytes("\ufeffone\r\ntwo\r\n".encode("utf-16-le"))
+    wide = await call(ws, "read", path="wide.txt", start_line=2)
+    assert wide["text"] == "two\n" and wide["encoding"].startswith("utf-16") and wide["bom"] is True
