@@ -13,8 +13,10 @@ pytestmark = pytest.mark.anyio
 # What each built-in tool does to the world, as a user would describe it.
 # The file tools that edit overwrite or delete files (undo too: it writes an older content back).
 EDITS = {"edit", "edit_symbol", "edit_files", "undo"}
-WRITES = {"index", "remember", "forget", "notes"} | EDITS  # the index, the memories, a notes file, files
-DESTROYS = {"forget", "notes"} | EDITS  # forget deletes memories; notes set/delete overwrite a section
+# the index, the memories, a notes file, files
+WRITES = {"index", "invalidate", "clear", "remember", "forget", "notes"} | EDITS
+# forget deletes memories; notes set/delete overwrite a section; invalidate and clear drop indexed facts
+DESTROYS = {"forget", "notes", "invalidate", "clear"} | EDITS
 
 
 async def test_every_tool_has_a_title_and_true_annotations(stdlib_part: Path, cache_dir: Path) -> None:

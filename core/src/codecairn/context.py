@@ -1,7 +1,8 @@
 """The public tool API (hookspecs.ToolContext), served from one workspace for one call.
 
 The server makes one ``ServedContext`` per tool call: the workspace's parts for the answers, the
-call's own progress reporting, and the session's hit/miss counts for ``status``. Everything a tool
+call's own progress reporting, and the session's metrics recorder (hits, misses, tokens) for
+``status`` and ``usage``. Everything a tool
 gets from here is a model type; nothing here shapes an answer (tools do).
 """
 
@@ -9,15 +10,17 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 from codecairn.errors import BAD_ARGUMENT, ToolError, quoted
 from codecairn.files.access import FileAccess
 from codecairn.files.roots import DeclaredRoots
 from codecairn.hookspecs import Language, MemoryBook
+from codecairn.metrics.recorder import CallRecorder
 from codecairn.model import (
+    CallTotals,
     DirectoryComparison,
+    Dropped,
     Edge,
     Export,
     FileChange,
@@ -37,6 +40,7 @@ from codecairn.model import (
     SymbolMatches,
     TextSearch,
     TextWindow,
+    Usage,
     WriteReport,
 )
 from codecairn.paths import confine, read_for_answer
@@ -52,12 +56,8 @@ READ_MAX_FILE_BYTES = 64 * 1024 * 1024  # read_file's default ceiling
 SEMANTIC_POOL = 200  # name matches fused with the semantic ranking
 
 
-@dataclass
-class SessionCounts:
-    """Calls of one session answered from the index (hits) and not (misses: not found...)."""
-
-    hits: int = 0
-    misses: int = 0
+# Calls of one session by outcome, with their tokens (the recorder's ``session``).
+SessionCounts = CallTotals
 
 
 class ServedContext:
@@ -65,13 +65,14 @@ class ServedContext:
         self,
         ws: Workspace,
         progress: Progress | None = None,
-        counts: SessionCounts | None = None,
+        metrics: CallRecorder | None = None,
         roots: DeclaredRoots | None = None,
     ) -> None:
         self._ws = ws
         self._state = ws.state
         self._progress = progress
-        self._counts = counts or SessionCounts()
+        self._metrics = metrics or CallRecorder(ws.state.root_real, None)
+        self._counts = self._metrics.session
         self.root = ws.root
         self.languages: Mapping[str, Language] = ws.host.languages
         self.memories: MemoryBook = ws.memory
@@ -146,19 +147,24 @@ class ServedContext:
             # (an index run may have removed some while this call waited)
             matches = [SymbolMatch(rows[sid], ("name",)) for sid in ranked[:limit] if sid in rows]
             return SymbolMatches(matches, total, at_least)
-        return await self._hybrid(query, ranked, bool(name or pattern), keep, limit)
+        return await self._hybrid(query, ranked, bool(name or pattern), keep, limit, prefix)
 
-    async def _hybrid(self, query: str, lexical: list[int], by_name: bool, keep, limit: int) -> SymbolMatches:
+    async def _hybrid(
+        self, query: str, lexical: list[int], by_name: bool, keep, limit: int, path: str | None
+    ) -> SymbolMatches:
         """Natural-language search, fused (reciprocal rank) with the name ranking when both are asked."""
         from codecairn.semantic.fusion import reciprocal_rank_fusion
 
         rows = self._state.symbols.rows
         candidates = {s.id for s in rows.values() if keep(s)} if keep is not None else None
-        semantic = await self._ws.semantic.search(query, max(limit * 3, 30), candidates)
-        fused = reciprocal_rank_fusion(lexical if by_name else [], [p for p in semantic if p[0] in rows])
+        answer = await self._ws.semantic.search(query, max(limit * 3, 30), candidates, path)
+        fused = reciprocal_rank_fusion(
+            lexical if by_name else [], [(h.symbol_id, h.cosine) for h in answer.hits if h.symbol_id in rows]
+        )
         found = [f for f in fused if f.id in rows]
         matches = [SymbolMatch(rows[cast(int, f.id)], tuple(f.matched), f.semantic_score) for f in found[:limit]]
-        return SymbolMatches(matches, len(found), False, self._ws.embeddings.pending_count())
+        pending = self._ws.embeddings.pending_count()
+        return SymbolMatches(matches, len(found), False, pending or 0, answer.loading)
 
     def children(self, symbol_id: int) -> list[IndexedSymbol]:
         rows = self._state.symbols.rows
@@ -239,6 +245,17 @@ class ServedContext:
             hits=self._counts.hits,
             misses=self._counts.misses,
         )
+
+    # ---- metrics and the cache tools (issue 19) --------------------------------------------------
+
+    async def usage(self) -> Usage:
+        return await self._metrics.usage()
+
+    async def invalidate(self, paths: Iterable[str]) -> Dropped:
+        return await self._ws.invalidate([self.resolve_path(p) for p in paths])
+
+    async def clear(self, include_memories: bool = False) -> Dropped:
+        return await self._ws.clear(include_memories=include_memories)
 
     # ---- this call ------------------------------------------------------------------------------
 
