@@ -19,6 +19,7 @@ import logging
 import os
 import sqlite3
 import sys
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -186,9 +187,11 @@ class CodecairnServer:
         self.roots = roots or DeclaredRoots(workspace.root)
         self._background: set[asyncio.Task] = set()
         # Every call's record (metrics.jsonl beside the database); it counts hits and misses too.
-        self.metrics = CallRecorder.for_database(
-            workspace.state.root_real, workspace.store.path if workspace.store is not None else None
-        )
+        try:
+            database: Path | None = workspace.store.path
+        except StoreError:  # an unusable workspace (a damaged index) has none: calls are counted, not logged
+            database = None
+        self.metrics = CallRecorder.for_database(workspace.state.root_real, database)
         self.tools: dict[str, Tool] = {
             name: dataclasses.replace(t, input_schema=with_limits(t.input_schema))
             for name, t in workspace.host.tools.items()
