@@ -122,7 +122,8 @@ class McpClientThread:
     def call(self, tool: str, args: dict[str, Any] | None = None, timeout: float = 600) -> dict[str, Any]:
         async def go() -> dict[str, Any]:
             result = await self.session.call_tool(tool, args or {})
-            payload = json.loads(result.content[0].text)
+            # Tools whose answer is code (read_symbol, read...) send it as text blocks; fields structured.
+            payload = result.structured_content or json.loads(result.content[0].text)
             if result.is_error:
                 raise RuntimeError(payload)
             return payload
@@ -180,7 +181,8 @@ class RawMcpClient:
 
     def call(self, tool: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
         result = self.request("tools/call", {"name": tool, "arguments": args or {}})
-        payload = json.loads(result["content"][0]["text"])
+        # Tools whose answer is code (read_symbol, read...) send it as text blocks; fields structured.
+        payload = result.get("structuredContent") or json.loads(result["content"][0]["text"])
         if result.get("isError"):
             raise RuntimeError(payload)
         return payload

@@ -52,4 +52,14 @@ if ! command -v chromium >/dev/null; then
   $sudo apt-get update -qq >/dev/null
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
 fi
+# An independent MCP client (tests/test_mcp_inspector.py): the MCP Inspector's CLI, from npm, pinned,
+# installed under the cache (never into the repository).
+node_tools=${CODECAIRN_NODE_TOOLS:-$HOME/.cache/codecairn-node}
+if ! command -v npm >/dev/null; then
+  $sudo apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq nodejs npm >/dev/null
+fi
+if [[ ! -x $node_tools/node_modules/.bin/mcp-inspector ]]; then
+  npm install --prefix "$node_tools" --no-audit --no-fund --silent @modelcontextprotocol/inspector@0.15.0 >/dev/null
+fi
 bash "$here/get-corpora.sh" --tier "$tier"

@@ -63,7 +63,10 @@ class RawServer:
         reply = self.request("tools/call", {"name": tool, "arguments": arguments or {}}, timeout)
         assert "result" in reply, reply
         result = reply["result"]
-        return bool(result.get("isError")), json.loads(result["content"][0]["text"])
+        structured = result.get("structuredContent")  # text blocks (read_symbol...) carry their fields there
+        return bool(result.get("isError")), structured if structured is not None else json.loads(
+            result["content"][0]["text"]
+        )
 
     def close(self, timeout: float = 30) -> int:
         """End of input: the server must exit by itself within ``timeout`` seconds."""

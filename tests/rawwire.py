@@ -109,5 +109,6 @@ class RawServer:
 def tool_answer(reply: dict) -> dict:
     """The JSON answer of a tools/call reply, with ``_error`` when the tool failed."""
     result = reply["result"]
-    payload = json.loads(result["content"][0]["text"])
+    # A tool whose code comes as text blocks (read_symbol, read...) has its fields in structuredContent.
+    payload = result.get("structuredContent") or json.loads(result["content"][0]["text"])
     return {"_error": True, **payload} if result.get("isError") else payload

@@ -43,14 +43,14 @@ def test_every_string_and_array_argument_of_every_tool_has_a_limit(stdlib_part: 
 
 
 def test_megabytes_of_arguments_get_a_short_refusal(stdlib_part: Path, cache_dir: Path) -> None:
-    huge = "x" * (5 * MIB)
+    huge = "x" * 300_000  # far over every argument's limit, under the 1 MiB a request may be
     calls = {
         "get_symbol": ("get_symbol", {"name": huge}),
         "read_symbol": ("read_symbol", {"name": huge}),
         "remember": ("remember", {"reason": "why", "symbol": huge}),
         "language": ("find_symbols", {"language": huge}),
-        "pattern": ("find_symbols", {"pattern": "*a" * (MIB // 2) + "b"}),
-        "tags": ("remember", {"reason": "why", "path": "json/decoder.py", "start_line": 1, "tags": ["t"] * 500_000}),
+        "pattern": ("find_symbols", {"pattern": "*a" * (MIB // 8) + "b"}),
+        "tags": ("remember", {"reason": "why", "path": "json/decoder.py", "start_line": 1, "tags": ["t"] * 100_000}),
         "unknown_argument": ("find_symbols", {"name": "x", huge: 1}),
         "wrong_type": ("recall", {"limit": huge}),
     }
@@ -61,12 +61,18 @@ def test_megabytes_of_arguments_get_a_short_refusal(stdlib_part: Path, cache_dir
             answer = tool_answer(server.reply(key))
             assert answer["_error"] and answer["error"] == "bad_argument", (key, answer)
             assert server.sizes[key] < 1000, (key, server.sizes[key])
-        assert "5,242,880" in tool_answer(server.reply("get_symbol"))["message"], "says how long it was"
+        assert "300,000" in tool_answer(server.reply("get_symbol"))["message"], "says how long it was"
         assert server.reply("ping")["result"] == {}
 
         server.send(tool_call("unknown_tool", huge, {}))
         refused = server.reply("unknown_tool")
         assert refused["error"]["code"] == -32602 and server.sizes["unknown_tool"] < 1000
+
+        # Over 1 MiB: refused at the frame, never parsed; the request's id is answered at once.
+        server.send(tool_call("frame", "find_symbols", {"name": "x" * (5 * MIB)}), PING | {"id": "ping2"})
+        frame = server.reply("frame")
+        assert frame["error"]["code"] == -32600 and "1048576 bytes" in frame["error"]["message"]
+        assert server.sizes["frame"] < 1000 and server.reply("ping2")["result"] == {}
         server.close()
 
 

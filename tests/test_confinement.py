@@ -46,8 +46,9 @@ def server(root: Path, cache: Path, *extra: str) -> StdioServerParameters:
 
 async def ask(session: ClientSession, tool: str, args: dict) -> tuple[bool, dict, str]:
     result = await session.call_tool(tool, args)
-    text = result.content[0].text
-    return bool(result.is_error), json.loads(text), text
+    text = "\n".join(c.text for c in result.content)
+    # read_symbol's source comes as a text block after a one-line header; its fields are structured.
+    return bool(result.is_error), result.structured_content or json.loads(text), text
 
 
 async def test_a_file_swapped_for_a_link_out_of_the_root_is_not_served(tmp_path: Path, cache_dir: Path) -> None:

@@ -28,7 +28,8 @@ def server_params(root: Path, cache: Path, *extra: str) -> StdioServerParameters
 
 async def call(session: ClientSession, tool: str, args: dict | None = None, **kw) -> dict:
     result = await session.call_tool(tool, args or {}, **kw)
-    payload = json.loads(result.content[0].text)
+    # read_symbol's source comes as a text block after a one-line header; its fields are structured.
+    payload = result.structured_content or json.loads(result.content[0].text)
     if result.is_error:
         return {"_error": True, **payload}
     return payload

@@ -145,8 +145,11 @@ def test_a_message_over_the_size_limit_is_refused_and_the_next_one_is_answered(
         env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache_dir), "CODECAIRN_MAX_MESSAGE_BYTES": "4096"},
     )
     replies = {r.get("id"): r for r in map(json.loads, proc.stdout.splitlines())}
-    assert sorted(replies, key=str) == sorted([1, None, 2], key=str)  # nothing answered for id 9
-    assert replies[None]["error"]["code"] == -32700 and replies[2]["result"] == {}
+    # The long line is never parsed, but its id is read off its first bytes: the caller's request
+    # fails at once (instead of waiting for an answer that never comes).
+    assert sorted(replies, key=str) == sorted([1, 9, 2], key=str)
+    assert replies[9]["error"]["code"] == -32600 and "exceeds 4096 bytes" in replies[9]["error"]["message"]
+    assert replies[2]["result"] == {}
     assert proc.returncode == 0
 
 

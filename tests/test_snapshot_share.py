@@ -16,6 +16,7 @@ import pytest
 import zstandard
 from codecairn.snapshot import export_snapshot
 from codecairn.workspace import Workspace
+from realcode import answers
 
 
 def git(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
@@ -101,6 +102,9 @@ async def test_the_snapshot_holds_no_absolute_path_no_source_and_no_memories(
         await ws.memory.remember(
             reason="Alice's private note about the decoder", path="json/decoder.py", start_line=1, end_line=3
         )
+        # An edit through codecairn keeps the file's state before it (and its root's absolute path)
+        # in the edit history: personal, never shared.
+        await answers(ws).call("edit", path="json/decoder.py", insert_line=1, new_text="# Alice's edit\n")
         result = await export_snapshot(ws.root, ws.host, ws.store, ws.indexer.lock)
     finally:
         await ws.close()
@@ -126,6 +130,8 @@ async def test_the_snapshot_holds_no_absolute_path_no_source_and_no_memories(
         assert set(meta) == {"generation", "resolved_once", "snapshot_plugins"}
         assert "python" in json.loads(meta["snapshot_plugins"])
         assert con.execute("SELECT COUNT(*) FROM memories").fetchone()[0] == 0
+        assert con.execute("SELECT COUNT(*) FROM history_files").fetchone()[0] == 0
+        assert con.execute("SELECT COUNT(*) FROM history").fetchone()[0] == 0
         assert con.execute("SELECT COUNT(*) FROM files WHERE path LIKE '/%'").fetchone()[0] == 0
         assert con.execute("SELECT COUNT(*) FROM symbols").fetchone()[0] > 1000
     finally:

@@ -11,9 +11,12 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 pytestmark = pytest.mark.anyio
 
 # What each built-in tool does to the world, as a user would describe it.
-WRITES = {"index", "invalidate", "clear", "remember", "forget", "notes"}  # the index, the memories, a notes file
+# The file tools that edit overwrite or delete files (undo too: it writes an older content back).
+EDITS = {"edit", "edit_symbol", "edit_files", "undo"}
+# the index, the memories, a notes file, files
+WRITES = {"index", "invalidate", "clear", "remember", "forget", "notes"} | EDITS
 # forget deletes memories; notes set/delete overwrite a section; invalidate and clear drop indexed facts
-DESTROYS = {"forget", "notes", "invalidate", "clear"}
+DESTROYS = {"forget", "notes", "invalidate", "clear"} | EDITS
 
 
 async def test_every_tool_has_a_title_and_true_annotations(stdlib_part: Path, cache_dir: Path) -> None:

@@ -1,7 +1,7 @@
 """The command line: thin wrappers around a Workspace.
 
-codecairn index PATH [--json] [--rebuild] [--embed]   build or refresh the index, then show what it found
-codecairn serve [ROOT] [--no-index] [--no-watch] [--no-embed]   MCP stdio server
+codecairn index PATH [--json] [--rebuild] [--no-embed]   build or refresh the index, then show what it found
+codecairn serve [ROOT [MORE_ROOTS...]] [--no-index] [--no-watch] [--no-embed]   MCP stdio server (the first root is indexed)
 codecairn plugins [--json]                  loaded plugins, their languages and tools
 codecairn query NAME [--root PATH] [--json] get_symbol, else find_symbols, for people; exit 1 if nothing
 codecairn export PATH                       the graph as JSON Lines on stdout
@@ -69,7 +69,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     ix.add_argument("--embed", action="store_true", help=argparse.SUPPRESS)  # the default now; kept for old scripts
     sv = sub.add_parser("serve", parents=common, help="serve a root over MCP stdio")
-    sv.add_argument("roots", nargs="*", default=["."], metavar="ROOT", help="the root to serve (default: .)")
+    sv.add_argument(
+        "roots", nargs="*", default=["."], metavar="ROOT", help="the root to index (default: .), then more roots the file tools may use"
+    )
     sv.add_argument("--no-index", action="store_true", help="do not refresh the index on start")
     sv.add_argument(
         "--no-watch",
@@ -334,11 +336,12 @@ async def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "index":
         return await _index(args)
     if args.command == "serve":
+        from codecairn.paths import validate_root
         from codecairn.server import serve
 
-        if len(args.roots) != 1:
-            print("codecairn: serve takes one root for now; start one server per root", file=sys.stderr)
-            return 2
+        # The first root is indexed; the others are declared too (file tools may read, search and
+        # edit them), as are the roots the MCP client declares.
+        extra = tuple(str(validate_root(r)) for r in args.roots[1:])
         try:
             ws = await Workspace.open(args.roots[0])
         except (DamagedStore, StoreNotWritable) as exc:
@@ -346,7 +349,13 @@ async def _dispatch(args: argparse.Namespace) -> int:
             print(f"codecairn: {exc}", file=sys.stderr)
             ws = Workspace.unusable(args.roots[0], exc)
         try:
-            await serve(ws, index_on_start=not args.no_index, watch=not args.no_watch, embed=not args.no_embed)
+            await serve(
+                ws,
+                index_on_start=not args.no_index,
+                watch=not args.no_watch,
+                embed=not args.no_embed,
+                extra_roots=extra,
+            )
         finally:
             await ws.close()
         return 0

@@ -13,22 +13,35 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, cast
 
 from codecairn.errors import BAD_ARGUMENT, ToolError, quoted
+from codecairn.files.access import FileAccess
+from codecairn.files.roots import DeclaredRoots
 from codecairn.hookspecs import Language, MemoryBook
 from codecairn.metrics.recorder import CallRecorder
 from codecairn.model import (
     CallTotals,
+    DirectoryComparison,
     Dropped,
     Edge,
     Export,
+    FileChange,
+    FileDigest,
+    FileListing,
+    HistoryEntry,
     Import,
     IndexedFile,
     IndexedSymbol,
     IndexStatus,
     IndexSummary,
+    JsonCheck,
+    JsonSelection,
+    Symbol,
     SymbolDetail,
     SymbolMatch,
     SymbolMatches,
+    TextSearch,
+    TextWindow,
     Usage,
+    WriteReport,
 )
 from codecairn.paths import confine, read_for_answer
 from codecairn.query.lookup import lookup
@@ -49,7 +62,13 @@ SessionCounts = CallTotals
 
 
 class ServedContext:
-    def __init__(self, ws: Workspace, progress: Progress | None = None, metrics: CallRecorder | None = None) -> None:
+    def __init__(
+        self,
+        ws: Workspace,
+        progress: Progress | None = None,
+        metrics: CallRecorder | None = None,
+        roots: DeclaredRoots | None = None,
+    ) -> None:
         self._ws = ws
         self._state = ws.state
         self._progress = progress
@@ -58,6 +77,8 @@ class ServedContext:
         self.root = ws.root
         self.languages: Mapping[str, Language] = ws.host.languages
         self.memories: MemoryBook = ws.memory
+        self._roots = roots or DeclaredRoots(ws.root)  # the session's (server.py), or the indexed root alone
+        self._file_access: FileAccess | None = None
 
     @property
     def generation(self) -> int:
@@ -248,3 +269,100 @@ class ServedContext:
     async def report_progress(self, done: float, total: float | None = None, message: str | None = None) -> None:
         if self._progress is not None:
             await self._progress(done, total, message)
+
+    # ---- files: declared roots, bounded reads, text search, comparison, edits (the file tools) ----
+
+    @property
+    def _files(self) -> FileAccess:
+        if self._file_access is None:
+            ws = self._ws
+            self._file_access = FileAccess(
+                self._roots,
+                self._state,
+                ws.store,
+                ws.host.language_for,
+                ws.refresh,
+                lambda: ws.indexer.running,
+                ws.indexer.target.pool,
+            )
+        return self._file_access
+
+    @property
+    def roots(self) -> list[str]:
+        return self._roots.all
+
+    async def read_text(
+        self,
+        path: str,
+        *,
+        start_line: int | None = None,
+        end_line: int | None = None,
+        tail: int | None = None,
+        start_byte: int | None = None,
+        max_bytes: int = 65536,
+    ) -> TextWindow:
+        return await self._files.read_text(
+            path, start_line=start_line, end_line=end_line, tail=tail, start_byte=start_byte, max_bytes=max_bytes
+        )
+
+    async def read_json(self, path: str, pointer: str, max_bytes: int = 65536) -> JsonSelection:
+        return await self._files.read_json(path, pointer, max_bytes)
+
+    async def check_json(self, path: str | None = None, text: str | None = None) -> JsonCheck:
+        return await self._files.check_json(path, text)
+
+    async def file_digest(self, path: str) -> FileDigest:
+        return await self._files.file_digest(path)
+
+    async def search_text(
+        self,
+        pattern: str,
+        *,
+        literal: bool = False,
+        case: str = "smart",
+        word: bool = False,
+        path: str | None = None,
+        include: Iterable[str] = (),
+        exclude: Iterable[str] = (),
+        context: int = 0,
+        max_matches: int = 100,
+    ) -> TextSearch:
+        return await self._files.search_text(
+            pattern, literal=literal, case=case, word=word, path=path, include=include, exclude=exclude,
+            context=context, max_matches=max_matches,
+        )  # fmt: skip
+
+    async def list_files(
+        self,
+        path: str | None = None,
+        include: Iterable[str] = (),
+        exclude: Iterable[str] = (),
+        limit: int = 1000,
+        sizes: bool = False,
+    ) -> FileListing:
+        return await self._files.list_files(path, include, exclude, limit, sizes)
+
+    async def find_files(self, query: str, path: str | None = None, limit: int = 20) -> FileListing:
+        return await self._files.find_files(query, path, limit)
+
+    async def compare_directories(
+        self, left: str, right: str, *, diffs: bool = False, limit: int = 200, diff_bytes: int = 60_000
+    ) -> DirectoryComparison:
+        return await self._files.compare_directories(left, right, diffs=diffs, limit=limit, diff_bytes=diff_bytes)
+
+    def enclosing_symbol(self, path: str, line: int) -> IndexedSymbol | None:
+        return self._files.enclosing_symbol(path, line)
+
+    async def parse_symbols(self, path: str) -> list[Symbol]:
+        return await self._files.parse_symbols(path)
+
+    async def write_files(
+        self, changes: Iterable[FileChange], *, tool: str, acknowledge_risk: bool = False
+    ) -> WriteReport:
+        return await self._files.write_files(changes, tool=tool, acknowledge_risk=acknowledge_risk)
+
+    async def history(self, limit: int = 20, path: str | None = None) -> list[HistoryEntry]:
+        return await self._files.history(limit, path)
+
+    async def undo(self, entry_id: int, *, acknowledge_risk: bool = False) -> WriteReport:
+        return await self._files.undo(entry_id, acknowledge_risk=acknowledge_risk)

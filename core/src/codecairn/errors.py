@@ -14,6 +14,9 @@ NOT_FOUND = "not_found"
 NOT_INDEXED = "not_indexed"
 STALE = "stale_precondition"
 UNAVAILABLE = "unavailable"
+# A write that breaks a named safety rule (inside .git, a credential file, through a symlink): refused
+# until the call repeats with acknowledge_risk: true.
+RISK = "risk_confirmation_required"
 
 QUOTE_CHARS = 80  # the most of a given value an error message repeats
 

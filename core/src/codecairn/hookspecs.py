@@ -36,18 +36,29 @@ if TYPE_CHECKING:
     import numpy as np
 
     from codecairn.model import (
+        DirectoryComparison,
         Dropped,
         Edge,
         Export,
+        FileChange,
+        FileDigest,
         FileFacts,
+        FileListing,
+        HistoryEntry,
         Import,
         IndexedFile,
         IndexedSymbol,
         IndexStatus,
         IndexSummary,
+        JsonCheck,
+        JsonSelection,
+        Symbol,
         SymbolDetail,
         SymbolMatches,
+        TextSearch,
+        TextWindow,
         Usage,
+        WriteReport,
     )
 
 PROJECT = "codecairn"
@@ -226,6 +237,34 @@ class ToolContext(Protocol):
     # ---- this call ------------------------------------------------------------------------------
     async def report_progress(self, done: float, total: float | None = None, message: str | None = None) -> None: ...
 
+    # ---- files: declared roots, bounded reads, text search, comparison, edits (the file tools) ----
+    # Paths here may be in any declared root: relative to the indexed root, or absolute inside another
+    # (answers name them the same way: root-relative in the indexed root, absolute elsewhere). Each is
+    # confined when named and again on the descriptor opened; work runs in threads or in ripgrep and
+    # stops when the call is cancelled. Errors are ToolErrors (outside_workspace, not_found, ...).
+    @property
+    def roots(self) -> list[str]: ...  # the declared roots' real paths, the indexed one first
+    async def read_text(self, path: str, *, start_line: int | None = None, end_line: int | None = None,
+                        tail: int | None = None, start_byte: int | None = None,
+                        max_bytes: int = 65536) -> TextWindow: ...  # fmt: skip
+    async def read_json(self, path: str, pointer: str, max_bytes: int = 65536) -> JsonSelection: ...
+    async def check_json(self, path: str | None = None, text: str | None = None) -> JsonCheck: ...
+    async def file_digest(self, path: str) -> FileDigest: ...  # streamed sha256, size, lines
+    async def search_text(self, pattern: str, *, literal: bool = False, case: str = "smart", word: bool = False,
+                          path: str | None = None, include: Iterable[str] = (), exclude: Iterable[str] = (),
+                          context: int = 0, max_matches: int = 100) -> TextSearch: ...  # fmt: skip
+    async def list_files(self, path: str | None = None, include: Iterable[str] = (), exclude: Iterable[str] = (),
+                         limit: int = 1000, sizes: bool = False) -> FileListing: ...  # fmt: skip
+    async def find_files(self, query: str, path: str | None = None, limit: int = 20) -> FileListing: ...
+    async def compare_directories(self, left: str, right: str, *, diffs: bool = False, limit: int = 200,
+                                  diff_bytes: int = 60_000) -> DirectoryComparison: ...  # fmt: skip
+    def enclosing_symbol(self, path: str, line: int) -> IndexedSymbol | None: ...  # innermost indexed symbol
+    async def parse_symbols(self, path: str) -> list[Symbol]: ...  # a file's symbols parsed now (any root)
+    async def write_files(self, changes: Iterable[FileChange], *, tool: str,
+                          acknowledge_risk: bool = False) -> WriteReport: ...  # fmt: skip  # all or nothing
+    async def history(self, limit: int = 20, path: str | None = None) -> list[HistoryEntry]: ...  # newest first
+    async def undo(self, entry_id: int, *, acknowledge_risk: bool = False) -> WriteReport: ...
+
 
 @dataclass(frozen=True)
 class ToolHints:
@@ -255,6 +294,10 @@ class Tool:
     # The JSON schema of a successful answer: advertised as outputSchema, and the answer is sent as
     # structuredContent beside its text (clients of protocol 2025-06-18 and later read it).
     output_schema: dict[str, Any] | None = None
+    # How a successful answer reads as text content when JSON would quote source code: a function of
+    # the answer returning text blocks (tools/shaping.py's ``text_blocks``: a one-line JSON header, then
+    # the text verbatim). The whole answer then also goes out as structuredContent. None: compact JSON.
+    render: Callable[[dict[str, Any]], list[str]] | None = None
     plugin: str = field(default="", compare=False)  # filled in by the host: who contributed it
 
 

@@ -32,6 +32,10 @@ DEFAULT_PLUGINS = (
     "codecairn.tools.symbols",
     "codecairn.tools.files",
     "codecairn.tools.memory",
+    "codecairn.tools.reading",
+    "codecairn.tools.searching",
+    "codecairn.tools.comparing",
+    "codecairn.tools.editing",
     "codecairn.semantic.plugin",
 )
 # Set to a comma-separated list to choose which language wins an extension claimed twice:

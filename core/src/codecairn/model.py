@@ -337,3 +337,212 @@ class MemoryRow:
     @property
     def tag_list(self) -> list[str]:
         return [t for t in self.tags.split("\n") if t]
+
+
+# ---- files: bounded reads, text search, edits and their history (the file tools) ----------------
+
+
+@dataclass(slots=True)
+class FileDigest:
+    """A file's content in four numbers: its sha256 (an edit's precondition), size, line count and
+    line endings ("lf", "crlf", "cr", "mixed")."""
+
+    sha256: str
+    size: int
+    lines: int
+    endings: str = "lf"
+    path: str = ""  # as answers name it, when the digest was asked for by path
+
+
+@dataclass(slots=True)
+class TextWindow:
+    """Part of a text file as read now: lines or bytes, decoded (BOM stripped, line endings made
+    LF). ``path`` is as answers name it. Continuations: ``next_start_line`` when a range did not fit
+    the window, ``next_start_byte`` when one line was longer than it (``line_truncated``) or a byte
+    window ended before the file did."""
+
+    path: str
+    text: str
+    sha256: str
+    size_bytes: int
+    total_lines: int = 0
+    start_line: int | None = None
+    end_line: int | None = None
+    start_byte: int | None = None
+    end_byte: int | None = None
+    next_start_line: int | None = None
+    next_start_byte: int | None = None
+    line_truncated: bool = False
+    truncated: bool = False
+    binary: bool = False
+    bom: bool = False
+    line_endings: str = "lf"
+    encoding: str = "utf-8"
+
+
+@dataclass(slots=True)
+class JsonSelection:
+    """What an RFC 6901 pointer selects in a JSON file, read streamed: the value (parsed), or why
+    there is none (``problem``: no such member, a syntax error, larger than allowed)."""
+
+    path: str
+    pointer: str
+    sha256: str
+    size_bytes: int
+    found: bool = False
+    value: object = None
+    value_bytes: int = 0
+    problem: str = ""
+    line: int = 0  # where the problem is (a syntax error), 1-based
+    column: int = 0
+
+
+@dataclass(slots=True)
+class JsonCheck:
+    """Is a document JSON? The first error's place when not (1-based line and column)."""
+
+    valid: bool
+    size_bytes: int
+    error: str = ""
+    line: int = 0
+    column: int = 0
+    offset: int = 0
+    path: str = ""  # as answers name it ("" for a string)
+
+
+class TextMatch(NamedTuple):
+    """One line a text search matched: where, the line (cut around the match when long), context
+    lines, and the indexed symbol it is in, when the file is indexed."""
+
+    path: str
+    line: int
+    column: int  # 1-based, in characters, of the first match on the line
+    text: str
+    line_truncated: bool = False
+    before: tuple[str, ...] = ()
+    after: tuple[str, ...] = ()
+    symbol: IndexedSymbol | None = None
+
+
+@dataclass
+class TextSearch:
+    """A text search's matches (in path, line order) and how it went."""
+
+    matches: list[TextMatch]
+    files_searched: int = 0
+    files_matched: int = 0
+    bytes_searched: int = 0
+    limit_reached: bool = False
+    limit_reason: str = ""  # "max_matches" | "max_bytes"
+    timed_out: bool = False
+    errors: list[str] = field(default_factory=list)  # what ripgrep could not read, first few
+    filters: dict = field(default_factory=dict)  # what narrowed the search (for a zero-result answer)
+
+
+class FileEntry(NamedTuple):
+    path: str  # as answers name it
+    size_bytes: int = 0
+    language: str = ""  # the indexing language of its extension, "" when none
+
+
+@dataclass
+class FileListing:
+    """Files found by a listing (in answer order) and how many there were in all."""
+
+    entries: list[FileEntry]
+    total: int
+    complete: bool = True
+    limit_reason: str = ""
+    timed_out: bool = False
+    base: str = ""  # the listed directory as answers name it ("" when it is the declared roots)
+
+
+class TreeChange(NamedTuple):
+    """One difference between two directory trees (paths relative to each tree)."""
+
+    change: str  # "added" | "removed" | "modified" | "renamed"
+    path: str  # right-hand path (left for "removed")
+    old_path: str = ""  # for "renamed": where it was on the left
+    left_size_bytes: int = 0
+    right_size_bytes: int = 0
+    diff: str = ""  # unified diff, when asked and text
+    diff_truncated: bool = False
+
+
+@dataclass
+class DirectoryComparison:
+    left: str
+    right: str
+    changes: list[TreeChange]
+    unchanged: int
+    left_files: int
+    right_files: int
+    complete: bool = True
+    limit_reason: str = ""
+
+
+class WrittenFile(NamedTuple):
+    """What one write did to one file."""
+
+    path: str  # as answers name it
+    sha256_before: str  # "" when the file did not exist
+    sha256_after: str  # "" when it was deleted
+    replacements: int = 0  # spans replaced (text edits)
+    bytes_before: int = 0
+    bytes_after: int = 0
+
+
+@dataclass
+class WriteReport:
+    """A write as a whole: its history entry, the files, and whether the index follows it yet."""
+
+    entry_id: int | None
+    files: list[WrittenFile]
+    reindexed: bool = False
+    reindex_note: str = ""  # why not, when not (an index run in progress, a file outside the indexed root)
+    history_note: str = ""  # why it is not in the history, when it is not (a read-only index)
+    warnings: list[str] = field(default_factory=list)  # rules acknowledged
+
+
+class HistoryFile(NamedTuple):
+    path: str  # as answers name it (root-relative in the indexed root, absolute elsewhere)
+    sha256_before: str  # "" when the file did not exist before
+    sha256_after: str  # "" when the write deleted it
+    root: str = ""  # the real path of the root it is in
+
+
+@dataclass
+class HistoryEntry:
+    id: int
+    created_at: float
+    tool: str
+    files: list[HistoryFile]
+    size_bytes: int = 0  # what keeping its before-states costs (compressed)
+    undoes: int | None = None
+    undone_by: int | None = None
+
+
+class TextEdit(NamedTuple):
+    """One change to a text file, addressed as reads show it (LF line breaks, no BOM):
+
+    * ``replace``: ``old`` by ``new``, where ``old`` must occur exactly ``occurrences`` times (all replaced);
+    * ``lines``: lines ``start_line``..``end_line`` by ``new`` ("" deletes them);
+    * ``insert``: ``new`` as whole lines before ``start_line`` (the line count + 1: at the end)."""
+
+    kind: str  # "replace" | "lines" | "insert"
+    new: str = ""
+    old: str = ""
+    occurrences: int = 1
+    start_line: int = 0
+    end_line: int = 0
+
+
+class FileChange(NamedTuple):
+    """What a write does to one file: edits in order, a new file's whole text, or deletion.
+    ``expected_hash``: the sha256 the file must have now (a read's), or the write is refused."""
+
+    path: str
+    edits: tuple[TextEdit, ...] = ()
+    create: str | None = None
+    delete: bool = False
+    expected_hash: str | None = None

@@ -30,9 +30,10 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.shared.exceptions import MCPError
 
-from codecairn import __version__
+from codecairn import __version__, subprocesses
 from codecairn.context import ServedContext
 from codecairn.errors import BAD_ARGUMENT, UNAVAILABLE, StoreError, ToolError, clipped, quoted
+from codecairn.files.roots import DeclaredRoots
 from codecairn.hookspecs import Tool
 from codecairn.metrics.recorder import CallRecorder
 from codecairn.transport import stdio_transport
@@ -271,8 +272,11 @@ def _cut_to_budget(error: dict[str, Any]) -> dict[str, Any]:
 
 
 class CodecairnServer:
-    def __init__(self, workspace: Workspace) -> None:
+    def __init__(self, workspace: Workspace, roots: DeclaredRoots | None = None) -> None:
         self.workspace = workspace
+        # The roots file tools may touch: the command line's, then the client's (see _ask_roots).
+        self.roots = roots or DeclaredRoots(workspace.root)
+        self._background: set[asyncio.Task] = set()
         # Every call's record (metrics.jsonl beside the database); it counts hits and misses too.
         try:
             database: Path | None = workspace.store.path
@@ -297,6 +301,34 @@ class CodecairnServer:
                 on_set_logging_level=self.on_set_logging_level,
             )
         self.server.middleware.append(_explain_uninitialized)
+        # MCP roots: asked for once the client says it is ready, and again whenever it says they changed.
+        self.server.add_notification_handler("notifications/initialized", types.NotificationParams, self._ask_roots)
+        self.server.add_notification_handler(
+            "notifications/roots/list_changed", types.NotificationParams, self._ask_roots
+        )
+
+    async def _ask_roots(self, ctx: ServerRequestContext, params: types.NotificationParams | None) -> None:
+        """Ask the client for its roots — in a task of its own: the answer arrives through the same
+        reader that is delivering this notification."""
+        session = ctx.session
+        if not session.check_client_capability(types.ClientCapabilities(roots=types.RootsCapability())):
+            return
+        task = asyncio.create_task(self._fetch_roots(session))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _fetch_roots(self, session: Any) -> None:
+        import warnings
+
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # deprecated as of the 2026-07-28 protocol; current clients use it
+                listed = await session.list_roots()
+        except Exception as exc:  # a client that declared roots but cannot list them: CLI roots only
+            log.warning("could not list the client's roots: %s", clipped(str(exc)))
+            return
+        kept = self.roots.set_client_roots([str(r.uri) for r in listed.roots])
+        log.info("client roots: %s", ", ".join(kept) or "(none usable)")
 
     async def on_set_logging_level(
         self, ctx: ServerRequestContext, params: types.SetLevelRequestParams
@@ -350,7 +382,7 @@ class CodecairnServer:
             return self._error(ToolError(BAD_ARGUMENT, _schema_problem(problem)))
         args = _as_integers(tool.input_schema, args)
         try:
-            served = ServedContext(self.workspace, ctx.session.report_progress, self.metrics)
+            served = ServedContext(self.workspace, ctx.session.report_progress, self.metrics, self.roots)
             if tool.long_running:  # bounded by cancellation instead of the per-call time limit
                 payload = await tool.handler(served, args)
             else:
@@ -378,6 +410,11 @@ class CodecairnServer:
         text = _text(payload)
         if len(text.encode()) > RESPONSE_BUDGET_BYTES:
             return self._error(ToolError("too_large", _too_large(tool)))
+        if tool.render is not None:  # source text as text, not inside a JSON string; the fields stay structured
+            blocks = tool.render(payload)
+            return types.CallToolResult(
+                content=[types.TextContent(type="text", text=b) for b in blocks], structured_content=payload
+            )
         structured = payload if tool.output_schema is not None else None
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=structured)
 
@@ -410,8 +447,26 @@ class CodecairnServer:
             await self.server.run(read, write, self.server.create_initialization_options(NotificationOptions()))
 
 
-async def serve(workspace: Workspace, *, index_on_start: bool = True, watch: bool = True, embed: bool = True) -> None:
-    server = CodecairnServer(workspace)
+async def serve(
+    workspace: Workspace,
+    *,
+    index_on_start: bool = True,
+    watch: bool = True,
+    embed: bool = True,
+    extra_roots: tuple[str, ...] = (),
+) -> None:
+    """Serve until the input ends, the client stops reading, or SIGTERM/SIGINT; every child process
+    still running (a search) is killed on the way out, whichever it was."""
+    server = CodecairnServer(workspace, DeclaredRoots(workspace.root, extra_roots))
+    try:
+        await _serve(server, workspace, index_on_start, watch, embed)
+    finally:
+        killed = subprocesses.kill_all()
+        if killed:
+            log.info("stopped %d child process(es) on the way out", killed)
+
+
+async def _serve(server: CodecairnServer, workspace: Workspace, index_on_start: bool, watch: bool, embed: bool) -> None:
     if sys.stdin.isatty():
         print(
             f"codecairn serve: MCP on stdin/stdout for {workspace.root}. Register this command with your "
@@ -421,6 +476,7 @@ async def serve(workspace: Workspace, *, index_on_start: bool = True, watch: boo
     if workspace.failure is not None:  # a damaged index: the answers say so; nothing to keep fresh
         index_on_start = watch = embed = False
     async with anyio.create_task_group() as tg:
+        _stop_on_signals(tg.cancel_scope)
         if index_on_start:
 
             async def background_index() -> None:
@@ -454,4 +510,43 @@ async def serve(workspace: Workspace, *, index_on_start: bool = True, watch: boo
             await server.run_stdio()
         finally:
             server.metrics.close()  # the records of the last calls are written before the exit
+            _forget_signals()
         tg.cancel_scope.cancel()
+
+
+STOP_SIGNALS = ("SIGTERM", "SIGINT")
+
+
+def _stop_on_signals(scope: anyio.CancelScope) -> None:
+    """SIGTERM and SIGINT end the session cleanly (the default would end the process at once, leaving
+    its children — a running search — behind)."""
+    import signal
+
+    loop = asyncio.get_running_loop()
+    for name in STOP_SIGNALS:
+        number = getattr(signal, name, None)
+        if number is None:
+            continue
+
+        def stop(name: str = name) -> None:
+            log.info("%s: stopping", name)
+            subprocesses.kill_all()
+            scope.cancel()
+
+        try:
+            loop.add_signal_handler(number, stop)
+        except (NotImplementedError, RuntimeError, ValueError):  # no signal handlers here (Windows, a thread)
+            pass
+
+
+def _forget_signals() -> None:
+    import signal
+
+    loop = asyncio.get_running_loop()
+    for name in STOP_SIGNALS:
+        number = getattr(signal, name, None)
+        if number is not None:
+            try:
+                loop.remove_signal_handler(number)
+            except (NotImplementedError, RuntimeError, ValueError):
+                pass

@@ -22,6 +22,7 @@ import contextlib
 import json
 import logging
 import os
+import re
 import stat
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -32,17 +33,42 @@ from mcp.shared.message import SessionMessage
 
 log = logging.getLogger("codecairn.server")
 
-# One JSON-RPC message is one line; an edit can carry a large file. Longer lines are answered
-# with a parse error and skipped.
-MAX_LINE_BYTES = int(os.environ.get("CODECAIRN_MAX_MESSAGE_BYTES", 64 * 1024 * 1024))
+# One JSON-RPC message is one line, at most 1 MiB: refused at the frame, before any of it is parsed
+# (edits carry the spans they change, not whole files, so large files stay editable). Longer lines
+# are skipped up to their newline and answered with an error — with the request's id when it can be
+# read off the line's first or last bytes, so the client's call fails at once instead of waiting.
+MAX_LINE_BYTES = int(os.environ.get("CODECAIRN_MAX_MESSAGE_BYTES", 1024 * 1024))
+_EDGE_BYTES = 4096  # of a skipped line, kept to find its id
+_ID = rb'(-?[0-9]{1,18}|"(?:[^"\\]|\\.){0,200}")'
+_ID_FIRST = re.compile(rb'\A\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*' + _ID + rb"\s*,")
+_ID_LAST = re.compile(rb',\s*"id"\s*:\s*' + _ID + rb'\s*(?:,\s*"jsonrpc"\s*:\s*"2\.0"\s*)?\}\s*\Z')
 
 
 # At the end of input, requests still in flight get this long to be answered; then the session
 # ends, and if a handler does not let go, the process exits after as long again.
 EOF_GRACE_SECONDS = float(os.environ.get("CODECAIRN_EOF_GRACE", 10))
 
-# Not JSON: answered with a parse error, and the next message is read as usual.
-TOO_LONG = f"a message longer than {MAX_LINE_BYTES} bytes"
+
+class TooLong(str):
+    """Stands for a line longer than the limit (never parsed); ``request_id`` when it could be read."""
+
+    request_id: str | int | None = None
+
+
+def too_long(head: bytes, tail: bytes) -> TooLong:
+    marker = TooLong(f"a message longer than {MAX_LINE_BYTES} bytes")
+    found = _ID_FIRST.match(head) or _ID_LAST.search(tail)
+    if found is not None:
+        try:
+            value = json.loads(found.group(1))
+        except ValueError:
+            value = None
+        if isinstance(value, (str, int)) and not isinstance(value, bool):
+            marker.request_id = value
+    return marker
+
+
+TOO_LONG = too_long(b"", b"")
 
 
 def _is_pipe(fd: int) -> bool:
@@ -70,21 +96,26 @@ class _Lines:
                 raise StopAsyncIteration from None
             line = end.partial
         except asyncio.LimitOverrunError as exc:
-            await self._skip_long_line(exc.consumed)
-            return TOO_LONG
+            return await self._skip_long_line(exc.consumed)
         return line.decode("utf-8", "replace")
 
-    async def _skip_long_line(self, consumed: int) -> None:
-        """Drop the rest of a line longer than the limit, its newline included, and nothing after."""
+    async def _skip_long_line(self, consumed: int) -> TooLong:
+        """Drop the rest of a line longer than the limit, its newline included, and nothing after;
+        its first and last bytes say whose it was."""
+        head = b""
+        tail = b""
         while True:
-            await self._reader.readexactly(consumed)  # what is known to belong to the long line
+            piece = await self._reader.readexactly(consumed)  # what is known to belong to the long line
+            if not head:
+                head = piece[:_EDGE_BYTES]
+            tail = (tail + piece)[-_EDGE_BYTES:]
             try:
-                await self._reader.readuntil(b"\n")
-                return
+                rest = await self._reader.readuntil(b"\n")
+                return too_long(head, (tail + rest)[-_EDGE_BYTES:])
             except asyncio.LimitOverrunError as more:
                 consumed = more.consumed
-            except asyncio.IncompleteReadError:
-                return
+            except asyncio.IncompleteReadError as end:
+                return too_long(head, (tail + end.partial)[-_EDGE_BYTES:])
 
 
 class _InFlight:
@@ -126,6 +157,11 @@ PARSE_ERROR = _error(types.PARSE_ERROR, "Parse error: not a JSON-RPC 2.0 message
 
 def read_message(line: str) -> SessionMessage | types.JSONRPCError:
     """One line of the wire: the message it holds, or the error to answer it with."""
+    if isinstance(line, TooLong):
+        log.warning("refused %s", line)
+        if line.request_id is not None:
+            return _error(types.INVALID_REQUEST, f"Request exceeds {MAX_LINE_BYTES} bytes: refused", line.request_id)
+        return _error(types.PARSE_ERROR, f"Parse error: {line}, refused unread")
     try:
         message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
     except (Exception, RecursionError) as exc:  # pydantic's ValidationError, invalid JSON, too deep
@@ -334,9 +370,10 @@ def _bounded_lines(source) -> Iterator[str]:
     newline) and stands as TOO_LONG."""
     while line := source.readline(MAX_LINE_BYTES + 1):
         if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+            tail = line[-_EDGE_BYTES:]
             while (rest := source.readline(1 << 20)) and not rest.endswith(b"\n"):
-                pass
-            yield TOO_LONG
+                tail = (tail + rest)[-_EDGE_BYTES:]
+            yield too_long(line[:_EDGE_BYTES], (tail + rest)[-_EDGE_BYTES:])
             continue
         yield line.decode("utf-8", "replace")
 

@@ -1,17 +1,18 @@
 """The only subprocess freshness runs: ``git``, for the polling fallback.
 
-Allowlisted (program and subcommands), never through a shell, with a timeout; killed on timeout
-and on cancellation. ``GIT_OPTIONAL_LOCKS=0``: a poller must never take ``index.lock`` and make
-the user's own ``git commit`` fail with "another git process seems to be running".
+Allowlisted (program and subcommands), never through a shell, with a timeout; killed on timeout,
+on cancellation and when the server exits (codecairn.subprocesses). ``GIT_OPTIONAL_LOCKS=0``: a
+poller must never take ``index.lock`` and make the user's own ``git commit`` fail with "another git
+process seems to be running".
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
+
+from codecairn import subprocesses
 
 ALLOWED_SUBCOMMANDS = frozenset({"rev-parse", "status"})
 TIMEOUT_SECONDS = 10.0
@@ -25,35 +26,15 @@ async def run_git(cwd: Path, *args: str, timeout: float = TIMEOUT_SECONDS) -> by
     """stdout of ``git ARGS`` run in ``cwd``; raises GitUnavailable when it fails."""
     if not args or args[0] not in ALLOWED_SUBCOMMANDS:
         raise ValueError(f"git {args[:1]} is not allowed here")
-    exe = shutil.which("git")
-    if exe is None:
-        raise GitUnavailable("git is not installed")
     env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
     try:
-        proc = await asyncio.create_subprocess_exec(
-            exe,
-            "--no-optional-locks",
-            *args,
-            cwd=str(cwd),
-            env=env,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-        )
-    except OSError as exc:  # the root went away, git cannot be run
-        raise GitUnavailable(f"git {args[0]} could not start: {exc.strerror or exc}") from None
-    try:
-        out, err = await asyncio.wait_for(proc.communicate(), timeout)
-    except BaseException as exc:  # timeout or cancellation: the process must not outlive the call
-        if proc.returncode is None:
-            proc.kill()
-            await asyncio.shield(proc.wait())
-        if isinstance(exc, asyncio.TimeoutError):
-            raise GitUnavailable(f"git {args[0]} took longer than {timeout:g}s") from None
-        raise
-    if proc.returncode != 0:
-        raise GitUnavailable(f"git {args[0]} failed: {err.decode(errors='replace').strip()[:200]}")
-    return out
+        # subprocesses.run: allowlisted, an argument vector, killed on timeout and cancellation
+        done = await subprocesses.run("git", ["--no-optional-locks", *args], cwd, timeout, env)
+    except subprocesses.ProgramUnavailable as exc:  # not installed, the root went away, too slow
+        raise GitUnavailable(str(exc)) from None
+    if done.returncode != 0:
+        raise GitUnavailable(f"git {args[0]} failed: {done.stderr.decode(errors='replace').strip()[:200]}")
+    return done.stdout
 
 
 @dataclass(frozen=True)

@@ -9,26 +9,19 @@ transaction, shielded from cancellation so it is written whole or not at all.
 
 from __future__ import annotations
 
-import contextlib
 import sqlite3
-from collections.abc import AsyncIterator, Iterable
-from contextlib import asynccontextmanager
+from collections.abc import Iterable
 from dataclasses import astuple, fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import aiosqlite
-import anyio
 
-from codecairn.errors import UNAVAILABLE, ToolError
 from codecairn.model import MemoryRow
-from codecairn.store import failures
+from codecairn.store.transactions import one_transaction as _writing
 
 if TYPE_CHECKING:
     from codecairn.store.store import Store
-
-BUSY_TIMEOUT_MS = 20_000
-SQLITE_BUSY, SQLITE_LOCKED = 5, 6
 
 
 COLUMNS = [f.name for f in fields(MemoryRow)]
@@ -42,39 +35,6 @@ async def all_rows(reader: aiosqlite.Connection) -> list[MemoryRow]:
 async def count(reader: aiosqlite.Connection) -> int:
     row = await (await reader.execute("SELECT COUNT(*) FROM memories")).fetchone()
     return int(row[0]) if row else 0
-
-
-@asynccontextmanager
-async def _writing(db_path: Path) -> AsyncIterator[aiosqlite.Connection]:
-    """One write transaction on a connection of its own. A damaged or read-only database raises
-    what store/failures.py says of it; a busy one, a ToolError saying so."""
-    with anyio.CancelScope(shield=True):
-        db = await aiosqlite.connect(db_path, isolation_level=None)
-        try:
-            await db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-            try:
-                await db.execute("BEGIN IMMEDIATE")
-            except sqlite3.OperationalError as exc:
-                if (getattr(exc, "sqlite_errorcode", 0) & 0xFF) not in (SQLITE_BUSY, SQLITE_LOCKED):
-                    raise
-                raise ToolError(
-                    UNAVAILABLE,
-                    "the index database is busy with a long write (indexing); nothing was changed, try again shortly",
-                ) from exc
-            try:
-                yield db
-                await db.execute("COMMIT")
-            except BaseException:
-                with contextlib.suppress(sqlite3.Error):  # SQLite may have rolled back already
-                    await db.execute("ROLLBACK")
-                raise
-        except sqlite3.DatabaseError as exc:
-            fatal = failures.classify(exc, db_path)
-            if fatal is None:
-                raise
-            raise fatal from exc
-        finally:
-            await db.close()
 
 
 async def insert(db_path: Path, row: MemoryRow) -> int:

@@ -1,7 +1,10 @@
 """The schema, as a list of migrations. The database's ``user_version`` says how many have run.
 
 Only structure is stored: paths, hashes, symbols, edges, imports, exports, vectors, memories.
-Never source text (signatures and first doc lines are declaration metadata, not bodies).
+Never source text (signatures and first doc lines are declaration metadata, not bodies) — with one
+deliberate exception, the edit history (4): to undo an edit, the file's state before it must be kept
+somewhere. It is kept compressed, bounded, never exported in a shared snapshot, and only for files
+an agent edited through codecairn.
 """
 
 MIGRATIONS: list[str] = [
@@ -104,6 +107,32 @@ MIGRATIONS: list[str] = [
         model TEXT NOT NULL,
         vector BLOB NOT NULL
     );
+    """,
+    # 4: the edit history (codecairn.files, the edit tools): one entry per write, one row per file it
+    # changed, with the file's state before it (zstd) so the entry can be undone. Bounded by count and
+    # bytes, oldest evicted first (store/history.py).
+    """
+    CREATE TABLE history (
+        id INTEGER PRIMARY KEY,
+        created_at REAL NOT NULL,
+        tool TEXT NOT NULL,
+        size INTEGER NOT NULL,                 -- bytes of before-states kept (compressed)
+        undoes INTEGER,                        -- the entry this one reverted
+        undone_by INTEGER                      -- the entry that reverted this one
+    );
+    CREATE TABLE history_files (
+        entry_id INTEGER NOT NULL,
+        position INTEGER NOT NULL,             -- order within the entry
+        root TEXT NOT NULL,                    -- the declared root's real path
+        path TEXT NOT NULL,                    -- root-relative
+        sha256_before TEXT NOT NULL,           -- '' when the file did not exist
+        sha256_after TEXT NOT NULL,            -- '' when the write deleted it
+        mode INTEGER,                          -- its permissions before
+        before BLOB,                           -- zstd of its bytes before (NULL: it did not exist)
+        kept INTEGER NOT NULL DEFAULT 1,       -- 0: the before-state was too large to keep (no undo)
+        PRIMARY KEY (entry_id, position)
+    );
+    CREATE INDEX history_files_path ON history_files(root, path);
     """,
 ]
 

@@ -9,8 +9,11 @@ from typing import Any
 
 from codecairn.limits import (
     GLOB_MAX_CHARS,
+    MAX_EDIT_TEXT_CHARS,
+    MAX_GLOBS,
     MAX_HEADING_CHARS,
     MAX_PATH_CHARS,
+    MAX_PATTERN_CHARS,
     MAX_REASON_CHARS,
     MAX_TAG_CHARS,
     MAX_TAGS,
@@ -53,3 +56,20 @@ REASON = text(MAX_REASON_CHARS)
 QUERY = text(QUERY_CHARS)
 GLOB = text(GLOB_MAX_CHARS, "glob, e.g. get*Config")
 NOTES_TEXT = text(MAX_TEXT_BYTES)  # characters here; the notes file checks the bytes
+
+
+# ---- the file tools ------------------------------------------------------------------------------
+GLOBS = words(MAX_GLOBS, GLOB_MAX_CHARS, "glob patterns, e.g. *.py, src/**/test_*")
+EDIT_TEXT = text(MAX_EDIT_TEXT_CHARS)
+PATTERN = text(MAX_PATTERN_CHARS)
+SHA256 = text(71, "sha256 of the file as last read (read, file_hash): the write is refused if it changed")
+ACKNOWLEDGE = {"type": "boolean", "description": "write despite a named risk rule (.git, credentials, symlink)"}
+
+
+def count(minimum: int, maximum: int, description: str | None = None, default: int | None = None) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "integer", "minimum": minimum, "maximum": maximum}
+    if default is not None:
+        schema["default"] = default
+    if description:
+        schema["description"] = description
+    return schema

@@ -15,6 +15,7 @@ The conventions (docs/tools.md, "How answers are shaped"):
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -184,3 +185,29 @@ def declared_in_a_body(sym: IndexedSymbol, siblings: list[IndexedSymbol]) -> boo
     return any(
         s.kind in CALLABLE_KINDS and s.start_line < sym.start_line <= s.end_line for s in siblings if s is not sym
     )
+
+
+def compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def text_block(answer: dict[str, Any], field: str) -> str:
+    """One answer as a text block: its other fields as one JSON line (the header), then ``field``'s
+    text verbatim — an agent pays for the code, not for quoting it in a JSON string."""
+    if not isinstance(answer.get(field), str):
+        return compact(answer)
+    head = {k: v for k, v in answer.items() if k != field}
+    return compact(head) + "\n" + answer[field]
+
+
+def text_blocks(field: str, listed: str | None = None):
+    """A Tool.render: the answer as ``text_block(answer, field)``; with ``listed``, the answer's
+    other fields first, then one block per entry of its ``listed`` list."""
+
+    def render(answer: dict[str, Any]) -> list[str]:
+        if listed is None or not isinstance(answer.get(listed), list):
+            return [text_block(answer, field)]
+        head = {k: v for k, v in answer.items() if k != listed}
+        return [compact(head), *(text_block(entry, field) for entry in answer[listed])]
+
+    return render

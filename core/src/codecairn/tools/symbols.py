@@ -20,6 +20,7 @@ from codecairn.tools.shaping import (
     members_by_kind,
     resolution_of,
     symbols_by_path,
+    text_blocks,
 )
 
 _SELECT = {
@@ -308,5 +309,6 @@ def codecairn_tools() -> list[Tool]:
             title="Read a symbol's source",
             hints=READ_ONLY,
             output_schema=READ_SYMBOL_ANSWER,
+            render=text_blocks("source"),  # the code as text after a one-line header, not a JSON string
         ),
     ]

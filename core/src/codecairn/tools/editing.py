@@ -1,0 +1,278 @@
+"""Tools that change files, safely: ``edit`` (one file), ``edit_symbol`` (a symbol's lines, by
+name), ``edit_files`` (a batch, all or nothing), ``undo`` and ``history``.
+
+Every write may carry ``expected_hash`` (the sha256 a read reported): a stale or malformed one is
+refused before anything changes, and checked again right before the file is replaced. Writes keep
+the file's encoding, BOM, line endings and permissions, go through a temporary file and an atomic
+rename, are recorded in the history (undo), and the index follows them before the answer is sent.
+Writes into .git, credential files or through a symlink are refused unless acknowledged.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, ToolError, quoted
+from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, ToolHints, hookimpl
+from codecairn.limits import MAX_BATCH_FILES
+from codecairn.model import FileChange, TextEdit, WriteReport
+from codecairn.tools import arguments as a
+from codecairn.tools.shaping import LIST_LIMIT, bounded, brief
+
+# An edit: exactly one of these ways, with new_text where it takes one.
+MODES = ("old_text", "start_line", "insert_line", "create", "delete")
+
+_EDIT_FIELDS: dict[str, Any] = {
+    "path": a.path(),
+    "old_text": a.text(a.MAX_EDIT_TEXT_CHARS, "replace this exact text (must occur expected_occurrences times)"),
+    "new_text": a.text(a.MAX_EDIT_TEXT_CHARS, "the replacement / the lines to write / a new file's content"),
+    "expected_occurrences": a.count(1, 10_000, "how many times old_text occurs; all are replaced (default 1)"),
+    "start_line": a.count(1, 1 << 31, "replace lines start_line..end_line by new_text ('' deletes them)"),
+    "end_line": a.count(1, 1 << 31),
+    "insert_line": a.count(1, 1 << 31, "insert new_text before this line (line count + 1: at the end)"),
+    "create": {"type": "boolean", "description": "a new file with new_text (refused if it exists)"},
+    "delete": {"type": "boolean", "description": "delete the file"},
+    "expected_hash": a.SHA256,
+}
+
+
+def change_of(spec: dict[str, Any]) -> FileChange:
+    """One file's change from its arguments; exactly one way of editing must be given."""
+    given = [m for m in MODES if spec.get(m) not in (None, False)]
+    if len(given) != 1:
+        raise ToolError(
+            BAD_ARGUMENT,
+            f"give exactly one of {', '.join(MODES)} ({'none' if not given else ' and '.join(given)} given)",
+        )
+    mode = given[0]
+    new = spec.get("new_text")
+    if mode != "delete" and new is None:
+        raise ToolError(BAD_ARGUMENT, f"{mode} needs new_text")
+    new = new or ""
+    path, expected = spec["path"], spec.get("expected_hash")
+    if mode == "delete":
+        return FileChange(path, delete=True, expected_hash=expected)
+    if mode == "create":
+        return FileChange(path, create=new, expected_hash=expected)
+    if mode == "old_text":
+        edit = TextEdit("replace", new, spec["old_text"], spec.get("expected_occurrences", 1))
+    elif mode == "start_line":
+        edit = TextEdit("lines", new, start_line=spec["start_line"], end_line=spec.get("end_line", spec["start_line"]))
+    else:
+        edit = TextEdit("insert", new, start_line=spec["insert_line"])
+    return FileChange(path, (edit,), expected_hash=expected)
+
+
+def report_answer(report: WriteReport, single: bool) -> dict[str, Any]:
+    """A write's answer: paths, hashes before and after, the history id, and only what is unusual."""
+    files = []
+    for f in report.files:
+        entry = _history_file(f.path, f.sha256_before, f.sha256_after)
+        if f.replacements > 1:
+            entry["replacements"] = f.replacements
+        files.append(entry)
+    answer: dict[str, Any] = dict(files[0]) if single else {"files": files}
+    if report.entry_id is not None:
+        answer["history_id"] = report.entry_id
+    if report.history_note:
+        answer["history"] = report.history_note
+    if not report.reindexed and report.reindex_note:
+        answer["index"] = report.reindex_note
+    if report.warnings:
+        answer["acknowledged"] = report.warnings
+    return answer
+
+
+async def edit(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+    report = await ctx.write_files([change_of(args)], tool="edit", acknowledge_risk=args.get("acknowledge_risk", False))
+    return report_answer(report, single=True)
+
+
+async def edit_files(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+    changes = [change_of(spec) for spec in args["files"]]
+    report = await ctx.write_files(changes, tool="edit_files", acknowledge_risk=args.get("acknowledge_risk", False))
+    return report_answer(report, single=False)
+
+
+async def edit_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+    name, path, line = args["name"], args.get("path"), args.get("line")
+    position = args.get("position", "replace")
+    found = ctx.lookup(name, path, line)
+    if found and ctx.changed_since_indexed(ctx.path_of(found[0])):
+        # Its lines may have moved since it was indexed: index the file now and look again.
+        await ctx.refresh([ctx.path_of(found[0])])
+        found = ctx.lookup(name, path, line)
+    if not found:
+        raise ToolError(NOT_FOUND, f"no symbol named {quoted(name)}; nothing was changed")
+    if len(found) > 1:
+        shown = found[:LIST_LIMIT]
+        return {
+            "ambiguous": True,
+            "candidates": [brief(ctx, s) for s in shown],
+            **bounded(len(found), LIST_LIMIT),
+            "hint": "nothing was changed: pass path and/or line (or a more qualified name) to choose one",
+        }
+    sym = found[0]
+    target = ctx.path_of(sym)
+    if position == "replace":
+        change = TextEdit("lines", args["new_text"], start_line=sym.start_line, end_line=sym.end_line)
+    elif position == "before":
+        change = TextEdit("insert", args["new_text"], start_line=sym.start_line)
+    else:
+        change = TextEdit("insert", args["new_text"], start_line=sym.end_line + 1)
+    report = await ctx.write_files(
+        [FileChange(target, (change,), expected_hash=args.get("expected_hash"))],
+        tool="edit_symbol",
+        acknowledge_risk=args.get("acknowledge_risk", False),
+    )
+    answer = report_answer(report, single=True)
+    answer["symbol"] = sym.qualified_name
+    answer["lines"] = f"{sym.start_line}-{sym.end_line}"
+    return answer
+
+
+async def undo(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+    entry_id = args.get("id")
+    if entry_id is None:
+        recent = [e for e in await ctx.history(50) if e.undone_by is None and e.tool != "undo"]
+        if not recent:
+            raise ToolError(NOT_FOUND, "there is nothing to undo (see history)")
+        entry_id = recent[0].id
+    report = await ctx.undo(entry_id, acknowledge_risk=args.get("acknowledge_risk", False))
+    answer = report_answer(report, single=len(report.files) == 1)
+    answer["undone"] = entry_id
+    return answer
+
+
+async def history(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+    limit = args.get("limit", 20)
+    entries = await ctx.history(limit + 1, args.get("path"))
+    out = []
+    for e in entries[:limit]:
+        item: dict[str, Any] = {
+            "id": e.id,
+            "at": dt.datetime.fromtimestamp(e.created_at, dt.UTC).isoformat(timespec="seconds"),
+            "tool": e.tool,
+            "files": [_history_file(f.path, f.sha256_before, f.sha256_after) for f in e.files],
+        }
+        if e.undoes is not None:
+            item["undoes"] = e.undoes
+        if e.undone_by is not None:
+            item["undone_by"] = e.undone_by
+        out.append(item)
+    return {"entries": out, **bounded(len(entries), limit)}
+
+
+def _history_file(path: str, before: str, after: str) -> dict[str, Any]:
+    out: dict[str, Any] = {"path": path}
+    if before:
+        out["sha256_before"] = before
+    else:
+        out["created"] = True
+    if after:
+        out["sha256_after"] = after
+    else:
+        out["deleted"] = True
+    return out
+
+
+_WRITES = ToolHints(read_only=False, destructive=True, idempotent=False)
+
+
+@hookimpl
+def codecairn_tools() -> list[Tool]:
+    return [
+        Tool(
+            "edit",
+            "Change one file: replace old_text (unique, or expected_occurrences), replace lines "
+            "start_line..end_line, insert before insert_line, create, or delete. expected_hash (from read) "
+            "refuses a stale write. Keeps encoding, line endings, mode; atomic; recorded for undo; the index "
+            "follows before the answer. Writes into .git, credential files or through a symlink need "
+            "acknowledge_risk.",
+            {
+                "type": "object",
+                "properties": {**_EDIT_FIELDS, "acknowledge_risk": a.ACKNOWLEDGE},
+                "required": ["path"],
+                "additionalProperties": False,
+            },
+            edit,
+            title="Edit a file",
+            hints=_WRITES,
+        ),
+        Tool(
+            "edit_symbol",
+            "Replace a symbol's lines with new_text, or insert new_text before/after it, by qualified name "
+            "(path/line narrow an ambiguous one; ambiguity changes nothing and lists candidates).",
+            {
+                "type": "object",
+                "properties": {
+                    "name": a.name(),
+                    "path": a.path(),
+                    "line": a.count(1, 1 << 31),
+                    "new_text": _EDIT_FIELDS["new_text"],
+                    "position": {"enum": ["replace", "before", "after"], "default": "replace"},
+                    "expected_hash": a.SHA256,
+                    "acknowledge_risk": a.ACKNOWLEDGE,
+                },
+                "required": ["name", "new_text"],
+                "additionalProperties": False,
+            },
+            edit_symbol,
+            title="Edit a symbol",
+            hints=_WRITES,
+        ),
+        Tool(
+            "edit_files",
+            "Several edits (each like `edit`) across files, all or nothing: any failure or stale "
+            "expected_hash changes no file. One history entry.",
+            {
+                "type": "object",
+                "properties": {
+                    "files": {
+                        "type": "array",
+                        "minItems": 1,
+                        "maxItems": MAX_BATCH_FILES,
+                        "items": {
+                            "type": "object",
+                            "properties": _EDIT_FIELDS,
+                            "required": ["path"],
+                            "additionalProperties": False,
+                        },
+                    },
+                    "acknowledge_risk": a.ACKNOWLEDGE,
+                },
+                "required": ["files"],
+                "additionalProperties": False,
+            },
+            edit_files,
+            title="Edit several files atomically",
+            hints=_WRITES,
+        ),
+        Tool(
+            "undo",
+            "Revert a history entry (default: the latest not yet undone), only if its files are still as "
+            "it left them. Itself recorded.",
+            {
+                "type": "object",
+                "properties": {"id": a.count(1, 1 << 62), "acknowledge_risk": a.ACKNOWLEDGE},
+                "additionalProperties": False,
+            },
+            undo,
+            title="Undo an edit",
+            hints=_WRITES,
+        ),
+        Tool(
+            "history",
+            "Recent edits made through codecairn (newest first): id, time, tool, files with sha256 before/after, "
+            "undo links. Kept across restarts, bounded.",
+            {
+                "type": "object",
+                "properties": {"limit": a.count(1, 200, default=20), "path": a.path("only edits of this file")},
+                "additionalProperties": False,
+            },
+            history,
+            title="Edit history",
+            hints=READ_ONLY,
+        ),
+    ]

@@ -1,0 +1,401 @@
+"""The file tools on real files, in-process: bounded reads (lines, tail, byte windows, JSON
+pointers), ripgrep searches with the enclosing symbol, file finding, directory and symbol
+comparison, edits with their history and undo. Security rules live in test_file_security.py."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from codecairn.errors import ToolError
+from codecairn.workspace import Workspace
+from realcode import answers
+
+pytestmark = pytest.mark.anyio
+
+SERVICE = '''"""A small service."""
+
+
+class Cache:
+    def __init__(self):
+        self.items = {}
+
+    def get(self, key):
+        return self.items.get(key)
+
+    def put(self, key, value):
+        self.items[key] = value
+
+
+def make_cache():
+    return Cache()
+'''
+
+
+def make_project(root: Path) -> Path:
+    (root / "app").mkdir(parents=True)
+    (root / "app" / "service.py").write_text(SERVICE)
+    (root / "app" / "__init__.py").write_text("")
+    (root / "app" / "user_controller.py").write_text("def handle(request):\n    return make_cache().get(request)\n")
+    (root / "node_modules" / "dep").mkdir(parents=True)
+    (root / "node_modules" / "dep" / "index.js").write_text("function make_cache() { return 1 }\n")
+    (root / "config.json").write_text(json.dumps({"name": "demo", "deps": {"react": "18.2", "vue": "3"}, "n": [1, 2]}))
+    return root
+
+
+@pytest.fixture
+async def ws(tmp_path: Path, cache_dir: Path):
+    workspace = await Workspace.open(str(make_project(tmp_path / "proj")))
+    await workspace.indexer.run()
+    yield workspace
+    await workspace.close()
+
+
+async def call(ws, tool: str, **args) -> dict:
+    return await answers(ws).call(tool, **args)
+
+
+async def refused(ws, tool: str, **args) -> ToolError:
+    with pytest.raises(ToolError) as caught:
+        await call(ws, tool, **args)
+    return caught.value
+
+
+# ---- reads -----------------------------------------------------------------------------------
+
+
+async def test_read_by_lines_and_tail_reports_the_hash_and_where_to_go_on(ws) -> None:
+    root = Path(ws.root)
+    sha = hashlib.sha256((root / "app/service.py").read_bytes()).hexdigest()
+    part = await call(ws, "read", path="app/service.py", start_line=4, end_line=5)
+    assert part["text"] == "class Cache:\n    def __init__(self):\n"
+    assert (part["start_line"], part["end_line"], part["total_lines"]) == (4, 5, 16)
+    assert part["sha256"] == sha
+    last = await call(ws, "read", path="app/service.py", tail=2)
+    assert last["text"] == "def make_cache():\n    return Cache()\n" and last["start_line"] == 15
+    small = await call(ws, "read", path="app/service.py", max_bytes=40)
+    assert small["truncated"] is True and small["next_start_line"] > 1
+    assert len(small["text"].encode()) <= 40
+    rest = await call(ws, "read", path="app/service.py", start_line=small["next_start_line"])
+    assert small["text"] + rest["text"] == SERVICE, "continuing where the cut read said gives the rest, nothing lost"
+
+
+async def test_a_line_longer_than_the_window_comes_back_by_byte_windows(ws) -> None:
+    root = Path(ws.root)
+    minified = "var a=" + ",".join(str(i) for i in range(60_000)) + ";\n"
+    (root / "min.js").write_text(minified)
+    first = await call(ws, "read", path="min.js", max_bytes=1000)
+    assert first["line_truncated"] is True and first["next_start_byte"] == 1000
+    assert first["text"] == minified[:1000]
+    pieces, start = [first["text"]], first["next_start_byte"]
+    while start is not None:
+        window = await call(ws, "read", path="min.js", start_byte=start, max_bytes=100_000)
+        pieces.append(window["text"])
+        start = window.get("next_start_byte")
+    assert "".join(pieces) == minified
+
+
+async def test_bom_and_crlf_are_normalised_and_said_binary_never_returned(ws) -> None:
+    root = Path(ws.root)
+    (root / "win.txt").write_bytes(b"\xef\xbb\xbfone\r\ntwo\r\n")
+    win = await call(ws, "read", path="win.txt")
+    assert win["text"] == "one\ntwo\n" and win["bom"] is True and win["line_endings"] == "crlf"
+    (root / "blob.bin").write_bytes(b"PK\x03\x04" + bytes(range(256)) * 10)
+    blob = await call(ws, "read", path="blob.bin")
+    assert blob["binary"] is True and "text" not in blob and len(blob["sha256"]) == 64
+
+
+async def test_json_pointer_selects_inside_a_json_file(ws) -> None:
+    got = await call(ws, "read", path="config.json", json_pointer="/deps/react")
+    assert got["value"] == "18.2"
+    assert (await call(ws, "read", path="config.json", json_pointer="/n/1"))["value"] == 2
+    missing = await refused(ws, "read", path="config.json", json_pointer="/deps/angular")
+    assert missing.code == "not_found"
+    bad = await refused(ws, "read", path="config.json", json_pointer="deps")
+    assert bad.code == "bad_argument"
+
+
+async def test_read_snippets_answers_each_in_place(ws) -> None:
+    got = await call(
+        ws,
+        "read_snippets",
+        snippets=[{"path": "app/service.py", "start_line": 4, "end_line": 4}, {"path": "app/nope.py"}],
+    )
+    ok, missing = got["snippets"]
+    assert ok["text"] == "class Cache:\n"
+    assert missing["error"] == "not_found" and missing["path"] == "app/nope.py"
+
+
+async def test_file_hash_and_validate_json(ws) -> None:
+    root = Path(ws.root)
+    digest = await call(ws, "file_hash", path="app/service.py")
+    assert digest["sha256"] == hashlib.sha256((root / "app/service.py").read_bytes()).hexdigest()
+    assert digest["lines"] == 16
+    assert (await call(ws, "validate_json", path="config.json"))["valid"] is True
+    (root / "broken.json").write_text('{\n  "a": 1,\n  "b": [1, 2,]\n}\n')
+    broken = await call(ws, "validate_json", path="broken.json")
+    assert broken["valid"] is False and (broken["line"], broken["column"]) == (3, 14)  # at the "]"
+    assert (await call(ws, "validate_json", text="[1, 2"))["valid"] is False
+
+
+# ---- searching and finding -------------------------------------------------------------------
+
+
+async def test_search_text_names_the_enclosing_symbol_and_skips_vendored_dirs(ws) -> None:
+    found = await call(ws, "search_text", pattern="make_cache")
+    by_path = {f["path"]: f["matches"] for f in found["files"]}
+    assert set(by_path) == {"app/service.py", "app/user_controller.py"}, "node_modules is not searched"
+    assert by_path["app/user_controller.py"][0]["symbol"] == "app.user_controller.handle"
+    assert found["complete"] is True and found["matches"] == 2
+    items = await call(ws, "search_text", pattern="self.items", literal=True)
+    symbols = {m["symbol"] for f in items["files"] for m in f["matches"]}
+    assert symbols == {"app.service.Cache.__init__", "app.service.Cache.get", "app.service.Cache.put"}
+    named = await call(ws, "search_text", pattern="make_cache", path="node_modules")
+    assert [f["path"] for f in named["files"]] == ["node_modules/dep/index.js"], "naming it as the scope searches it"
+
+
+async def test_search_text_stops_at_max_matches_and_says_so(ws) -> None:
+    root = Path(ws.root)
+    (root / "many.txt").write_text("needle\n" * 1000)
+    got = await call(ws, "search_text", pattern="needle", max_matches=7, context=1)
+    assert got["matches"] == 7 and got["complete"] is False
+    assert got["limit_reached"] is True and got["limit_reason"] == "max_matches"
+
+
+async def test_a_search_with_no_match_says_what_could_explain_it(ws) -> None:
+    got = await call(ws, "search_text", pattern="MAKE_CACHE", include=["*.py"])
+    assert got["matches"] == 0 and got["complete"] is True
+    assert got["files_searched"] == 3
+    assert "capitals" in got["hint"] and "include" in got["hint"]
+    bad = await refused(ws, "search_text", pattern="(unclosed")
+    assert bad.code == "bad_argument" and "regex" in bad.message.lower()
+
+
+async def test_find_files_ranks_like_quick_open_and_list_files_globs(ws) -> None:
+    found = await call(ws, "find_files", query="usrctl")
+    assert found["files"][0] == "app/user_controller.py"
+    listed = await call(ws, "list_files", include=["*.py"])
+    assert listed["files"] == ["app/__init__.py", "app/service.py", "app/user_controller.py"]
+    cut = await call(ws, "list_files", limit=2)
+    assert cut["complete"] is False and cut["total"] == 4 and len(cut["files"]) == 2
+    tree = await call(ws, "project_map")
+    assert tree["files"] == 4 and tree["dirs"][0]["name"] == "app" and tree["dirs"][0]["languages"] == {"python": 3}
+
+
+# ---- comparing -------------------------------------------------------------------------------
+
+
+async def test_compare_directories_finds_added_removed_modified_renamed(ws) -> None:
+    root = Path(ws.root)
+    shutil.copytree(root / "app", root / "app2")
+    (root / "app2" / "service.py").write_text(SERVICE.replace("return Cache()", "return Cache()  # new"))
+    (root / "app2" / "user_controller.py").rename(root / "app2" / "controller.py")
+    (root / "app2" / "__init__.py").unlink()
+    (root / "app2" / "extra.py").write_text("X = 1\n")
+    got = await call(ws, "compare_directories", left="app", right="app2", include_diff=True)
+    assert got["renamed"] == [{"from": "user_controller.py", "to": "controller.py"}]
+    assert got["added"] == ["extra.py"] and got["removed"] == ["__init__.py"]
+    (modified,) = got["modified"]
+    assert modified["path"] == "service.py" and "+    return Cache()  # new" in modified["diff"]
+    assert got["complete"] is True
+
+
+async def test_compare_symbols_diffs_bodies_and_reports_ambiguity(ws) -> None:
+    got = await call(ws, "compare_symbols", left={"name": "Cache.get"}, right={"name": "Cache.put"})
+    assert got["same_content"] is False and got["changed"]["name"] == ["get", "put"]
+    assert "-    def get(self, key):" in got["unified_diff"]
+    root = Path(ws.root)
+    (root / "other.py").write_text("class Cache:\n    def get(self, key):\n        return None\n")
+    await ws.indexer.refresh(["other.py"])
+    both = await call(ws, "compare_symbols", left={"name": "Cache.get"}, right={"name": "app.service.Cache.get"})
+    assert both["ambiguous"] is True and len(both["left_candidates"]) == 2 and "unified_diff" not in both
+
+
+# ---- edits -----------------------------------------------------------------------------------
+
+
+async def test_edit_replaces_a_unique_span_and_the_index_follows(ws) -> None:
+    root = Path(ws.root)
+    before = await call(ws, "file_hash", path="app/service.py")
+    done = await call(
+        ws,
+        "edit",
+        path="app/service.py",
+        old_text="def make_cache():",
+        new_text="def build_cache():",
+        expected_hash=before["sha256"],
+    )
+    assert done["sha256_before"] == before["sha256"]
+    assert done["sha256_after"] == hashlib.sha256((root / "app/service.py").read_bytes()).hexdigest()
+    assert "index" not in done, "re-indexed before the answer"
+    found = await call(ws, "find_symbols", name="build_cache")
+    assert found["results"][0]["qualified_name"] == "app.service.build_cache"
+    assert not (await call(ws, "find_symbols", name="make_cache"))["results"]
+
+
+async def test_edit_modes_lines_insert_create_delete(ws) -> None:
+    root = Path(ws.root)
+    await call(ws, "edit", path="app/service.py", start_line=1, end_line=1, new_text='"""Changed."""\n')
+    assert (root / "app/service.py").read_text().startswith('"""Changed."""\n\n\nclass Cache:')
+    await call(ws, "edit", path="app/service.py", insert_line=17, new_text="\n\nVERSION = 2\n")
+    assert (root / "app/service.py").read_text().endswith("return Cache()\n\n\nVERSION = 2\n")
+    made = await call(ws, "edit", path="app/new/mod.py", create=True, new_text="A = 1\n")
+    assert made["created"] is True and (root / "app/new/mod.py").read_text() == "A = 1\n"
+    assert (await refused(ws, "edit", path="app/new/mod.py", create=True, new_text="B\n")).code == "bad_argument"
+    gone = await call(ws, "edit", path="app/new/mod.py", delete=True)
+    assert gone["deleted"] is True and not (root / "app/new/mod.py").exists()
+    twice = await refused(ws, "edit", path="app/service.py", old_text="self.items", new_text="self.data")
+    assert "occurs 3 times" in twice.message
+    await call(ws, "edit", path="app/service.py", old_text="self.items", new_text="self.data", expected_occurrences=3)
+    assert (root / "app/service.py").read_text().count("self.data") == 3
+
+
+async def test_edit_symbol_replaces_a_method_by_name(ws) -> None:
+    root = Path(ws.root)
+    got = await call(
+        ws, "edit_symbol", name="Cache.get", new_text="    def get(self, key, default=None):\n        return default\n"
+    )
+    assert got["symbol"] == "app.service.Cache.get" and got["lines"] == "8-9"
+    text = (root / "app/service.py").read_text()
+    assert "def get(self, key, default=None):\n        return default\n\n    def put" in text
+    after = await call(ws, "edit_symbol", name="make_cache", position="after", new_text="\n\ndef other():\n    pass\n")
+    assert after["symbol"] == "app.service.make_cache"
+    assert (await call(ws, "find_symbols", name="other"))["results"][0]["start_line"] == 19
+
+
+async def test_edit_files_is_all_or_nothing(ws) -> None:
+    root = Path(ws.root)
+    service = (root / "app/service.py").read_bytes()
+    failed = await refused(
+        ws,
+        "edit_files",
+        files=[
+            {"path": "app/service.py", "old_text": "class Cache:", "new_text": "class Store:"},
+            {"path": "app/created.py", "create": True, "new_text": "X = 1\n"},
+            {"path": "app/user_controller.py", "old_text": "not in the file", "new_text": "y"},
+        ],
+    )
+    assert failed.code == "not_found" or "not in" in failed.message
+    assert (root / "app/service.py").read_bytes() == service and not (root / "app/created.py").exists()
+    ok = await call(
+        ws,
+        "edit_files",
+        files=[
+            {"path": "app/service.py", "old_text": "class Cache:", "new_text": "class Store:"},
+            {"path": "app/created.py", "create": True, "new_text": "X = 1\n"},
+        ],
+    )
+    assert [f["path"] for f in ok["files"]] == ["app/service.py", "app/created.py"] and "history_id" in ok
+
+
+async def test_undo_and_history_survive_a_restart(tmp_path: Path, cache_dir: Path) -> None:
+    root = make_project(tmp_path / "p")
+    original = (root / "app/service.py").read_bytes()
+    ws = await Workspace.open(str(root))
+    await ws.indexer.run()
+    first = await call(ws, "edit", path="app/service.py", old_text="Cache()", new_text="Cache(size=1)")
+    await call(ws, "edit", path="app/extra.py", create=True, new_text="Y = 2\n")
+    await ws.close()
+
+    ws = await Workspace.open(str(root))
+    try:
+        history = await call(ws, "history")
+        assert [e["tool"] for e in history["entries"]] == ["edit", "edit"]
+        assert history["entries"][0]["files"][0] == {
+            "path": "app/extra.py",
+            "created": True,
+            "sha256_after": hashlib.sha256(b"Y = 2\n").hexdigest(),
+        }
+        undone = await call(ws, "undo")
+        assert undone["deleted"] is True and not (root / "app/extra.py").exists()
+        # An entry whose file changed since is not undone: that would lose the later change.
+        (root / "app/service.py").write_text((root / "app/service.py").read_text() + "# by hand\n")
+        stale = await refused(ws, "undo", id=first["history_id"])
+        assert stale.code == "stale_precondition"
+        (root / "app/service.py").write_text(original.decode().replace("Cache()", "Cache(size=1)"))
+        await call(ws, "undo", id=first["history_id"])
+        assert (root / "app/service.py").read_bytes() == original
+        again = await refused(ws, "undo", id=first["history_id"])
+        assert "already undone" in again.message
+    finally:
+        await ws.close()
+
+
+async def test_an_edit_keeps_mode_line_endings_and_bom(ws) -> None:
+    root = Path(ws.root)
+    script = root / "run.sh"
+    script.write_bytes(b"\xef\xbb\xbf#!/bin/sh\r\necho one\r\necho two\r\n")
+    os.chmod(script, 0o751)
+    await call(ws, "edit", path="run.sh", old_text="echo two", new_text="echo three\necho four")
+    assert script.read_bytes() == b"\xef\xbb\xbf#!/bin/sh\r\necho one\r\necho three\r\necho four\r\n"
+    assert os.stat(script).st_mode & 0o777 == 0o751
+    leftovers = [p.name for p in root.iterdir() if ".codecairn-" in p.name]
+    assert leftovers == [], "no temporary file is left beside it"
+
+
+async def test_history_is_bounded_oldest_evicted_first(ws, monkeypatch: pytest.MonkeyPatch) -> None:
+    from codecairn.store import history as history_table
+
+    monkeypatch.setattr(history_table, "MAX_ENTRIES", 3)
+    ids = [(await call(ws, "edit", path="app/extra.py", create=True, new_text="N = 0\n"))["history_id"]]
+    for n in range(1, 5):
+        done = await call(ws, "edit", path="app/extra.py", start_line=1, end_line=1, new_text=f"N = {n}\n")
+        ids.append(done["history_id"])
+    kept = [e["id"] for e in (await call(ws, "history"))["entries"]]
+    assert kept == ids[:-4:-1], "the three newest, newest first"
+    evicted = await refused(ws, "undo", id=ids[0])
+    assert evicted.code == "not_found" and "evicted" in evicted.message
+
+
+async def test_byte_windows_know_their_line_far_into_a_file(ws) -> None:
+    """A byte window's start_line, counted from the nearest remembered mark, equals a full count —
+    with a CRLF split across the 1 MiB boundary and lone CRs around it."""
+    import re
+
+    root = Path(ws.root)
+    chunk = 1 << 20
+    head = b"x" * (chunk - 1) + b"\r"  # the CR ends the first MiB; its LF begins the second
+    data = head + b"\n" + (b"a\rb\nc\r\n" * 400_000)
+    (root / "mixed.txt").write_bytes(data)
+    os.utime(root / "mixed.txt", (1_600_000_000, 1_600_000_000))  # not "just written": remembered
+    await call(ws, "file_hash", path="mixed.txt")
+    for position in (5, chunk - 1, chunk, chunk + 1, chunk + 7, 2 * chunk + 3, len(data) - 10):
+        expected = len(re.findall(rb"\r\n|\r|\n", data[:position])) + 1
+        got = await call(ws, "read", path="mixed.txt", start_byte=position, max_bytes=16)
+        assert got["start_line"] == expected, position
+
+
+async def test_compare_symbols_across_declared_roots_parses_the_other_side(ws, tmp_path: Path) -> None:
+    """A file in another declared root is not indexed: its symbols are parsed on the spot."""
+    from codecairn.context import ServedContext
+    from codecairn.files.roots import DeclaredRoots
+
+    vendored = tmp_path / "vendored"
+    vendored.mkdir()
+    (vendored / "service.py").write_text(SERVICE.replace("return self.items.get(key)", "return self.items[key]"))
+    ctx = ServedContext(ws, roots=DeclaredRoots(ws.root, (str(vendored),)))
+    compare = ws.host.tools["compare_symbols"].handler
+    got = await compare(
+        ctx, {"left": {"name": "Cache.get"}, "right": {"name": "Cache.get", "path": str(vendored / "service.py")}}
+    )
+    assert got["right"]["path"] == str(vendored.resolve() / "service.py")
+    assert "-        return self.items.get(key)\n+        return self.items[key]" in got["unified_diff"]
+    assert "changed" not in got, "same kind, signature, size and name"
+
+
+async def test_encodings_are_read_and_kept(ws) -> None:
+    root = Path(ws.root)
+    (root / "latin.txt").write_bytes("café = 1\nnaïve = 2\n".encode("latin-1"))
+    got = await call(ws, "read", path="latin.txt")
+    assert got["text"] == "café = 1\nnaïve = 2\n" and got["encoding"] == "latin-1"
+    await call(ws, "edit", path="latin.txt", old_text="naïve = 2", new_text="déjà = 3")
+    assert (root / "latin.txt").read_bytes() == "café = 1\ndéjà = 3\n".encode("latin-1")
+    refused_char = await refused(ws, "edit", path="latin.txt", old_text="déjà", new_text="日本")
+    assert refused_char.code == "bad_argument" and "latin-1" in refused_char.message
+    (root / "wide.txt").write_bytes("\ufeffone\r\ntwo\r\n".encode("utf-16-le"))
+    wide = await call(ws, "read", path="wide.txt", start_line=2)
+    assert wide["text"] == "two\n" and wide["encoding"].startswith("utf-16") and wide["bom"] is True
