@@ -70,7 +70,11 @@ def _parser() -> argparse.ArgumentParser:
     ix.add_argument("--embed", action="store_true", help=argparse.SUPPRESS)  # the default now; kept for old scripts
     sv = sub.add_parser("serve", parents=common, help="serve a root over MCP stdio")
     sv.add_argument(
-        "roots", nargs="*", default=["."], metavar="ROOT", help="the root to index (default: .), then more roots the file tools may use"
+        "roots",
+        nargs="*",
+        default=["."],
+        metavar="ROOT",
+        help="the root to index (default: .), then more roots the file tools may use",
     )
     sv.add_argument("--no-index", action="store_true", help="do not refresh the index on start")
     sv.add_argument(

@@ -13,7 +13,7 @@ from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, ToolError, quoted
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
 from codecairn.model import IndexedSymbol, Symbol
 from codecairn.tools import arguments as a
-from codecairn.tools.shaping import LIST_LIMIT, bounded, brief, text_blocks
+from codecairn.tools.shaping import LIST_LIMIT, bounded, symbols_by_path, text_blocks
 
 SYMBOL_BYTES = 256 * 1024  # of one symbol's source compared
 DIFF_CHARS = 100_000
@@ -93,7 +93,7 @@ async def _side(ctx: ToolContext, spec: dict[str, Any], label: str) -> _Side | d
         sigs = await ctx.signatures(f.id for f in found[:LIST_LIMIT])
         return {
             "ambiguous": True,
-            "candidates": [brief(ctx, f, sigs.get(f.id)) for f in found[:LIST_LIMIT]],
+            "candidates": symbols_by_path(ctx, found[:LIST_LIMIT], sigs),
             **bounded(len(found), LIST_LIMIT),
         }
     sym: IndexedSymbol = found[0]

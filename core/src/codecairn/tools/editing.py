@@ -18,7 +18,7 @@ from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, ToolHints, hookimp
 from codecairn.limits import MAX_BATCH_FILES
 from codecairn.model import FileChange, TextEdit, WriteReport
 from codecairn.tools import arguments as a
-from codecairn.tools.shaping import LIST_LIMIT, bounded, brief
+from codecairn.tools.shaping import LIST_LIMIT, bounded, symbols_by_path
 
 # An edit: exactly one of these ways, with new_text where it takes one.
 MODES = ("old_text", "start_line", "insert_line", "create", "delete")
@@ -109,7 +109,7 @@ async def edit_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         shown = found[:LIST_LIMIT]
         return {
             "ambiguous": True,
-            "candidates": [brief(ctx, s) for s in shown],
+            "candidates": symbols_by_path(ctx, shown),
             **bounded(len(found), LIST_LIMIT),
             "hint": "nothing was changed: pass path and/or line (or a more qualified name) to choose one",
         }
