@@ -8,24 +8,36 @@ gets from here is a model type; nothing here shapes an answer (tools do).
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from codecairn.errors import BAD_ARGUMENT, ToolError, quoted
+from codecairn.errors import BAD_ARGUMENT, UNAVAILABLE, ToolError, quoted
 from codecairn.model import (
+    Chains,
     Edge,
     Export,
+    FileChange,
+    Hierarchy,
     Import,
     IndexedFile,
     IndexedSymbol,
     IndexStatus,
     IndexSummary,
+    PackageDependency,
+    PackageInfo,
+    QueryResult,
+    RepoMap,
     SymbolDetail,
     SymbolMatch,
     SymbolMatches,
+    TokenOccurrence,
+    TokenScan,
+    Walk,
 )
 from codecairn.paths import confine, read_for_answer
+from codecairn.query.graph_index import CALL_KINDS
 from codecairn.query.lookup import lookup
 from codecairn.query.names import symbol_filter
 from codecairn.store.overview import index_overview
@@ -36,6 +48,9 @@ if TYPE_CHECKING:
 Progress = Callable[[float, float | None, str | None], Awaitable[None]]
 READ_MAX_FILE_BYTES = 64 * 1024 * 1024  # read_file's default ceiling
 SEMANTIC_POOL = 200  # name matches fused with the semantic ranking
+# Decorators that make a function a command-line entry point (click, typer, cyclopts...).
+CLI_DECORATORS = (".command", "@command", ".group", "@group")
+MAP_CANDIDATES = 2000  # ranked symbols a repository map is packed from
 
 
 @dataclass
@@ -217,6 +232,203 @@ class ServedContext:
             hits=self._counts.hits,
             misses=self._counts.misses,
         )
+
+    # ---- graph intelligence (issue 16) ----------------------------------------------------------
+
+    async def walk(
+        self,
+        start: Iterable[int],
+        direction: str,
+        kinds: Iterable[str] = CALL_KINDS,
+        depth: int = 3,
+        fan_out: int = 20,
+        level_limit: int = 400,
+    ) -> Walk:
+        from codecairn.query.graph import walk
+
+        return await walk(list(start), direction, self._ws.graph.fetcher(kinds), depth, fan_out, level_limit)
+
+    async def call_chains(
+        self, source_id: int, target_id: int, kinds: Iterable[str] = CALL_KINDS, max_depth: int = 8, limit: int = 5
+    ) -> Chains:
+        from codecairn.query.graph import shortest_chains
+
+        return await shortest_chains(source_id, target_id, self._ws.graph.fetcher(kinds), max_depth, limit)
+
+    async def unresolved_uses(
+        self, names: Iterable[str], kinds: Iterable[str] = ("calls",), limit: int = 20
+    ) -> tuple[list[Edge], dict[str, int]]:
+        from codecairn.store.graph import unresolved_named
+
+        return await unresolved_named(self._ws.store, list(names), list(kinds), limit)
+
+    async def edges_in_files(self, file_ids: Iterable[int], kinds: Iterable[str] = ()) -> list[Edge]:
+        from codecairn.store.graph import edges_in_files
+
+        return await edges_in_files(self._ws.store, list(file_ids), list(kinds))
+
+    async def scan_tokens(self, name: str, paths: Iterable[str], limit: int = 200, seconds: float = 5.0) -> TokenScan:
+        import threading
+        import time
+
+        from codecairn.paths import read_confined
+        from codecairn.query.references import scan
+
+        files = [(p, f.language) for p in paths if (f := self._state.files_by_path.get(p)) is not None]
+        parsers: dict[str, object] = {}
+        languages = self.languages
+
+        def parser_for(language: str):
+            if language not in parsers:
+                import tree_sitter
+
+                lang = languages.get(language)
+                grammar = lang.grammar() if lang is not None else None
+                if grammar is not None and not isinstance(grammar, tree_sitter.Language):
+                    grammar = tree_sitter.Language(grammar)
+                parsers[language] = tree_sitter.Parser(grammar) if grammar is not None else None
+            return parsers[language]
+
+        root_real, stop = self._state.root_real, threading.Event()
+        deadline = time.perf_counter() + seconds
+        work = asyncio.ensure_future(asyncio.to_thread(
+            scan, files, name, lambda p: read_confined(root_real, p), parser_for, limit, deadline, stop
+        ))  # fmt: skip
+        try:
+            found, scanned, cut = await asyncio.shield(work)
+        except asyncio.CancelledError:
+            stop.set()
+            raise
+        occurrences = [TokenOccurrence(p, o.line, o.column, o.category) for p, o in found]
+        return TokenScan(occurrences, scanned, len(files), not cut and scanned == len(files))
+
+    def type_hierarchy(self, type_id: int, depth: int = 3, limit: int = 100) -> Hierarchy:
+        from codecairn.query.hierarchy import hierarchy, overriding
+
+        graph = self._ws.graph
+        found = hierarchy(self._state, type_id, depth, limit, graph.method_sets())
+        found.overrides = overriding(self._state, type_id, [link.far for link in found.descendants], graph.members())
+        return found
+
+    async def changes(self, base: str | None = None, head: str | None = None) -> list[FileChange]:
+        from codecairn.freshness.git import GitUnavailable, diff, valid_revision
+        from codecairn.query.diff import parse
+
+        for name, rev in (("base", base), ("head", head)):
+            if rev is not None and not valid_revision(rev):
+                raise ToolError(BAD_ARGUMENT, f"{name} {quoted(rev)} is not a revision (a ref, a hash, HEAD~2...)")
+        try:
+            out, untracked = await diff(self.root, base, head)
+        except GitUnavailable as exc:
+            raise ToolError(UNAVAILABLE, f"git could not say what changed: {exc}") from None
+        found = parse(out)
+        known = {c.path for c in found}
+        found.extend(FileChange(p, "added") for p in untracked if p not in known)
+        return found
+
+    def is_test_file(self, path: str) -> bool:
+        from codecairn.query.architecture import is_test_path
+
+        return is_test_path(path)
+
+    async def packages(self, depth: int | None = None) -> tuple[list[PackageInfo], int | None]:
+        from codecairn.query.architecture import choose_depth, packages
+
+        if depth is None:
+            depth = choose_depth([f.path for f in self._state.files_by_id.values()])
+        found = packages(self._state, depth)
+        return [PackageInfo(p.name, p.files, p.lines, p.symbols, dict(p.languages), p.tests)
+                for p in found.values()], depth  # fmt: skip
+
+    async def package_dependencies(self, depth: int | None) -> list[PackageDependency]:
+        from codecairn.query.architecture import package_dependencies
+
+        deps = package_dependencies(await self._ws.graph.facts(), self._state, depth)
+        return [PackageDependency(a, b, dict(c)) for (a, b), c in deps.items()]
+
+    async def hotspots(self, limit: int = 10) -> dict[str, list[tuple[IndexedSymbol, int]]]:
+        from codecairn.query.architecture import hotspots
+
+        return hotspots(await self._ws.graph.facts(), self._state, limit)
+
+    async def ranked_symbols(
+        self, seed_files: Iterable[str] = (), seed_symbols: Iterable[int] = (), limit: int = 500
+    ) -> list[tuple[IndexedSymbol, float]]:
+        from codecairn.query.architecture import rank_symbols
+
+        facts = await self._ws.graph.facts()
+        files = {f.id for p in seed_files if (f := self._state.files_by_path.get(p)) is not None}
+        ranked = await asyncio.to_thread(rank_symbols, facts, self._state, files, set(seed_symbols))
+        rows = self._state.symbols.rows
+        return [(rows[sid], score) for sid, score in ranked[:limit] if sid in rows]
+
+    async def package_cycles(self, depth: int | None, limit: int = 10) -> list[list[str]]:
+        from codecairn.query.architecture import cycles, package_dependencies
+
+        return cycles(package_dependencies(await self._ws.graph.facts(), self._state, depth), limit)
+
+    async def repository_map(
+        self, seed_files: Iterable[str] = (), seed_symbols: Iterable[int] = (), budget: int = 1024
+    ) -> RepoMap:
+        from codecairn.query.architecture import map_lines
+        from codecairn.query.tokens import count_tokens, counter_name
+
+        ranked = await self.ranked_symbols(seed_files, seed_symbols, MAP_CANDIDATES)
+        chosen = [s.id for s, _ in ranked]
+        signatures = await self.signatures(chosen)
+
+        def pack() -> tuple[str, int]:
+            # The map of the first n ranked symbols grows with n: the largest n whose text fits.
+            lo, hi = 0, len(chosen)
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if count_tokens("\n".join(map_lines(self._state, chosen[:mid], signatures))) <= budget:
+                    lo = mid
+                else:
+                    hi = mid - 1
+            return "\n".join(map_lines(self._state, chosen[:lo], signatures)), lo
+
+        text, shown = await asyncio.to_thread(pack)
+        return RepoMap(text, shown, count_tokens(text), counter_name())
+
+    async def entry_points(self) -> dict[str, list[IndexedSymbol]]:
+        from codecairn.query.architecture import main_functions
+        from codecairn.store.graph import symbols_with_modifier
+
+        rows = self._state.symbols.rows
+        cli = await symbols_with_modifier(self._ws.store, CLI_DECORATORS, 200)
+        routes = [s for s in rows.values() if s.kind == "route"]
+        return {
+            "main": main_functions(self._state),
+            "cli": [rows[i] for i in cli if i in rows],
+            "routes": sorted(routes, key=lambda s: (self._state.path_of(s), s.start_line)),
+        }
+
+    async def query_graph(self, sql: str, limit: int = 200, seconds: float = 5.0) -> QueryResult:
+        from codecairn.store.console import QueryRefused, query
+
+        try:
+            return await query(self._ws.store.path, sql, limit, seconds)
+        except QueryRefused as exc:
+            raise ToolError(BAD_ARGUMENT, str(exc)) from None
+
+    def graph_views(self) -> dict[str, dict[str, str]]:
+        from codecairn.store.console import VIEWS
+
+        return VIEWS
+
+    async def graph_counts(self) -> dict[str, dict]:
+        from codecairn.store.graph import resolution_counts
+
+        kinds: dict[str, dict] = {}
+        for kind, how, n in await resolution_counts(self._ws.store):
+            entry = kinds.setdefault(kind, {"edges": 0, "resolved": 0, "resolution": {}})
+            entry["edges"] += n
+            if how is not None:
+                entry["resolved"] += n
+                entry["resolution"][how] = n
+        symbols = Counter(s.kind for s in self._state.symbols.rows.values())
+        return {"symbol_kinds": dict(symbols.most_common()), "edge_kinds": kinds}
 
     # ---- this call ------------------------------------------------------------------------------
 

@@ -32,6 +32,12 @@ DEFAULT_PLUGINS = (
     "codecairn.tools.symbols",
     "codecairn.tools.files",
     "codecairn.tools.memory",
+    "codecairn.tools.trace",
+    "codecairn.tools.references",
+    "codecairn.tools.hierarchy",
+    "codecairn.tools.impact",
+    "codecairn.tools.architecture",
+    "codecairn.tools.graph_sql",
     "codecairn.semantic.plugin",
 )
 # Set to a comma-separated list to choose which language wins an extension claimed twice:

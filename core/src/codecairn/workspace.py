@@ -24,6 +24,7 @@ from codecairn.index.target import IndexTarget
 from codecairn.memory.memories import Memories
 from codecairn.model import IndexSummary
 from codecairn.paths import validate_root
+from codecairn.query.graph_index import GraphIndex
 from codecairn.query.names import NameSearch
 from codecairn.semantic.job import EmbeddingJob
 from codecairn.semantic.search import SemanticSearch
@@ -53,6 +54,7 @@ class Workspace:
             IndexTarget(root, host.languages, host.language_for, store, self.state, ParsePool(host.languages))  # type: ignore[arg-type]
         )
         self.names = NameSearch(self.state)
+        self.graph = GraphIndex(self.state, store)
         self.embeddings = EmbeddingJob(self.state, store, host.embedder)  # type: ignore[arg-type]
         self.semantic = SemanticSearch(self.embeddings, host.embedder)
         self.memory = Memories(root, self.state, store, host.language_for, host.embedder)  # type: ignore[arg-type]
