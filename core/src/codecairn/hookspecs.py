@@ -42,6 +42,7 @@ if TYPE_CHECKING:
         FileChange,
         FileFacts,
         Hierarchy,
+        HttpCall,
         Import,
         IndexedFile,
         IndexedSymbol,
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
         PackageInfo,
         QueryResult,
         RepoMap,
+        Route,
         SymbolDetail,
         SymbolMatches,
         TokenScan,
@@ -81,14 +83,14 @@ class ImportedOnCall:
 
     target: str
 
-    def __call__(self, source: bytes, tree: Any, path: str) -> FileFacts:
+    def __call__(self, *args: Any) -> Any:
         function = _imported.get(self.target)
         if function is None:
             import importlib
 
             module, _, name = self.target.partition(":")
             function = _imported[self.target] = getattr(importlib.import_module(module), name)
-        return function(source, tree, path)
+        return function(*args)
 
 
 _imported: dict[str, Callable[..., Any]] = {}
@@ -140,6 +142,19 @@ class Language:
     # Languages of one family import each other's modules (TypeScript, TSX and JavaScript share
     # module names); empty = the language is its own family.
     family: str = ""
+
+
+@dataclass(frozen=True)
+class RouteDetector:
+    """Finds HTTP routes and client calls in one parsed file of ``languages``: ``detect(source, tree,
+    path, facts) -> (routes, calls)`` (lists of model.Route and model.HttpCall), run in the parse
+    workers right after the language's extractor, with its facts. Pure and picklable like an
+    extractor (a module-level function, or an ImportedOnCall). Precision first: a route or call
+    only where the framework's own API says so, never a guess from any string that looks like a path."""
+
+    name: str  # "flask", "express"...
+    languages: tuple[str, ...]
+    detect: Callable[[bytes, Any, str, FileFacts], tuple[list[Route], list[HttpCall]]]
 
 
 class MemoryBook(Protocol):
@@ -312,6 +327,11 @@ class CodecairnSpecs:
     @hookspec
     def codecairn_tools(self) -> list[Tool]:
         """Called once when the host starts; return the MCP tools this plugin contributes."""
+
+    @hookspec
+    def codecairn_route_detectors(self) -> list[RouteDetector]:
+        """Called once when the host starts; return detectors of HTTP routes and client calls (HTTP
+        frameworks): their routes become ``route`` symbols, their calls ``http_calls`` edges."""
 
     @hookspec(firstresult=True)
     def codecairn_embedder(self) -> Embedder | None:

@@ -283,6 +283,39 @@ class MemoryRow:
 ROUTE = "route"
 HTTP_CALLS = "http_calls"  # a client call with a literal or constant URL -> the route it reaches
 ROUTES_TO = "routes_to"  # a route -> its handler
+HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "ANY")
+
+
+class Route(NamedTuple):
+    """An HTTP route a framework declares (a route detector's fact): it becomes a ``route`` symbol
+    named ``"METHOD /path"`` and a ``routes_to`` relation to its handler."""
+
+    method: str  # one of HTTP_METHODS ("ANY": the framework accepts every method there)
+    path: str  # the pattern as the framework writes it, with any prefix the file declares: /users/<int:id>
+    handler: str  # the handler as written (``user_detail``, ``views.user_detail``); "" when inline
+    line: int
+    end_line: int = 0  # 0: the route is one line
+    framework: str = ""  # flask, fastapi, django, express, spring, jax-rs, net/http, gin, chi, axum...
+
+
+class HttpCall(NamedTuple):
+    """A client's HTTP request with a literal or constant URL (a route detector's fact): it
+    becomes an ``http_calls`` relation from the enclosing symbol, matched to a route by method and
+    path pattern when indexing resolves."""
+
+    method: str  # GET, POST... (ANY when the call does not say)
+    url: str  # as far as it is known: "http://api/users/{}" ("{}" stands for a value not known)
+    line: int
+    client: str = ""  # requests, httpx, fetch, axios, net/http...
+
+
+def route_name(method: str, path: str) -> str:
+    return f"{method} {path}"
+
+
+def is_route_name(name: str) -> bool:
+    method, _, path = name.partition(" ")
+    return method in HTTP_METHODS and path.startswith("/")
 
 
 @dataclass(frozen=True)
