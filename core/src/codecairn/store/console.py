@@ -133,7 +133,7 @@ def _explained(exc: sqlite3.Error, sql: str) -> str:
     m = _NO_TABLE.search(text)
     if m:
         return f"no such view: {m.group(1)}. Query one of: {', '.join(VIEWS)} (see graph_schema)"
-    if "not authorized" in text:
+    if "not authorized" in text or "prohibited" in text:
         return "only SELECT over the views " + ", ".join(VIEWS) + " is allowed"
     if "interrupted" in text:
         return "interrupted"
