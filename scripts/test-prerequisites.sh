@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # What the test suite needs besides Python packages: universal-ctags (an independent extractor the
 # tests compare against), Go and its static callgraph (an oracle for Go calls), a JDK's javap (an
-# oracle for Java calls), and the small tier of real third-party corpora (a few MB per language,
-# fetched from Debian, PyPI and npm by scripts/get-corpora.sh, pinned in scripts/corpora.lock).
+# oracle for Java calls), Chromium (renders the architecture map's page), and the small tier of
+# real third-party corpora (a few MB per language, fetched from Debian, PyPI and npm by scripts/get-corpora.sh, pinned in scripts/corpora.lock).
 # Idempotent.
 #   scripts/test-prerequisites.sh [small|large|all]
 set -euo pipefail
@@ -39,5 +39,11 @@ fi
 if ! command -v javap >/dev/null; then
   $sudo apt-get update -qq >/dev/null
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq openjdk-17-jdk-headless >/dev/null
+fi
+# A real browser for the architecture map's page (tests/test_map_picture.py): Debian's Chromium,
+# run headless; Playwright's own browser download is not reachable here.
+if ! command -v chromium >/dev/null; then
+  $sudo apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
 fi
 bash "$here/get-corpora.sh" --tier "$tier"

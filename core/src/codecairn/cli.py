@@ -5,6 +5,7 @@ codecairn serve [ROOT]                      MCP stdio server
 codecairn plugins [--json]                  loaded plugins, their languages and tools
 codecairn query NAME [--root PATH]          find_symbols / get_symbol, for humans
 codecairn export PATH                       the graph as JSON Lines on stdout
+codecairn map PATH --html OUT | --mermaid   a picture of the package graph (docs/map.md)
 codecairn snapshot export [ROOT]            write ROOT/.codecairn/index.db.zst to commit and share
 codecairn workspaces [--gc] [--json]        the index databases in the cache; collect unused ones
 """
@@ -64,6 +65,12 @@ def _parser() -> argparse.ArgumentParser:
     q.add_argument("--json", action="store_true")
     ex = sub.add_parser("export", help="write symbols, edges, imports and exports as JSON Lines")
     ex.add_argument("path")
+    mp = sub.add_parser("map", help="a picture of the package graph: one HTML page, or a Mermaid diagram")
+    mp.add_argument("path")
+    shape = mp.add_mutually_exclusive_group(required=True)
+    shape.add_argument("--html", metavar="OUT", help="write a self-contained HTML page here")
+    shape.add_argument("--mermaid", action="store_true", help="print a Mermaid flowchart (for a README)")
+    mp.add_argument("--depth", type=int, default=None, help="directory levels a package spans (default: chosen)")
     sn = sub.add_parser("snapshot", help="a shareable, compressed copy of an index")
     sn_sub = sn.add_subparsers(dest="snapshot_command", required=True)
     sne = sn_sub.add_parser("export", help="refresh ROOT's index and write it to ROOT/.codecairn/index.db.zst")
@@ -148,6 +155,8 @@ async def _dispatch(args: argparse.Namespace) -> int:
             print(f"codecairn: not refreshing {ws.store.path} first: it is read-only ({ws.read_only})", file=sys.stderr)
         if args.command == "query":
             return await _query(ws, args)
+        if args.command == "map":
+            return await _map(ws, args)
         return await _export(ws)
     finally:
         await ws.close()
@@ -440,6 +449,23 @@ async def _query(ws, args: argparse.Namespace) -> int:
         from rich.pretty import Pretty
 
         Console().print(Pretty(answer))
+    return 0
+
+
+async def _map(ws, args: argparse.Namespace) -> int:
+    from codecairn.context import ServedContext
+    from codecairn.pictures import html_page, mermaid, package_map
+
+    data = await package_map(ServedContext(ws), args.depth)
+    if args.mermaid:
+        sys.stdout.write(mermaid(data))
+        return 0
+    out = Path(args.html).expanduser()
+    out.write_text(html_page(data), encoding="utf-8")
+    print(
+        f"{out}: {len(data['packages'])} packages, {len(data['edges'])} dependencies, {len(data['cycles'])} cycle(s)",
+        file=sys.stderr,
+    )
     return 0
 
 
