@@ -50,6 +50,13 @@ def codecairn_tools():
 '''
 
 
+def docs_example() -> str:
+    """The tool docs/plugins.md shows a plugin author, exactly as written there."""
+    docs = (Path(__file__).parents[1] / "docs" / "plugins.md").read_text()
+    section = docs[docs.index("### `Tool`, written against the tool API") :]
+    return section[section.index("```python\n") + len("```python\n") : section.index("\n```\n")]
+
+
 def pip(*args: str) -> None:
     subprocess.run([sys.executable, "-m", "pip", "--disable-pip-version-check", "-q", *args], check=True, timeout=600)
 
@@ -59,6 +66,7 @@ def third_party(tmp_path: Path):
     src = tmp_path / "demo"
     (src / "cc_demo_thirdparty").mkdir(parents=True)
     (src / "cc_demo_thirdparty" / "__init__.py").write_text(PLUGIN)
+    (src / "cc_demo_thirdparty" / "docs_example.py").write_text(docs_example())
     (src / "pyproject.toml").write_text(
         textwrap.dedent(f"""
         [build-system]
@@ -72,6 +80,7 @@ def third_party(tmp_path: Path):
 
         [project.entry-points.codecairn]
         demo = "cc_demo_thirdparty"
+        docs_example = "cc_demo_thirdparty.docs_example"
         """)
     )
     pip("install", "--no-deps", str(src))
@@ -138,6 +147,11 @@ async def test_installing_a_plugin_adds_its_language_and_tools(third_party, proj
             assert window["path"] == "gui.pyw" and window["language"] == "pywin" and window["extractor"] == "tags"
             gem = json.loads((await s.call_tool("get_symbol", {"name": "Gem"})).content[0].text)
             assert gem["language"] == "ruby"
+            # The tool docs/plugins.md shows, written against the tool API only, works as shown.
+            largest = json.loads((await s.call_tool("largest_classes", {})).content[0].text)
+            assert sorted((c["path"], c["members"]) for c in largest["classes"]) == [("gui.pyw", 1), ("lib.rb", 1)]
+            nothing = json.loads((await s.call_tool("largest_classes", {"path": "gui.pyw/none"})).content[0].text)
+            assert nothing["error"] == "not_found"
             slow = await s.call_tool("demo_dawdle", {})
             assert slow.is_error and json.loads(slow.content[0].text)["error"] == "unavailable"
             assert json.loads((await s.call_tool("stats", {})).content[0].text)["files"] == 2  # still serving

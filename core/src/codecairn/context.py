@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from codecairn.errors import BAD_ARGUMENT, UNAVAILABLE, ToolError, quoted
+from codecairn.hookspecs import Language, MemoryBook
 from codecairn.model import (
     Chains,
     Edge,
@@ -68,8 +69,8 @@ class ServedContext:
         self._progress = progress
         self._counts = counts or SessionCounts()
         self.root = ws.root
-        self.languages = ws.host.languages
-        self.memories = ws.memory
+        self.languages: Mapping[str, Language] = ws.host.languages
+        self.memories: MemoryBook = ws.memory
 
     @property
     def generation(self) -> int:
@@ -150,7 +151,7 @@ class ServedContext:
         semantic = await self._ws.semantic.search(query, max(limit * 3, 30), candidates)
         fused = reciprocal_rank_fusion(lexical if by_name else [], [p for p in semantic if p[0] in rows])
         found = [f for f in fused if f.id in rows]
-        matches = [SymbolMatch(rows[f.id], tuple(f.matched), f.semantic_score) for f in found[:limit]]
+        matches = [SymbolMatch(rows[cast(int, f.id)], tuple(f.matched), f.semantic_score) for f in found[:limit]]
         return SymbolMatches(matches, len(found), False, self._ws.embeddings.pending_count())
 
     def children(self, symbol_id: int) -> list[IndexedSymbol]:

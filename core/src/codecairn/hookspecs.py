@@ -171,7 +171,9 @@ class MemoryBook(Protocol):
     async def forget(self, *, ids: list[int] | None = None, path: str | None = None,
                      symbol: str | None = None, tags: list[str] | None = None) -> dict[str, Any]: ...  # fmt: skip
 
-    async def notes(self, action: str = "outline", **arguments: Any) -> dict[str, Any]: ...
+    async def notes(self, action: str = "outline", *, heading: str | None = None, text: str | None = None,
+                    mode: str = "replace", level: int | None = None, line: int | None = None,
+                    file: str | None = None) -> dict[str, Any]: ...  # fmt: skip
 
     async def count(self) -> int: ...
 
@@ -323,10 +325,12 @@ class CodecairnSpecs:
     @hookspec
     def codecairn_languages(self) -> list[Language]:
         """Called once when the host starts; return the languages this plugin adds."""
+        return []
 
     @hookspec
     def codecairn_tools(self) -> list[Tool]:
         """Called once when the host starts; return the MCP tools this plugin contributes."""
+        return []
 
     @hookspec
     def codecairn_route_detectors(self) -> list[RouteDetector]:

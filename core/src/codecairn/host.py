@@ -134,7 +134,7 @@ class PluginHost:
 
     def _collect_languages(self) -> None:
         overrides = _parse_overrides(os.environ.get(EXTENSION_OVERRIDE_ENV, ""))
-        claims: dict[str, list[tuple[bool, str, str]]] = {}
+        claims: dict[str, list[tuple[bool, bool, str, str]]] = {}
         for plugin_name, value in self._call_each("codecairn_languages"):
             if not isinstance(value, (list, tuple)) or not all(isinstance(v, Language) for v in value):
                 self._fail(plugin_name, f"codecairn_languages returned {type(value).__name__}, not a list of Language")

@@ -169,7 +169,7 @@ def _too_large(tool: Tool) -> str:
 def _cut_to_budget(error: dict[str, Any]) -> dict[str, Any]:
     """An error larger than the response budget: its code, its state stamps and as much of its
     message as fits; the details (candidates, lists) go."""
-    kept = {k: error[k] for k in ("error", "generation", "indexing") if k in error}
+    kept: dict[str, Any] = {k: error[k] for k in ("error", "generation", "indexing") if k in error}
     message = str(error.get("message", ""))
     while True:
         cut = {**kept, "message": message, "truncated": True}
@@ -284,6 +284,8 @@ async def serve(workspace: Workspace, *, index_on_start: bool = True, watch: boo
             "agent (docs/clients.md). Ctrl-D stops it.",
             file=sys.stderr,
         )
+    if workspace.failure is not None:  # a damaged index: the answers say so; nothing to keep fresh
+        index_on_start = watch = embed = False
     async with anyio.create_task_group() as tg:
         if index_on_start:
 

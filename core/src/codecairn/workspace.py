@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import cast
 
 from codecairn.errors import StoreError
 from codecairn.host import PluginHost
@@ -40,24 +41,35 @@ log = logging.getLogger("codecairn.workspace")
 LAST_USED_EVERY_SECONDS = 3600.0
 
 
+class _Unusable:
+    """Stands in for the store of a workspace whose index cannot be used: every use raises why."""
+
+    def __init__(self, failure: StoreError | None) -> None:
+        self._failure = failure or StoreError("no index database")
+
+    def __getattr__(self, name: str):
+        raise self._failure
+
+
 class Workspace:
     def __init__(self, root: Path, host: PluginHost, store: Store | None, failure: StoreError | None = None) -> None:
         self.root = root
         self.host = host
-        self.store = store
+        self._store = store  # None only for an unusable workspace (see unusable)
         self.state = IndexState(os.path.realpath(root))
         self._failure = failure  # see unusable()
         self.lease: Lease | None = None  # "in use": `codecairn workspaces --gc` leaves it alone
         self.imported: Imported | None = None  # the shared snapshot this index started from, if any
         self._last_used_at = 0.0
+        parts_store = store if store is not None else cast(Store, _Unusable(failure))  # never asked
         self.indexer = Indexer(
-            IndexTarget(root, host.languages, host.language_for, store, self.state, ParsePool(host.languages))  # type: ignore[arg-type]
+            IndexTarget(root, host.languages, host.language_for, parts_store, self.state, ParsePool(host.languages))
         )
         self.names = NameSearch(self.state)
-        self.graph = GraphIndex(self.state, store)
-        self.embeddings = EmbeddingJob(self.state, store, host.embedder)  # type: ignore[arg-type]
+        self.graph = GraphIndex(self.state, parts_store)
+        self.embeddings = EmbeddingJob(self.state, parts_store, host.embedder)
         self.semantic = SemanticSearch(self.embeddings, host.embedder)
-        self.memory = Memories(root, self.state, store, host.language_for, host.embedder)  # type: ignore[arg-type]
+        self.memory = Memories(root, self.state, parts_store, host.language_for, host.embedder)
         self.indexer.on_change(self._after_change)
 
     async def _after_change(self, summary: IndexSummary) -> None:
@@ -128,34 +140,41 @@ class Workspace:
         return cls(validate_root(root), host or PluginHost(), None, failure)
 
     async def _load_files(self) -> None:
-        assert self.store is not None
-        if self.store.read_only is None:
-            stored_root = await self.store.get_meta("root")
+        assert self._store is not None
+        if self._store.read_only is None:
+            stored_root = await self._store.get_meta("root")
             if stored_root is None:
-                await self.store.set_meta({"root": str(self.root), "created_at": time.time()})
+                await self._store.set_meta({"root": str(self.root), "created_at": time.time()})
             await self._mark_used()
-        await self.state.load_files(self.store)
+        await self.state.load_files(self._store)
 
     async def _mark_used(self) -> None:
-        assert self.store is not None
+        assert self._store is not None
         now = time.time()
         if not self._last_used_at:
-            self._last_used_at = float(await self.store.get_meta("last_used_at", "0") or 0)
+            self._last_used_at = float(await self._store.get_meta("last_used_at", "0") or 0)
         if now - self._last_used_at >= LAST_USED_EVERY_SECONDS:
-            await self.store.set_meta({"last_used_at": now})
+            await self._store.set_meta({"last_used_at": now})
             self._last_used_at = now
 
     async def close(self) -> None:
         self.indexer.close()
-        if self.store is not None:
+        if self._store is not None:
             if self.read_only is None and self.failure is None:
                 try:
                     await self._mark_used()
                 except Exception:  # a closed or broken store: last use stays at the open time
                     pass
-            await self.store.close()
+            await self._store.close()
         if self.lease is not None:
             self.lease.release()
+
+    @property
+    def store(self) -> Store:
+        """The root's index database (an unusable workspace has none: its failure is raised)."""
+        if self._store is None:
+            raise self._failure or StoreError("no index database")
+        return self._store
 
     # ---- what cannot be done, and why ------------------------------------------------------------
 
@@ -164,19 +183,19 @@ class Workspace:
         """Why nothing can be answered from this root's index (it is damaged), or None."""
         if self._failure is not None:
             return self._failure
-        return self.store.damage if self.store is not None else None
+        return self._store.damage if self._store is not None else None
 
     @property
     def read_only(self) -> str | None:
         """Why this index cannot be written (it is answered from as it is), or None."""
-        return self.store.read_only if self.store is not None else None
+        return self._store.read_only if self._store is not None else None
 
     def explain(self, exc: BaseException) -> StoreError:
         """What a failure met by anything working on this index means, as a StoreError whose
         message says the file, the cause and what to do (damage is remembered: see failure)."""
-        if self.store is None:
+        if self._store is None:
             return self._failure or StoreError(str(exc))
-        return self.store.explain(exc) or StoreError(str(exc))
+        return self._store.explain(exc) or StoreError(str(exc))
 
     # ---- conveniences of the wiring -------------------------------------------------------------
 

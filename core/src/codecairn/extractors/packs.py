@@ -16,7 +16,7 @@ from typing import Any
 from tree_sitter import Language as TSLanguage
 from tree_sitter import Query, QueryError
 
-from codecairn.extractors.tags import EXTRACTOR, TagsExtractor, TreeRepair, compile_query
+from codecairn.extractors.tags import TagsExtractor, TreeRepair, compile_query
 
 _ROW_COL = re.compile(r"row (\d+), column (\d+)")
 
@@ -200,6 +200,6 @@ def grammar_pack(
         grammar=grammar,
         extractor=TagsExtractor(name, source, separator, repair),
         resolution=rules,
-        depth=EXTRACTOR,
+        depth="tags",
         **{k: v for k, v in options.items() if k not in rule_names},
     )

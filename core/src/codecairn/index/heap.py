@@ -19,6 +19,6 @@ def give_back_free_memory() -> None:
 
             _trim = ctypes.CDLL("libc.so.6").malloc_trim
         except (OSError, AttributeError):
-            _trim = False  # not glibc: nothing to do
+            _trim = False  # type: ignore[assignment]  # not glibc: nothing to do
     if _trim:
         _trim(0)

@@ -136,7 +136,7 @@ class NarrowIndexer:
                     new_id = {identity: sid for sid, identity in _identities(state.symbols, file_ids.values()).items()}
                     kept, lost, bases = [], [], []
                     for eid, target, how, kind, source in into:
-                        sid = new_id.get(old_identity.get(target))
+                        sid = new_id.get(old_identity.get(target, ()))
                         if sid is None:
                             lost.append(eid)
                             continue
@@ -187,11 +187,14 @@ class NarrowIndexer:
             self._bindings[fid] = fresh.get(fid, Bindings())
             self._infos[fid] = FileInfo(p.path, p.language, p.facts.module)
 
-    async def _resolve(self, file_ids: set[int], edge_ids: list[int], names: set[str], known: list[tuple] = ()) -> int:
+    async def _resolve(
+        self, file_ids: set[int], edge_ids: list[int], names: set[str], known: list[tuple] | None = None
+    ) -> int:
         """Resolve the edges an edit can have changed: those of the re-parsed files, ``edge_ids``
         (they pointed into symbols that went away), and those naming a symbol that appeared, went
         away or changed kind or qualified name (a body-only edit changes none). ``known`` are
         resolutions already decided, written with the others."""
+        known = known or []
         target = self.target
         store = target.store
         edges = await store.edges_matching(file_ids, edge_ids, names)

@@ -134,7 +134,7 @@ async def run_full(
         if progress:
             await progress(done, total, "resolving")
         t = time.perf_counter()
-        settled = {"resolution_pending": 0, "generation": generation, "last_indexed_at": time.time()}
+        settled: dict[str, object] = {"resolution_pending": 0, "generation": generation, "last_indexed_at": time.time()}
         if cold:
             summary.resolved_edges, tally = await resolve_and_insert(target, deferred)
             deferred = EdgeBuffer()

@@ -75,13 +75,14 @@ def plan_paths(state: IndexState, rules: WalkRules, paths: Iterable[str]) -> Pla
         if stat.S_ISLNK(st.st_mode):
             target = os.path.realpath(full)
             try:
-                st = os.stat(target)
+                followed: os.stat_result | None = os.stat(target)
             except OSError:
-                st = None
-            if st is None or not target.startswith(root + os.sep) or not stat.S_ISREG(st.st_mode):
+                followed = None
+            if followed is None or not target.startswith(root + os.sep) or not stat.S_ISREG(followed.st_mode):
                 if rel in known:  # the walker would not index it (any more)
                     out.deleted[rel] = known[rel].id
                 continue
+            st = followed
         if stat.S_ISDIR(st.st_mode):
             if rules.ignored(rel, is_dir=True):
                 continue
@@ -94,10 +95,10 @@ def plan_paths(state: IndexState, rules: WalkRules, paths: Iterable[str]) -> Pla
                 if not rules.ignored(path, is_dir=False):
                     seen.add(path)
                     candidates[path] = (f.size, f.mtime_ns)
-            for p, state in known.items():
+            for p, indexed in known.items():
                 # Not found under a directory it could not read is not gone: kept as it was.
                 if p.startswith(rel + "/") and p not in seen and not sub.hides(p[len(rel) + 1 :]):
-                    out.deleted[p] = state.id
+                    out.deleted[p] = indexed.id
             continue
         if not stat.S_ISREG(st.st_mode):
             continue

@@ -119,6 +119,7 @@ class _Worker:
 
     def _write(self) -> None:
         pipe = self.proc.stdin
+        assert pipe is not None  # started with stdin=PIPE
         while (data := self._outbox.get()) is not None:
             try:
                 pipe.write(data)
@@ -186,6 +187,7 @@ class ProcessPool:
     def _read(self, worker: _Worker) -> None:
         """A worker's answers, in order; EOF before close means it died."""
         answers = worker.proc.stdout
+        assert answers is not None  # started with stdout=PIPE
         while True:
             try:
                 ok, value = pickle.load(answers)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 from codecairn.extractors.routes import RouteTable
 from codecairn.hookspecs import Language, ResolutionRules
@@ -70,7 +71,7 @@ class Resolver:
         self._file_lookup_cache: dict[tuple, tuple[int, str] | None] = {}
         self._inherited_cache: dict[tuple, int | None] = {}
         self._lookup_cache: dict[tuple, tuple[int, str] | None] = {}
-        self._path_cache: dict[tuple, tuple[str, object, str] | None] = {}
+        self._path_cache: dict[tuple, tuple[str, Any, str] | None] = {}
         self._routes: RouteTable | None = None
 
     def names_in(self, scope_id: int) -> dict[str, list[int]]:
@@ -158,7 +159,7 @@ class Resolver:
                 for owner in self.owners(source_id, receiver_type):
                     self.index.set_bases([(owner, tid)])
             else:
-                out.append((None, None, eid))
+                out.append((None, None, eid))  # type: ignore[arg-type]  # unresolved: written as NULLs
         # What was looked up so far saw fewer bases than there are now.
         self._member_cache.clear()
         self._inherited_cache.clear()
@@ -237,16 +238,14 @@ class Resolver:
                 return found  # Go/Java: a bare name cannot reach another package; `str()` is str
             return self._name_only(name, BARE_CALLABLE_KINDS)
         if receiver in rules.self_names:
-            typ = self.enclosing_type(source_id, rules)
-            if typ is not None:
-                found = self.member(typ, name)
-                if found is not None:
-                    return found
+            owner = self.enclosing_type(source_id, rules)
+            if owner is not None:
+                return self.member(owner, name)
             return None
         if receiver in rules.super_names:
-            typ = self.enclosing_type(source_id, rules)
-            if typ is not None:
-                for base in self.index.ancestors(typ):
+            owner = self.enclosing_type(source_id, rules)
+            if owner is not None:
+                for base in self.index.ancestors(owner):
                     hit = self._own_member(base, name)
                     if hit is not None:
                         return hit, INHERITED
@@ -341,7 +340,7 @@ class Resolver:
     ) -> tuple[int, str] | None:
         """lookup's second half: the file's top level, its imports, its package, its wildcards."""
         rows = self.index.rows
-        ids = [i for i in self.top_level(file_id).get(name, ()) if rows[i].kind not in exclude]
+        ids: list[int] | None = [i for i in self.top_level(file_id).get(name, ()) if rows[i].kind not in exclude]
         if ids:
             return _prefer(rows, ids, callable_only), EXACT
         binding = self.bindings.get(file_id)
@@ -371,7 +370,7 @@ class Resolver:
 
     def _resolve_path(
         self, path: str, file_id: int, scope_id: int | None, rules: ResolutionRules
-    ) -> tuple[str, object, str] | None:
+    ) -> tuple[str, Any, str] | None:
         """``a.b.C`` -> ("symbol", id, how) or ("module", qualified_name, how). Remembered per
         scope: a function names the same receivers again and again (``t.Errorf``, ``self.x``)."""
         key = (path, scope_id, file_id)
@@ -383,14 +382,14 @@ class Resolver:
 
     def _walk_path(
         self, path: str, file_id: int, scope_id: int | None, rules: ResolutionRules
-    ) -> tuple[str, object, str] | None:
+    ) -> tuple[str, Any, str] | None:
         sep = rules.separator
         parts = [p for p in _PATH_SEP.split(path) if p]
         if not parts:
             return None
         head = parts[0]
         info = self.files[file_id]
-        current: tuple[str, object, str] | None = None
+        current: tuple[str, Any, str] | None = None
         # A receiver or base names a type, module or value, never a function (Java's constructor
         # `Runner` must not hide the class `Runner`).
         found = self.lookup(head, file_id, scope_id, rules, exclude=CALLABLE_KINDS)
@@ -417,7 +416,7 @@ class Resolver:
                         return ("module", module, EXACT)
                     return None
         for part in parts[1:]:
-            kind, ref, how = current
+            kind, ref, how = cast(tuple[str, Any, str], current)
             if kind == "symbol":
                 sym = self.index.rows[ref]
                 qn = sym.qualified_name + sep + part
@@ -460,7 +459,7 @@ class Resolver:
             scope = self.index.rows[scope].parent_id
         found = self._resolve_path(path, file_id, scope, rules)
         if found is not None and found[0] == "symbol":
-            return found[1], found[2]  # type: ignore[return-value]
+            return found[1], found[2]
         if _PATH_SEP.search(path):
             # `io.Reader`, `std::fs::DirBuilder`: a qualified name into code that is not indexed.
             # Guessing by its last part would pick an unrelated local type of the same name.

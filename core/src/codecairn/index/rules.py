@@ -10,11 +10,12 @@ from collections.abc import Callable
 
 import pathspec
 
+from codecairn.hookspecs import Language
 from codecairn.index.walker import DEFAULT_EXCLUDED_DIRS, _ignore_spec, _ignored
 
 
 class WalkRules:
-    def __init__(self, root: str | os.PathLike, language_for: Callable[[str], object | None]) -> None:
+    def __init__(self, root: str | os.PathLike, language_for: Callable[[str], Language | None]) -> None:
         self.root = os.path.realpath(root)
         self.language_for = language_for
         self._specs: dict[str, pathspec.PathSpec | None] = {}  # root-relative dir -> its .gitignore

@@ -194,7 +194,7 @@ class SymbolIndex:
     def _walk_ancestors(self, type_id: int) -> list[int]:
         out, seen, queue = [], {type_id}, list(self.bases.get(type_id, ()))
         while queue:
-            nxt = []
+            nxt: list[int] = []
             for b in queue:
                 if b not in seen:
                     seen.add(b)
@@ -266,9 +266,10 @@ class SymbolIndex:
         if len(needle) >= GRAM:
             grams = self._ensure_grams()
             postings = [grams.get(needle[i : i + GRAM]) for i in range(len(needle) - GRAM + 1)]
-            if not all(postings):
+            found = [p for p in postings if p]
+            if len(found) < len(postings):
                 return []
-            rarest = min(postings, key=len)  # type: ignore[arg-type]
+            rarest = min(found, key=len)
             return [lower for lower in rarest if needle in lower and not lower.startswith(needle) and lower in current][
                 :cap
             ]

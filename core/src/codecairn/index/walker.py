@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import pathspec
 
+from codecairn.hookspecs import Language
 from codecairn.paths import read_confined
 
 DEFAULT_EXCLUDED_DIRS = frozenset(
@@ -96,7 +97,7 @@ def _ignore_spec(root: str, rel_dir: str) -> pathspec.PathSpec | None:
     return pathspec.GitIgnoreSpec.from_lines(lines) if any(l.strip() and not l.startswith("#") for l in lines) else None
 
 
-def walk(root: str, language_for: Callable[[str], object | None], *, limit_bytes: int | None = None) -> WalkResult:
+def walk(root: str, language_for: Callable[[str], Language | None], *, limit_bytes: int | None = None) -> WalkResult:
     """Every indexable file under ``root`` with its language name (``language_for(path).name``)."""
     limit = max_file_bytes() if limit_bytes is None else limit_bytes
     result = WalkResult()

@@ -199,11 +199,12 @@ class Memories:
             if path is None or start_line is None:
                 raise ToolError(BAD_ARGUMENT, "give path with start_line (and end_line), or symbol")
             rel = confine(self.root, path)
-            view = await self.view(rel)
-            if view is GONE:
+            seen = await self.view(rel)
+            if isinstance(seen, _Gone):
                 raise ToolError(NOT_FOUND, f"{rel} is not a readable text file in the workspace", path=rel)
-            if view is UNREADABLE:
+            if isinstance(seen, _Unreadable):
                 raise ToolError(NOT_FOUND, f"{rel} cannot be read now", path=rel)
+            view = seen
             assert isinstance(view, FileView)
             start, end = start_line, start_line if end_line is None else end_line
             if not (1 <= start <= end <= len(view.lines)):
@@ -470,7 +471,9 @@ class Memories:
                 return await asyncio.to_thread(file_.outline)
             if action == "get":
                 return await asyncio.to_thread(file_.get, heading, line)
+            assert heading is not None  # set and delete were refused above without one
             if action == "set":
+                assert text is not None
                 return await asyncio.to_thread(file_.set, heading, text, append=mode == "append", level=level)
             return await asyncio.to_thread(file_.delete, heading)
 
@@ -500,14 +503,14 @@ class Memories:
             updated: list[MemoryRow] = []
             for path, group in by_path.items():
                 now = self._current_hash(path)
-                if now is UNREADABLE:
+                if isinstance(now, _Unreadable):
                     continue
                 due = [m for m in group if _due(m, now, generation)]
                 if not due:
                     continue
                 await self.state.ensure_symbols(self.store)  # placing looks symbols up (the CLI loads them lazily)
                 view = await self.view(path)
-                if view is UNREADABLE:
+                if isinstance(view, _Unreadable):
                     continue
                 for m in due:
                     if await self._replace(m, view):

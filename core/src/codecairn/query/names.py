@@ -68,7 +68,7 @@ class NameSearch:
         rows = index.rows
         tiers: list[tuple[int, list[str] | None]]
         if pattern:
-            tiers = await self._glob(pattern)
+            tiers = list(await self._glob(pattern))
         elif name:  # prefixes and substrings are looked up below, only as far as they matter
             tiers = [(0, index.exact_matches(name)), (1, None), (2, None)]
         else:

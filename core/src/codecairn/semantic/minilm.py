@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     import numpy as np
 
 DEFAULT_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
@@ -216,7 +218,7 @@ class MiniLMEmbedder:
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         batches = [order[start : start + self.batch_size] for start in range(0, len(order), self.batch_size)]
         if len(batches) == 1 or self.threads == 1:
-            vectors = map(self._embed_encoded, ([encodings[i] for i in rows] for rows in batches))
+            vectors: Iterable[np.ndarray] = map(self._embed_encoded, ([encodings[i] for i in rows] for rows in batches))
         else:
             vectors = self._pool().map(self._embed_encoded, [[encodings[i] for i in rows] for rows in batches])
         for rows, block in zip(batches, vectors):

@@ -12,6 +12,7 @@ from codecairn.errors import UNAVAILABLE, ToolError
 if TYPE_CHECKING:
     from codecairn.hookspecs import Embedder
     from codecairn.semantic.job import EmbeddingJob
+    from codecairn.semantic.vectors import VectorIndex
 
 SCORE_THRESHOLD = 0.3  # accepted answers scored ≥ 0.36, nonsense 0.24–0.34 (benchmarks/semantic)
 
@@ -20,7 +21,7 @@ class SemanticSearch:
     def __init__(self, job: EmbeddingJob, embedder: Callable[[], Embedder | None]) -> None:
         self.job = job
         self.embedder = embedder
-        self._index = None
+        self._index: VectorIndex | None = None
         self._version = -1
 
     def _vector_index(self, dimensions: int):

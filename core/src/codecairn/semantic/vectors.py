@@ -62,7 +62,8 @@ class VectorIndex:
         self.exact = len(ids) <= exact_limit
         self._rows = np.ascontiguousarray(matrix[order], dtype=np.float32)
         if self.exact:
-            self._mean = self._bits = None
+            self._mean: np.ndarray | None = None
+            self._bits: np.ndarray | None = None
         else:
             self._mean = self._rows.mean(axis=0)
             self._bits = self._sign_bits(self._rows)
@@ -92,6 +93,7 @@ class VectorIndex:
         """Sign bits of the mean-centred vectors, one uint64 row per 64 dimensions (words × rows):
         scanning a few long contiguous rows is what numpy does fastest."""
         rows = np.atleast_2d(rows)
+        assert self._mean is not None
         centred = rows.astype(np.float32) - self._mean
         packed = np.packbits(centred > 0, axis=1)
         pad = (-packed.shape[1]) % 8
@@ -144,6 +146,7 @@ class VectorIndex:
             return np.arange(len(self.ids))
         query_bits = self._sign_bits(query)[:, 0]
         distance = np.zeros(len(self.ids), dtype=np.uint16)
+        assert self._bits is not None
         for word, query_word in zip(self._bits, query_bits, strict=True):
             distance += _popcount(word ^ query_word)
         return np.sort(np.argpartition(distance, count - 1)[:count])

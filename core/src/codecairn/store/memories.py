@@ -83,6 +83,7 @@ async def insert(db_path: Path, row: MemoryRow) -> int:
         cursor = await db.execute(
             f"INSERT INTO memories({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})", astuple(row)[1:]
         )
+        assert cursor.lastrowid is not None
         return int(cursor.lastrowid)
 
 

@@ -61,7 +61,8 @@ class IndexReads:
         if everything or len(file_ids) + len(names) > MAX_PARAMS:
             where, params = "1", ()
         else:
-            conds, values = [], []
+            conds: list[str] = []
+            values: list[Any] = []
             if file_ids:
                 conds.append(f"file_id IN ({_marks(file_ids)})")
                 values.extend(file_ids)
@@ -86,7 +87,8 @@ class IndexReads:
         None when there are more than one statement can name (resolve everything instead)."""
         if len(file_ids) + len(edge_ids) + len(names) > MAX_PARAMS:
             return None
-        conds, params = [], []
+        conds: list[str] = []
+        params: list[Any] = []
         for column, values in (("file_id", file_ids), ("id", edge_ids), ("target", names)):
             if values:
                 conds.append(f"{column} IN ({_marks(values)})")

@@ -120,6 +120,13 @@ async def _rollback(db: aiosqlite.Connection) -> None:
         pass
 
 
+async def _scalar(db: aiosqlite.Connection, sql: str) -> Any:
+    """The first column of the one row ``sql`` gives (a PRAGMA, a COUNT)."""
+    row = await (await db.execute(sql)).fetchone()
+    assert row is not None, sql
+    return row[0]
+
+
 async def _connect(target: str | Path, uri: bool = False) -> aiosqlite.Connection:
     db = await aiosqlite.connect(target, uri=uri, isolation_level=None)
     try:
@@ -190,7 +197,7 @@ class Store(IndexReads):
             else:
                 writer = await _connect(failures.read_only_uri(path), uri=True)
             if existed:
-                version = (await (await writer.execute("PRAGMA user_version")).fetchone())[0]
+                version = await _scalar(writer, "PRAGMA user_version")
                 if version > SCHEMA_VERSION:
                     raise StoreError(
                         f"{path} was written by a newer codecairn (schema {version} > {SCHEMA_VERSION}). "
@@ -201,12 +208,12 @@ class Store(IndexReads):
                 if check:
                     sealed = await asyncio.to_thread(seal.verified, path)
                     if sealed is None:
-                        rows = await (await writer.execute("PRAGMA quick_check")).fetchall()
+                        rows = list(await (await writer.execute("PRAGMA quick_check")).fetchall())
                         if [r[0] for r in rows] != ["ok"]:
                             detail = "; ".join(str(r[0]) for r in rows[:3])
                             raise failures.damaged(path, f"integrity check failed: {detail}")
             if read_only is None:
-                mode = (await (await writer.execute("PRAGMA journal_mode=WAL")).fetchone())[0]
+                mode = await _scalar(writer, "PRAGMA journal_mode=WAL")
                 if mode.lower() != "wal":
                     raise StoreError(f"{path}: could not switch to WAL mode (got {mode})")
                 await writer.execute("PRAGMA synchronous=NORMAL")
@@ -228,7 +235,7 @@ class Store(IndexReads):
 
     @staticmethod
     async def _migrate(db: aiosqlite.Connection) -> None:
-        version = (await (await db.execute("PRAGMA user_version")).fetchone())[0]
+        version = await _scalar(db, "PRAGMA user_version")
         for number in range(version, SCHEMA_VERSION):
             await db.execute("BEGIN IMMEDIATE")
             try:
@@ -243,7 +250,7 @@ class Store(IndexReads):
 
     async def _load_counters(self) -> None:
         for table, attr in (("symbols", "_next_symbol_id"), ("files", "_next_file_id"), ("edges", "_next_edge_id")):
-            row = await (await self.db.execute(f"SELECT COALESCE(MAX(id), 0) + 1 FROM {table}")).fetchone()
+            row = (await _scalar(self.db, f"SELECT COALESCE(MAX(id), 0) + 1 FROM {table}"),)
             setattr(self, attr, row[0])
 
     async def close(self) -> None:
@@ -296,7 +303,7 @@ class Store(IndexReads):
         rows = await self.db.execute_fetchall(
             "SELECT id, path, language, size, mtime_ns, hash, lines, module, extractor, partial, generation FROM files"
         )
-        return {r[1]: FileRow(*r[:9], bool(r[9]), r[10]) for r in rows}
+        return {r[1]: FileRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], bool(r[9]), r[10]) for r in rows}
 
     # ---- writing ------------------------------------------------------------------------------
 
@@ -322,7 +329,11 @@ class Store(IndexReads):
         db = self.db
         replaced = [known[p.path].id for p in parsed if p.path in known]
         gone = replaced + deleted
-        file_rows, symbol_rows, edge_rows, import_rows, export_rows = [], [], [], [], []
+        file_rows: list[tuple] = []
+        symbol_rows: list[tuple] = []
+        edge_rows: list[tuple] = []
+        import_rows: list[tuple] = []
+        export_rows: list[tuple] = []
         new_symbols: list[tuple] = []
         deferred: list[tuple] = []  # for edges_to, once the batch is committed
         file_ids: dict[str, int] = {}
@@ -437,8 +448,9 @@ class Store(IndexReads):
             await _rollback(db)
             raise
         # Only now: a batch that did not commit must leave no edges behind to be stored later.
-        for args in deferred:
-            edges_to(*args)
+        if edges_to is not None:
+            for args in deferred:
+                edges_to(*args)
         self._next_symbol_id, self._next_file_id, self._next_edge_id = next_symbol, next_file, next_edge
         return new_symbols, file_ids
 
@@ -508,7 +520,7 @@ class Store(IndexReads):
 
     @_guarded
     async def fetch(self, sql: str, params: Iterable[Any] = ()) -> list[tuple]:
-        return list(await self.reader.execute_fetchall(sql, tuple(params)))
+        return [tuple(r) for r in await self.reader.execute_fetchall(sql, tuple(params))]
 
     async def fetch_now(self, sql: str, params: Iterable[Any] = ()) -> list[tuple]:
         """A primary-key lookup of a few rows, read on the event loop's own thread: it takes
@@ -526,12 +538,12 @@ class Store(IndexReads):
         except sqlite3.OperationalError:
             return await self.fetch(sql, params)
         except sqlite3.DatabaseError as exc:
-            raise self.explain(exc) from exc
+            raise (self.explain(exc) or exc) from exc
 
     @_guarded
     async def fetch_writer(self, sql: str, params: Iterable[Any] = ()) -> list[tuple]:
         """Read through the writer connection: sees the indexer's own uncommitted view (resolver)."""
-        return list(await self.db.execute_fetchall(sql, tuple(params)))
+        return [tuple(r) for r in await self.db.execute_fetchall(sql, tuple(params))]
 
     async def all_symbols(self) -> list[tuple]:
         return await self.fetch_writer(

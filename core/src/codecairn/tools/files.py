@@ -58,7 +58,7 @@ async def outline(
     # One page: the first `limit` entries by line, ending between two lines so that the next
     # page starts at a line. A single line with more entries than a page (minified code) is
     # cut at the limit and said so (`cut_line`): narrow it with kinds.
-    entries = sorted(
+    entries: list[tuple[int, int, int, Any]] = sorted(
         [(s.start_line, 0, n, s) for n, s in enumerate(symbols)]
         + [(r.line, 1, n, r) for n, r in enumerate(imports)]
         + [(r.line, 2, n, r) for n, r in enumerate(exports)],
