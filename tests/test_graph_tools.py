@@ -298,6 +298,9 @@ async def test_query_graph_reads_views_and_refuses_the_rest(shop) -> None:
     assert found["rows"] == [["shop.payments.charge", "exact"]] and found["complete"] is True
     schema = await a.call("graph_schema")
     assert schema["edge_kinds"]["calls"]["resolution"]["import"] >= 1 and "routes" in schema["views"]
+    for example in schema["examples"]:  # what the schema offers as a start runs as given
+        ran = await a.call("query_graph", sql=example)
+        assert ran["columns"], example
     for sql, says in [
         ("SELECT nme FROM symbols", "no such column: nme"),
         ("DELETE FROM symbols", "cannot modify"),

@@ -8,12 +8,17 @@ gets from here is a model type; nothing here shapes an answer (tools do).
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
+import tree_sitter
+
 from codecairn.errors import BAD_ARGUMENT, UNAVAILABLE, ToolError, quoted
+from codecairn.freshness.git import GitUnavailable, diff, valid_revision
 from codecairn.hookspecs import Language, MemoryBook
 from codecairn.model import (
     Chains,
@@ -37,10 +42,18 @@ from codecairn.model import (
     TokenScan,
     Walk,
 )
-from codecairn.paths import confine, read_for_answer
+from codecairn.paths import confine, read_confined, read_for_answer
+from codecairn.query import architecture
+from codecairn.query import graph as call_graph
+from codecairn.query.diff import parse
 from codecairn.query.graph_index import CALL_KINDS
+from codecairn.query.hierarchy import hierarchy, overriding
 from codecairn.query.lookup import lookup
 from codecairn.query.names import symbol_filter
+from codecairn.query.references import scan
+from codecairn.query.tokens import count_tokens, counter_name
+from codecairn.store import console
+from codecairn.store import graph as graph_reads
 from codecairn.store.overview import index_overview
 
 if TYPE_CHECKING:
@@ -245,44 +258,32 @@ class ServedContext:
         fan_out: int = 20,
         level_limit: int = 400,
     ) -> Walk:
-        from codecairn.query.graph import walk
-
-        return await walk(list(start), direction, self._ws.graph.fetcher(kinds), depth, fan_out, level_limit)
+        return await call_graph.walk(
+            list(start), direction, self._ws.graph.fetcher(list(kinds)), depth, fan_out, level_limit
+        )
 
     async def call_chains(
         self, source_id: int, target_id: int, kinds: Iterable[str] = CALL_KINDS, max_depth: int = 8, limit: int = 5
     ) -> Chains:
-        from codecairn.query.graph import shortest_chains
-
-        return await shortest_chains(source_id, target_id, self._ws.graph.fetcher(kinds), max_depth, limit)
+        return await call_graph.shortest_chains(
+            source_id, target_id, self._ws.graph.fetcher(list(kinds)), max_depth, limit
+        )
 
     async def unresolved_uses(
         self, names: Iterable[str], kinds: Iterable[str] = ("calls",), limit: int = 20
     ) -> tuple[list[Edge], dict[str, int]]:
-        from codecairn.store.graph import unresolved_named
-
-        return await unresolved_named(self._ws.store, list(names), list(kinds), limit)
+        return await graph_reads.unresolved_named(self._ws.store, list(names), list(kinds), limit)
 
     async def edges_in_files(self, file_ids: Iterable[int], kinds: Iterable[str] = ()) -> list[Edge]:
-        from codecairn.store.graph import edges_in_files
-
-        return await edges_in_files(self._ws.store, list(file_ids), list(kinds))
+        return await graph_reads.edges_in_files(self._ws.store, list(file_ids), list(kinds))
 
     async def scan_tokens(self, name: str, paths: Iterable[str], limit: int = 200, seconds: float = 5.0) -> TokenScan:
-        import threading
-        import time
-
-        from codecairn.paths import read_confined
-        from codecairn.query.references import scan
-
         files = [(p, f.language) for p in paths if (f := self._state.files_by_path.get(p)) is not None]
         parsers: dict[str, object] = {}
         languages = self.languages
 
         def parser_for(language: str):
             if language not in parsers:
-                import tree_sitter
-
                 lang = languages.get(language)
                 grammar = lang.grammar() if lang is not None else None
                 if grammar is not None and not isinstance(grammar, tree_sitter.Language):
@@ -304,17 +305,12 @@ class ServedContext:
         return TokenScan(occurrences, scanned, len(files), not cut and scanned == len(files))
 
     def type_hierarchy(self, type_id: int, depth: int = 3, limit: int = 100) -> Hierarchy:
-        from codecairn.query.hierarchy import hierarchy, overriding
-
         graph = self._ws.graph
         found = hierarchy(self._state, type_id, depth, limit, graph.method_sets())
         found.overrides = overriding(self._state, type_id, [link.far for link in found.descendants], graph.members())
         return found
 
     async def changes(self, base: str | None = None, head: str | None = None) -> list[FileChange]:
-        from codecairn.freshness.git import GitUnavailable, diff, valid_revision
-        from codecairn.query.diff import parse
-
         for name, rev in (("base", base), ("head", head)):
             if rev is not None and not valid_revision(rev):
                 raise ToolError(BAD_ARGUMENT, f"{name} {quoted(rev)} is not a revision (a ref, a hash, HEAD~2...)")
@@ -328,52 +324,39 @@ class ServedContext:
         return found
 
     def is_test_file(self, path: str) -> bool:
-        from codecairn.query.architecture import is_test_path
-
-        return is_test_path(path)
+        return architecture.is_test_path(path)
 
     async def packages(self, depth: int | None = None) -> tuple[list[PackageInfo], int | None]:
-        from codecairn.query.architecture import choose_depth, packages
-
         if depth is None:
-            depth = choose_depth([f.path for f in self._state.files_by_id.values()])
-        found = packages(self._state, depth)
+            depth = architecture.choose_depth([f.path for f in self._state.files_by_id.values()])
+        found = architecture.packages(self._state, depth)
         return [PackageInfo(p.name, p.files, p.lines, p.symbols, dict(p.languages), p.tests)
                 for p in found.values()], depth  # fmt: skip
 
     async def package_dependencies(self, depth: int | None) -> list[PackageDependency]:
-        from codecairn.query.architecture import package_dependencies
-
-        deps = package_dependencies(await self._ws.graph.facts(), self._state, depth)
+        deps = architecture.package_dependencies(await self._ws.graph.facts(), self._state, depth)
         return [PackageDependency(a, b, dict(c)) for (a, b), c in deps.items()]
 
     async def hotspots(self, limit: int = 10) -> dict[str, list[tuple[IndexedSymbol, int]]]:
-        from codecairn.query.architecture import hotspots
-
-        return hotspots(await self._ws.graph.facts(), self._state, limit)
+        return architecture.hotspots(await self._ws.graph.facts(), self._state, limit)
 
     async def ranked_symbols(
         self, seed_files: Iterable[str] = (), seed_symbols: Iterable[int] = (), limit: int = 500
     ) -> list[tuple[IndexedSymbol, float]]:
-        from codecairn.query.architecture import rank_symbols
-
         facts = await self._ws.graph.facts()
         files = {f.id for p in seed_files if (f := self._state.files_by_path.get(p)) is not None}
-        ranked = await asyncio.to_thread(rank_symbols, facts, self._state, files, set(seed_symbols))
+        ranked = await asyncio.to_thread(architecture.rank_symbols, facts, self._state, files, set(seed_symbols))
         rows = self._state.symbols.rows
         return [(rows[sid], score) for sid, score in ranked[:limit] if sid in rows]
 
     async def package_cycles(self, depth: int | None, limit: int = 10) -> list[list[str]]:
-        from codecairn.query.architecture import cycles, package_dependencies
-
-        return cycles(package_dependencies(await self._ws.graph.facts(), self._state, depth), limit)
+        return architecture.cycles(
+            architecture.package_dependencies(await self._ws.graph.facts(), self._state, depth), limit
+        )
 
     async def repository_map(
         self, seed_files: Iterable[str] = (), seed_symbols: Iterable[int] = (), budget: int = 1024
     ) -> RepoMap:
-        from codecairn.query.architecture import map_lines
-        from codecairn.query.tokens import count_tokens, counter_name
-
         ranked = await self.ranked_symbols(seed_files, seed_symbols, MAP_CANDIDATES)
         chosen = [s.id for s, _ in ranked]
         signatures = await self.signatures(chosen)
@@ -383,46 +366,40 @@ class ServedContext:
             lo, hi = 0, len(chosen)
             while lo < hi:
                 mid = (lo + hi + 1) // 2
-                if count_tokens("\n".join(map_lines(self._state, chosen[:mid], signatures))) <= budget:
+                if count_tokens("\n".join(architecture.map_lines(self._state, chosen[:mid], signatures))) <= budget:
                     lo = mid
                 else:
                     hi = mid - 1
-            return "\n".join(map_lines(self._state, chosen[:lo], signatures)), lo
+            return "\n".join(architecture.map_lines(self._state, chosen[:lo], signatures)), lo
 
         text, shown = await asyncio.to_thread(pack)
         return RepoMap(text, shown, count_tokens(text), counter_name())
 
     async def entry_points(self) -> dict[str, list[IndexedSymbol]]:
-        from codecairn.query.architecture import main_functions
-        from codecairn.store.graph import symbols_with_modifier
-
         rows = self._state.symbols.rows
-        cli = await symbols_with_modifier(self._ws.store, CLI_DECORATORS, 200)
+        cli = await graph_reads.symbols_with_modifier(self._ws.store, CLI_DECORATORS, 200)
         routes = [s for s in rows.values() if s.kind == "route"]
         return {
-            "main": main_functions(self._state),
+            "main": architecture.main_functions(self._state),
             "cli": [rows[i] for i in cli if i in rows],
             "routes": sorted(routes, key=lambda s: (self._state.path_of(s), s.start_line)),
         }
 
     async def query_graph(self, sql: str, limit: int = 200, seconds: float = 5.0) -> QueryResult:
-        from codecairn.store.console import QueryRefused, query
-
         try:
-            return await query(self._ws.store.path, sql, limit, seconds)
-        except QueryRefused as exc:
+            return await console.query(self._ws.store.path, sql, limit, seconds)
+        except console.QueryRefused as exc:
             raise ToolError(BAD_ARGUMENT, str(exc)) from None
 
     def graph_views(self) -> dict[str, dict[str, str]]:
-        from codecairn.store.console import VIEWS
+        return console.VIEWS
 
-        return VIEWS
+    def graph_query_examples(self) -> list[str]:
+        return list(console.EXAMPLES)
 
     async def graph_counts(self) -> dict[str, dict]:
-        from codecairn.store.graph import resolution_counts
-
         kinds: dict[str, dict] = {}
-        for kind, how, n in await resolution_counts(self._ws.store):
+        for kind, how, n in await graph_reads.resolution_counts(self._ws.store):
             entry = kinds.setdefault(kind, {"edges": 0, "resolved": 0, "resolution": {}})
             entry["edges"] += n
             if how is not None:

@@ -270,6 +270,7 @@ class ToolContext(Protocol):
     # ^ "main" functions, "cli" commands (click/typer/... decorators), "routes" (route symbols)
     async def query_graph(self, sql: str, limit: int = 200, seconds: float = 5.0) -> QueryResult: ...
     def graph_views(self) -> dict[str, dict[str, str]]: ...  # view -> column -> what it holds
+    def graph_query_examples(self) -> list[str]: ...  # example SELECTs over the views
     async def graph_counts(self) -> dict[str, dict]: ...
 
     # ^ "symbol_kinds": kind -> count, "edge_kinds": kind -> {"edges", "resolved", "resolution": {label: n}}
@@ -336,6 +337,7 @@ class CodecairnSpecs:
     def codecairn_route_detectors(self) -> list[RouteDetector]:
         """Called once when the host starts; return detectors of HTTP routes and client calls (HTTP
         frameworks): their routes become ``route`` symbols, their calls ``http_calls`` edges."""
+        return []
 
     @hookspec(firstresult=True)
     def codecairn_embedder(self) -> Embedder | None:

@@ -104,7 +104,7 @@ def _import_targets(state: IndexState, imports: list[tuple[int, str, str, str]])
         if f.module:
             by_module[f.module].append(f.id)
     rows, by_qn = state.symbols.rows, state.symbols.by_qn
-    out = []
+    out: list[tuple[int, int]] = []
     for fid, module, name, target in imports:
         found: set[int] = set()
         for candidate in (target, module):

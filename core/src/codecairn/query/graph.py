@@ -54,7 +54,7 @@ async def walk(
                 by_near.setdefault(near, []).append(e)
         nxt: list[int] = []
         for near in frontier:
-            around = by_near.get(near, ())
+            around = by_near.get(near, [])
             if len(around) > fan_out:
                 result.cut_fan_out[level] = result.cut_fan_out.get(level, 0) + len(around) - fan_out
                 around = _most_telling(around, direction)[:fan_out]
@@ -85,7 +85,8 @@ def _most_telling(edges: list[Edge], direction: str) -> list[Edge]:
     one per far symbol before repeats, then by place."""
     order = {"exact": 0, "import": 0, "inherited": 1, "route": 1, "name-only": 3, None: 4}
     seen: set[int | None] = set()
-    firsts, repeats = [], []
+    firsts: list[Edge] = []
+    repeats: list[Edge] = []
     for e in edges:
         far = e.source_id if direction == "in" else e.target_id
         (repeats if far in seen and far is not None else firsts).append(e)

@@ -55,7 +55,7 @@ class MethodSets:
         if not need:
             return []  # `interface{}` / `any`: everything satisfies it, which says nothing
         rows = state.symbols.rows
-        out = []
+        out: list[int] = []
         for owner, names in self.methods.items():
             if need <= names:
                 out.extend(t for t in state.symbols.by_qn.get(owner, ()) if t in rows and rows[t].kind != "interface")

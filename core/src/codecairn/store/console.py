@@ -80,6 +80,13 @@ VIEWS: dict[str, dict[str, str]] = {
         "line": "line",
     },
 }
+# Queries graph_schema shows an agent, one per kind of question (tests run every one of them).
+EXAMPLES = [
+    "SELECT kind, COUNT(*) FROM symbols GROUP BY kind ORDER BY 2 DESC",
+    "SELECT source, path, line, resolution FROM edges WHERE kind='calls' AND target LIKE '%.Session.send'",
+    "SELECT method, pattern, handler FROM routes ORDER BY pattern",
+    "SELECT e.source, COUNT(*) n FROM edges e WHERE e.kind='calls' GROUP BY e.source ORDER BY n DESC LIMIT 10",
+]
 # The stable views (migration 4) and the tables they read: the only reads a query may make.
 _STABLE = {f"graph_{v}" for v in VIEWS}
 _TABLES_BEHIND = {"files", "symbols", "edges", "imports"}

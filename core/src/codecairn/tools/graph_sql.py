@@ -12,12 +12,6 @@ from codecairn.tools import arguments as a
 DEFAULT_ROWS, MAX_ROWS = 100, 1000
 DEFAULT_SECONDS, MAX_SECONDS = 3.0, 10.0
 SQL_CHARS = 8000
-EXAMPLES = [
-    "SELECT kind, COUNT(*) FROM symbols GROUP BY kind ORDER BY 2 DESC",
-    "SELECT source, path, line, resolution FROM edges WHERE kind='calls' AND target LIKE '%.Session.send'",
-    "SELECT method, pattern, handler FROM routes ORDER BY pattern",
-    "SELECT e.source, COUNT(*) n FROM edges e WHERE e.kind='calls' GROUP BY e.source ORDER BY n DESC LIMIT 10",
-]
 
 
 async def graph_schema(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -26,7 +20,7 @@ async def graph_schema(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]
         "node_kinds": counts["symbol_kinds"],
         "edge_kinds": counts["edge_kinds"],
         "views": ctx.graph_views(),
-        "examples": EXAMPLES,
+        "examples": ctx.graph_query_examples(),
         "hint": "query_graph runs one read-only SELECT over these views",
     }
 

@@ -69,15 +69,15 @@ async def impact(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         answer["source"] = f"git diff {base or 'HEAD'}{'..' + head if head else ' (work tree)'}"
         files = []
         for change in changes:
-            entry: dict[str, Any] = {"path": change.path, "status": change.status}
+            changed_file: dict[str, Any] = {"path": change.path, "status": change.status}
             if change.old_path and change.old_path != change.path:
-                entry["old_path"] = change.old_path
+                changed_file["old_path"] = change.old_path
             symbols = changed_symbols(ctx, change)
             if ctx.file(change.path) is None:
-                entry["indexed"] = False  # deleted, binary, or a language codecairn does not read
+                changed_file["indexed"] = False  # deleted, binary, or a language codecairn does not read
             else:
-                entry["symbols"] = len(symbols)
-            files.append(entry)
+                changed_file["symbols"] = len(symbols)
+            files.append(changed_file)
             start.extend(symbols)
         answer["changed_files"] = files
         if head is not None:

@@ -27,17 +27,17 @@ async def find_references(ctx: ToolContext, args: dict[str, Any]) -> dict[str, A
         "definition": {"path": home, "line": sym.start_line},
     }
     edges = await ctx.edges_to(sym.id, limit=limit + 1)
-    resolved = []
+    resolved: list[dict[str, Any]] = []
     at: set[tuple[str, int]] = set()
     for e in edges[:limit]:
         where = place(ctx, e)
         at.add((where["path"], where["line"]))
         caller = ctx.symbol(e.source_id) if e.source_id is not None else None
-        entry = {**where, "kind": e.kind}
-        entry.update({k: v for k, v in label(e).items() if k != "kind"})
+        reference: dict[str, Any] = {**where, "kind": e.kind}
+        reference.update({k: v for k, v in label(e).items() if k != "kind"})
         if caller is not None:
-            entry["in"] = caller.qualified_name
-        resolved.append(entry)
+            reference["in"] = caller.qualified_name
+        resolved.append(reference)
     answer["references"] = resolved
     answer["references_complete"] = len(edges) <= limit
     if args.get("tokens", True):
