@@ -98,6 +98,21 @@ class IndexedSymbol(NamedTuple):
     end_line: int
 
 
+class StoredSymbol(NamedTuple):
+    """A symbol row as the store holds it, details included (what exports and placing read)."""
+
+    id: int
+    file_id: int
+    parent_id: int | None
+    kind: str
+    name: str
+    qualified_name: str
+    start_line: int
+    end_line: int
+    signature: str
+    doc: str
+
+
 @dataclass(slots=True)
 class IndexedFile:
     """An indexed file as the index holds it in memory (``mtime_ns`` follows touches)."""

@@ -315,6 +315,7 @@ RUST = {
         }
 
         fn local() -> u32 { 2 }
+        pub fn via_self() -> u32 { self::local() }
         """,
     "src/orders/line.rs": """
         pub fn line_total() -> u32 { super::local() + crate::top() }
@@ -400,9 +401,10 @@ CALLS = [
     ("path", "typescript", "build", {"src/legacy/foo.Foo.make": "import"}),  # require()'s default export
     ("path", "go", "server.imported", {"util.Compute": "import"}),
     ("path", "rust", "Order::assoc", {"crate::orders::Order::new": "exact"}),
-    # Rust's path roots: crate:: and super::.
+    # Rust's path roots: crate::, self:: and super::.
     ("path", "rust", "Order::via_crate", {"crate::util::compute": "exact"}),
     ("path", "rust", "line_total", {"crate::orders::local": "exact", "crate::top": "exact"}),
+    ("path", "rust", "via_self", {"crate::orders::local": "exact"}),
     # Otherwise exactly one symbol of a fitting kind with that name anywhere -> name-only ...
     ("name-only", "python", "Order.guess", {"other.only_elsewhere": "name-only"}),
     ("name-only", "typescript", "Order.guess", {"src/elsewhere.onlyHere": "name-only"}),

@@ -11,13 +11,25 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from typing import Any
 
-from codecairn.model import HTTP_CALLS, INHERITANCE_KINDS, Edge, Export, Import, SymbolDetail, is_route_name
+from codecairn.model import (
+    HTTP_CALLS,
+    INHERITANCE_KINDS,
+    Edge,
+    Export,
+    Import,
+    StoredSymbol,
+    SymbolDetail,
+    is_route_name,
+)
 
 EDGE_COLUMNS = "id, file_id, kind, source_id, target, receiver, receiver_type, line, target_id, resolution"
 # The columns the resolver reads of an edge (its answers are the last two columns).
 TO_RESOLVE = "id, file_id, kind, source_id, target, receiver, receiver_type"
 _INHERITANCE_SQL = ",".join(f"'{k}'" for k in INHERITANCE_KINDS)
 MAX_PARAMS = 30000  # SQLite's bound-parameter limit is 32766
+
+
+_STORED_SYMBOL = "id, file_id, parent_id, kind, name, qualified_name, start_line, end_line, signature, doc"
 
 
 def _marks(values: Collection[Any]) -> str:
@@ -182,13 +194,10 @@ class IndexReads:
         )
         return [Export(*r) for r in rows]
 
-    async def symbols_of_file(self, file_id: int) -> list[tuple]:
-        """(id, parent_id, kind, name, qualified_name, start_line, end_line, signature) in id order."""
-        return await self.fetch(
-            "SELECT id, parent_id, kind, name, qualified_name, start_line, end_line, signature "
-            "FROM symbols WHERE file_id=? ORDER BY id",
-            (file_id,),
-        )
+    async def symbols_of_file(self, file_id: int) -> list[StoredSymbol]:
+        """The file's symbols in id order (parents before their children)."""
+        rows = await self.fetch(f"SELECT {_STORED_SYMBOL} FROM symbols WHERE file_id=? ORDER BY id", (file_id,))
+        return [StoredSymbol(*r) for r in rows]
 
     async def embedding_facts(self, ids: Collection[int]) -> list[tuple]:
         """(id, kind, name, qualified_name, signature, doc, parent_id): what a symbol's embedded
@@ -202,12 +211,9 @@ class IndexReads:
 
     # ---- the whole graph, for exports -----------------------------------------------------------
 
-    async def all_symbol_rows(self) -> list[tuple]:
-        """(id, file_id, parent_id, kind, name, qualified_name, start_line, end_line, signature, doc)."""
-        return await self.fetch(
-            "SELECT id, file_id, parent_id, kind, name, qualified_name, start_line, end_line, signature, doc "
-            "FROM symbols ORDER BY file_id, id"
-        )
+    async def all_symbol_rows(self) -> list[StoredSymbol]:
+        rows = await self.fetch(f"SELECT {_STORED_SYMBOL} FROM symbols ORDER BY file_id, id")
+        return [StoredSymbol(*r) for r in rows]
 
     async def all_edges(self) -> list[Edge]:
         return [Edge(*r) for r in await self.fetch(f"SELECT {EDGE_COLUMNS} FROM edges ORDER BY file_id, id")]

@@ -28,7 +28,8 @@ Naming (what the core resolver must agree with):
   in the same module (2018 uniform paths) are resolved to ``crate::...``; other paths (``std::``,
   ``tokio::``) are left as written.
 * Calls: ``foo()`` target ``foo``; ``a::b::c()`` target ``c`` receiver ``a::b``; ``Self::new()``
-  receiver ``Self``; ``x.foo()`` receiver ``x``; generic arguments are dropped from receivers
+  receiver ``Self``; ``self::foo()`` receiver the module's own path (``crate::a``), so it is never
+  read as a method of the value ``self``; ``x.foo()`` receiver ``x``; generic arguments are dropped from receivers
   (``Vec::<u8>::new`` -> receiver ``Vec``). Call-like ``name(...)`` tokens inside macro arguments,
   up to two token trees deep (``assert_eq!(f(g(x)), 1)`` gives ``f`` and ``g``), are calls too. Macro invocations themselves are ``references``
   relations (target = the macro name without ``!``, receiver = its path, ``tokio`` in
@@ -974,6 +975,10 @@ class _RustFile:
         receiver = _strip_generics(_one_line(receiver.strip()))
         target = target.strip()
         scope = self.innermost(node.start_byte)
+        if separator == SEP and (receiver == "self" or receiver.startswith("self" + SEP)):
+            # `self::f()` names this module, not the value `self` of a method: written out as the
+            # module's own path it cannot be mistaken for a method call on `self`.
+            receiver = (scope.context.module if scope else self.module) + receiver[len("self") :]
         self.sites.append(
             (
                 node.end_byte,
