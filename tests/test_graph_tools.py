@@ -292,6 +292,25 @@ async def test_architecture_finds_packages_cycles_entry_points_and_fits_the_map(
         await ws.close()
 
 
+async def test_the_map_shows_what_the_seed_relies_on_not_a_module_talking_to_itself(tmp_path: Path, cache_dir: Path):
+    """A module everyone imports that calls its own helper at import time (requests' compat.py)
+    once topped every map: its rank flowed into its own helper. Only uses across files count."""
+    compat = "def _detect():\n    return None\n\n\n" + "".join(f"v{i} = _detect()\n" for i in range(30))
+    users = {f"app/user{i}.py": f"from app.compat import v1\nfrom app.core import Engine\n\n\n"
+                                f"def use{i}():\n    return Engine().run(v1)\n" for i in range(4)}  # fmt: skip
+    core = "class Engine:\n    def run(self, v):\n        return v\n"
+    root = write(tmp_path / "m", {"app/__init__.py": "", "app/compat.py": compat, "app/core.py": core, **users})
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        found = await answers(ws).call("architecture", files=["app/user0.py"], budget=64)
+        first = found["map"].splitlines()[:2]
+        assert first[0] == "app/core.py:" and "class Engine" in first[1], found["map"]
+        assert "_detect" not in found["map"], found["map"]
+    finally:
+        await ws.close()
+
+
 async def test_query_graph_reads_views_and_refuses_the_rest(shop) -> None:
     _, _, a = shop
     found = await a.call("query_graph", sql="SELECT source, resolution FROM edges WHERE target='shop.payments.log'")

@@ -33,7 +33,8 @@ class GraphFacts:
     generation: int
     file_index: dict[int, int]  # file id -> row in the arrays
     file_ids: list[int]
-    # who references what: (referencing file row, referenced symbol id, count), all resolved edges
+    # who references what: (referencing file row, referenced symbol id, count), resolved edges that
+    # cross files (a file's use of its own helpers says nothing of what the repository relies on)
     ref_file: np.ndarray
     ref_symbol: np.ndarray
     ref_count: np.ndarray
@@ -66,12 +67,12 @@ def build(
         row = file_index.get(fid)
         if sym is None or row is None:
             continue
-        ref_file.append(row)
-        ref_symbol.append(target)
-        ref_count.append(n)
         if kind == "calls":
             fan_in[target] += n
         if sym.file_id != fid and sym.file_id in file_index:
+            ref_file.append(row)
+            ref_symbol.append(target)
+            ref_count.append(n)
             pair_weight[(row, file_index[sym.file_id])] += n
             if kind in DEPENDENCY_KINDS:
                 file_deps[(fid, sym.file_id)][kind] += n
