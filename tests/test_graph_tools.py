@@ -311,6 +311,23 @@ async def test_the_map_shows_what_the_seed_relies_on_not_a_module_talking_to_its
         await ws.close()
 
 
+async def test_architecture_is_kept_per_generation_and_follows_the_index(shop) -> None:
+    """The whole-index answer is computed once per index generation: asked again it is the same;
+    after a change is indexed it is the new repository's (a new package, its dependency)."""
+    root, ws, a = shop
+    first = await a.call("architecture", budget=64)
+    again = await a.call("architecture", budget=64)
+    assert {k: v for k, v in again.items() if k != "generation"} == {
+        k: v for k, v in first.items() if k != "generation"
+    }
+    assert "billing" not in {p["name"] for p in first["packages"]}
+    write(root, {"billing/invoice.py": "from shop.payments import charge\n\n\ndef invoice():\n    return charge(1)\n"})
+    await ws.index_now()
+    after = await a.call("architecture", budget=64)
+    assert "billing" in {p["name"] for p in after["packages"]}
+    assert {"from": "billing", "to": "shop"} in [{k: d[k] for k in ("from", "to")} for d in after["dependencies"]]
+
+
 async def test_query_graph_reads_views_and_refuses_the_rest(shop) -> None:
     _, _, a = shop
     found = await a.call("query_graph", sql="SELECT source, resolution FROM edges WHERE target='shop.payments.log'")

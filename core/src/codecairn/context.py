@@ -13,7 +13,7 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, TypeVar, cast
 
 import tree_sitter
 
@@ -59,6 +59,7 @@ from codecairn.store.overview import index_overview
 if TYPE_CHECKING:
     from codecairn.workspace import Workspace
 
+T = TypeVar("T")
 Progress = Callable[[float, float | None, str | None], Awaitable[None]]
 READ_MAX_FILE_BYTES = 64 * 1024 * 1024  # read_file's default ceiling
 SEMANTIC_POOL = 200  # name matches fused with the semantic ranking
@@ -326,64 +327,109 @@ class ServedContext:
     def is_test_file(self, path: str) -> bool:
         return architecture.is_test_path(path)
 
+    async def _per_generation(self, key: tuple, compute: Callable[[], Awaitable[T]]) -> T:
+        """An answer derived from the whole index, computed once per index generation (kept with
+        the generation's graph facts, dropped when the index changes)."""
+        facts = await self._ws.graph.facts()
+        if key not in facts.derived:
+            facts.derived[key] = await compute()
+        return facts.derived[key]
+
     async def packages(self, depth: int | None = None) -> tuple[list[PackageInfo], int | None]:
-        if depth is None:
-            depth = architecture.choose_depth([f.path for f in self._state.files_by_id.values()])
-        found = architecture.packages(self._state, depth)
-        return [PackageInfo(p.name, p.files, p.lines, p.symbols, dict(p.languages), p.tests)
-                for p in found.values()], depth  # fmt: skip
+        async def compute() -> tuple[list[PackageInfo], int | None]:
+            chosen = depth
+            if chosen is None:
+                chosen = await asyncio.to_thread(architecture.choose_depth, list(self._state.files_by_path))
+            found = architecture.packages(self._state, chosen)
+            return [PackageInfo(p.name, p.files, p.lines, p.symbols, dict(p.languages), p.tests)
+                    for p in found.values()], chosen  # fmt: skip
+
+        found, chosen = await self._per_generation(("packages", depth), compute)
+        return list(found), chosen
+
+    async def _package_dependencies(self, depth: int | None) -> dict[tuple[str, str], Counter]:
+        async def compute() -> dict[tuple[str, str], Counter]:
+            facts = await self._ws.graph.facts()
+            return await asyncio.to_thread(architecture.package_dependencies, facts, self._state, depth)
+
+        return await self._per_generation(("package_dependencies", depth), compute)
 
     async def package_dependencies(self, depth: int | None) -> list[PackageDependency]:
-        deps = architecture.package_dependencies(await self._ws.graph.facts(), self._state, depth)
+        deps = await self._package_dependencies(depth)
         return [PackageDependency(a, b, dict(c)) for (a, b), c in deps.items()]
 
     async def hotspots(self, limit: int = 10) -> dict[str, list[tuple[IndexedSymbol, int]]]:
-        return architecture.hotspots(await self._ws.graph.facts(), self._state, limit)
+        async def compute() -> dict[str, list[tuple[IndexedSymbol, int]]]:
+            facts = await self._ws.graph.facts()
+            return await asyncio.to_thread(architecture.hotspots, facts, self._state, limit)
+
+        found = await self._per_generation(("hotspots", limit), compute)
+        return {key: list(items) for key, items in found.items()}
 
     async def ranked_symbols(
         self, seed_files: Iterable[str] = (), seed_symbols: Iterable[int] = (), limit: int = 500
     ) -> list[tuple[IndexedSymbol, float]]:
-        facts = await self._ws.graph.facts()
-        files = {f.id for p in seed_files if (f := self._state.files_by_path.get(p)) is not None}
-        ranked = await asyncio.to_thread(architecture.rank_symbols, facts, self._state, files, set(seed_symbols))
+        files = frozenset(f.id for p in seed_files if (f := self._state.files_by_path.get(p)) is not None)
+        symbols = frozenset(seed_symbols)
+
+        async def compute() -> list[tuple[int, float]]:
+            facts = await self._ws.graph.facts()
+            return await asyncio.to_thread(architecture.rank_symbols, facts, self._state, set(files), set(symbols))
+
+        if files or symbols:
+            ranked = await compute()  # a seeded ranking is the caller's own: not kept
+        else:
+            ranked = await self._per_generation(("ranked",), compute)
         rows = self._state.symbols.rows
         return [(rows[sid], score) for sid, score in ranked[:limit] if sid in rows]
 
     async def package_cycles(self, depth: int | None, limit: int = 10) -> list[list[str]]:
-        return architecture.cycles(
-            architecture.package_dependencies(await self._ws.graph.facts(), self._state, depth), limit
-        )
+        async def compute() -> list[list[str]]:
+            return architecture.cycles(await self._package_dependencies(depth), limit)
+
+        return [list(c) for c in await self._per_generation(("cycles", depth, limit), compute)]
 
     async def repository_map(
         self, seed_files: Iterable[str] = (), seed_symbols: Iterable[int] = (), budget: int = 1024
     ) -> RepoMap:
-        ranked = await self.ranked_symbols(seed_files, seed_symbols, MAP_CANDIDATES)
-        chosen = [s.id for s, _ in ranked]
-        signatures = await self.signatures(chosen)
+        seed_files, seed_symbols = list(seed_files), list(seed_symbols)
 
-        def pack() -> tuple[str, int]:
-            # The map of the first n ranked symbols grows with n: the largest n whose text fits.
-            lo, hi = 0, len(chosen)
-            while lo < hi:
-                mid = (lo + hi + 1) // 2
-                if count_tokens("\n".join(architecture.map_lines(self._state, chosen[:mid], signatures))) <= budget:
-                    lo = mid
-                else:
-                    hi = mid - 1
-            return "\n".join(architecture.map_lines(self._state, chosen[:lo], signatures)), lo
+        async def compute() -> RepoMap:
+            ranked = await self.ranked_symbols(seed_files, seed_symbols, MAP_CANDIDATES)
+            chosen = [s.id for s, _ in ranked]
+            signatures = await self.signatures(chosen)
 
-        text, shown = await asyncio.to_thread(pack)
-        return RepoMap(text, shown, count_tokens(text), counter_name())
+            def pack() -> tuple[str, int]:
+                # The map of the first n ranked symbols grows with n: the largest n whose text fits.
+                lo, hi = 0, len(chosen)
+                while lo < hi:
+                    mid = (lo + hi + 1) // 2
+                    if count_tokens("\n".join(architecture.map_lines(self._state, chosen[:mid], signatures))) <= budget:
+                        lo = mid
+                    else:
+                        hi = mid - 1
+                return "\n".join(architecture.map_lines(self._state, chosen[:lo], signatures)), lo
+
+            text, shown = await asyncio.to_thread(pack)
+            return RepoMap(text, shown, count_tokens(text), counter_name())
+
+        if seed_files or seed_symbols:
+            return await compute()
+        return await self._per_generation(("map", budget), compute)
 
     async def entry_points(self) -> dict[str, list[IndexedSymbol]]:
-        rows = self._state.symbols.rows
-        cli = await graph_reads.symbols_with_modifier(self._ws.store, CLI_DECORATORS, 200)
-        routes = [s for s in rows.values() if s.kind == "route"]
-        return {
-            "main": architecture.main_functions(self._state),
-            "cli": [rows[i] for i in cli if i in rows],
-            "routes": sorted(routes, key=lambda s: (self._state.path_of(s), s.start_line)),
-        }
+        async def compute() -> dict[str, list[IndexedSymbol]]:
+            rows = self._state.symbols.rows
+            cli = await graph_reads.symbols_with_modifier(self._ws.store, CLI_DECORATORS, 200)
+            routes = [s for s in rows.values() if s.kind == "route"]
+            return {
+                "main": architecture.main_functions(self._state),
+                "cli": [rows[i] for i in cli if i in rows],
+                "routes": sorted(routes, key=lambda s: (self._state.path_of(s), s.start_line)),
+            }
+
+        found = await self._per_generation(("entry_points",), compute)
+        return {key: list(items) for key, items in found.items()}
 
     async def query_graph(self, sql: str, limit: int = 200, seconds: float = 5.0) -> QueryResult:
         try:

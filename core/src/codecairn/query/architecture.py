@@ -14,6 +14,7 @@ from __future__ import annotations
 import posixpath
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -46,6 +47,9 @@ class GraphFacts:
     fan_out: Counter  # symbol id -> calls made in it
     # (file id, file id) -> counts by kind: "imports", and edge kinds
     file_deps: dict[tuple[int, int], Counter] = field(default_factory=dict)
+    # answers derived from these facts (packages, dependencies, cycles, hotspots, the unseeded map),
+    # by question: they live and die with this generation's facts
+    derived: dict[tuple, Any] = field(default_factory=dict)
 
 
 def build(
