@@ -70,3 +70,38 @@ async def test_routes_in_every_rich_language(tmp_path: Path, cache_dir: Path) ->
         ]
     finally:
         await ws.close()
+
+
+async def test_routes_behind_a_wrapped_express_and_wrapped_django_views(tmp_path: Path, cache_dir: Path) -> None:
+    """Real projects write routes this way: Ghost builds its routers from its own module wrapping
+    Express; Django URLconfs name views wrapped in decorators, feed instances and lambdas."""
+    files = {
+        "shared/express.js": "module.exports = require('express');\n",
+        "web/api/routes.js": "const express = require('../../shared/express');\nconst api = require('./api');\n"
+        "module.exports = function () {\n  const router = express.Router('api');\n"
+        "  router.get('/posts/:id', api.read);\n  return router;\n};\n",
+        "web/api/api.js": "function read(req, res) {}\nmodule.exports = { read };\n",
+        "site/views.py": "def home(request):\n    return None\n\n\nclass LatestFeed:\n    def __call__(self, r):\n"
+        "        return None\n",
+        "site/urls.py": "from django.contrib.auth.decorators import login_required\nfrom django.urls import path\n\n"
+        "from site import views\n\nurlpatterns = [\n    path('home/', login_required(views.home)),\n"
+        "    path('feed/', views.LatestFeed()),\n    path('ping/', lambda r: None),\n]\n",
+        "notes/log.js": "const router = makeRouter();\nrouter.get('/not/a/route', x);\n",  # no express here
+    }
+    root = tmp_path / "wrapped"
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        routes = await answers(ws).call("query_graph", sql="SELECT path, method, pattern, handler FROM routes "
+                                                           "ORDER BY path, line")  # fmt: skip
+        assert routes["rows"] == [
+            ["site/urls.py", "ANY", "/home/", "site.views.home"],
+            ["site/urls.py", "ANY", "/feed/", "site.views.LatestFeed"],
+            ["site/urls.py", "ANY", "/ping/", None],
+            ["web/api/routes.js", "GET", "/posts/:id", "web/api/api.read"],
+        ]
+    finally:
+        await ws.close()

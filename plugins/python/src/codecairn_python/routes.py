@@ -223,15 +223,20 @@ def _django(f: _File, node: Any) -> None:
         inner = view.child_by_field_name("function")
         if inner is not None and f.text(inner).endswith("include"):
             return  # a mount of another URLconf, not a route
+        wrapped = _positional(view)
         if inner is not None and inner.type == "attribute" and f.text(inner).endswith(".as_view"):
             view = inner.child_by_field_name("object")  # Class.as_view(): the class handles it
+        elif wrapped and wrapped[0].type in ("identifier", "attribute"):
+            view = wrapped[0]  # login_required(views.home), cache_page(60)(...): the wrapped view
         else:
-            return
-    if view is None or view.type not in ("identifier", "attribute"):
+            view = inner  # feeds.LatestFeed(): an instance of the class, called per request
+    inline = view is not None and view.type == "lambda"
+    if view is None or not (inline or view.type in ("identifier", "attribute")):
         return
     fn = f.text(node.child_by_field_name("function"))
     path = pattern if fn != "path" and pattern.startswith("^") else "/" + pattern.lstrip("/")
-    f.routes.append(Route("ANY", path, _handler(f, view), node.start_point[0] + 1, node.end_point[0] + 1, "django"))
+    handler = "" if inline else _handler(f, view)
+    f.routes.append(Route("ANY", path, handler, node.start_point[0] + 1, node.end_point[0] + 1, "django"))
 
 
 # ---- syntax helpers ----------------------------------------------------------------------------------

@@ -27,6 +27,8 @@ class _File:
         self.source = source
         modules = {i[0] for i in facts.imports}
         self.router_framework = next((ROUTER_MODULES[m] for m in ROUTER_MODULES if m in modules), "")
+        if not self.router_framework and any(_wraps_express(m) for m in modules):
+            self.router_framework = "express"
         self.nest = "@nestjs/common" in modules
         self.axios = {i[2] or "axios" for i in facts.imports if i[0] == "axios"}
         self.angular = "@angular/common/http" in modules
@@ -37,6 +39,12 @@ class _File:
 
     def text(self, node: Any) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+
+def _wraps_express(module: str) -> bool:
+    """A project's own module named express (Ghost's ``../shared/express``): a wrapper that
+    re-exports Express, so its ``express.Router()`` is Express's router."""
+    return module.startswith(".") and module.rstrip("/").rsplit("/", 1)[-1] in ("express", "express.js")
 
 
 def detect(source: bytes, tree: Any, path: str, facts: FileFacts) -> tuple[list[Route], list[HttpCall]]:
