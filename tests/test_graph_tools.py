@@ -328,6 +328,22 @@ async def test_architecture_is_kept_per_generation_and_follows_the_index(shop) -
     assert {"from": "billing", "to": "shop"} in [{k: d[k] for k in ("from", "to")} for d in after["dependencies"]]
 
 
+async def test_a_wildcard_import_is_one_dependency(tmp_path: Path, cache_dir: Path) -> None:
+    """`import a.*` depends on package a once, however many files a has (the JDK's wildcard imports
+    once made millions of file pairs, and counted each as an import)."""
+    files = {f"a/A{i}.java": f"package a;\n\npublic class A{i} {{ }}\n" for i in range(5)}
+    files["b/B.java"] = "package b;\n\nimport a.*;\n\npublic class B { A1 one; }\n"
+    root = write(tmp_path / "j", files)
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        found = await answers(ws).call("architecture", budget=64)
+        deps = {(d["from"], d["to"]): d for d in found["dependencies"]}
+        assert deps[("b", "a")]["imports"] == 1, found["dependencies"]
+    finally:
+        await ws.close()
+
+
 async def test_query_graph_reads_views_and_refuses_the_rest(shop) -> None:
     _, _, a = shop
     found = await a.call("query_graph", sql="SELECT source, resolution FROM edges WHERE target='shop.payments.log'")

@@ -22,6 +22,7 @@ from codecairn.index.state import IndexState
 from codecairn.model import CALLABLE_KINDS, CONTAINER_KINDS, TYPE_KINDS, IndexedSymbol
 from codecairn.query.pagerank import pagerank
 
+PACKAGE_KINDS = frozenset({"package", "module", "namespace"})
 TEST_MARKERS = ("test", "tests", "testing", "spec", "specs", "__tests__", "testdata")
 # Edge kinds that make one package depend on another (what the code uses of another's code).
 DEPENDENCY_KINDS = frozenset({"calls", "references", "extends", "implements", "routes_to"})
@@ -103,7 +104,10 @@ def build(
 
 def _import_targets(state: IndexState, imports: list[tuple[int, str, str, str]]) -> list[tuple[int, int]]:
     """(importing file, imported file) for every import that names an indexed file: through the
-    symbol its target names, else a file whose module is the target or the module written."""
+    symbol its target names, else a file whose module is the target or the module written. An
+    import of a whole package (Java's ``import java.util.*``, a Go import) names the package's
+    first file: one import is one dependency (on a directory the package's files share), not one
+    per file — the JDK's wildcard imports would otherwise make millions of file pairs."""
     by_module: dict[str, list[int]] = defaultdict(list)
     for f in state.files_by_id.values():
         if f.module:
@@ -117,13 +121,16 @@ def _import_targets(state: IndexState, imports: list[tuple[int, str, str, str]])
                 continue
             ids = by_qn.get(candidate)
             if ids:
-                found = {rows[i].file_id for i in ids if i in rows}
+                named = [rows[i] for i in ids if i in rows]
+                found = {s.file_id for s in named}
+                if found and all(s.kind in PACKAGE_KINDS for s in named):
+                    found = {min(found)}  # a package every file of it declares: one dependency
                 break
             if candidate in by_module:
-                found = set(by_module[candidate])
+                found = {by_module[candidate][0]}
                 break
         if not found and target and "." in target:  # `from pkg.mod import name`: the module
-            found = set(by_module.get(target.rsplit(".", 1)[0], ()))
+            found = set(by_module.get(target.rsplit(".", 1)[0], ())[:1])
         out.extend((fid, dst) for dst in found if dst != fid)
     return out
 
@@ -183,13 +190,12 @@ def packages(state: IndexState, depth: int | None) -> dict[str, Package]:
 
 def package_dependencies(facts: GraphFacts, state: IndexState, depth: int | None) -> dict[tuple[str, str], Counter]:
     """(package, package) -> counts by kind ("imports", "calls", ...), self-dependencies left out."""
-    files = state.files_by_id
+    package = {fid: package_of(f.path, depth) for fid, f in state.files_by_id.items()}
     out: dict[tuple[str, str], Counter] = defaultdict(Counter)
     for (src, dst), counts in facts.file_deps.items():
-        a, b = files.get(src), files.get(dst)
-        if a is None or b is None:
+        pa, pb = package.get(src), package.get(dst)
+        if pa is None or pb is None:
             continue
-        pa, pb = package_of(a.path, depth), package_of(b.path, depth)
         if pa != pb:
             out[(pa, pb)].update(counts)
     return dict(out)
