@@ -110,6 +110,8 @@ async def test_trace_walks_callers_transitively_and_says_what_might_call(shop) -
     possible = {(p["name"], p.get("receiver")) for p in found["possible_callers"]}
     assert ("charge", "gateway") in possible and ("pay", "order") in possible
     assert found["unresolved_call_sites"] == 2
+    # nearest first: charge (depth 1) might be called at gateway.charge, pay (depth 2) at order.pay
+    assert [p["name"] for p in found["possible_callers"]] == ["charge", "pay"]
 
 
 async def test_trace_marks_cycles_and_finds_chains(shop) -> None:

@@ -127,7 +127,7 @@ async def impact(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     answer["impacted"] = groups
     answer["impacted_symbols"] = min(listed, limit)
     answer["tests"] = tests
-    possible = await possible_callers(ctx, start)
+    possible = await possible_callers(ctx, [start])
     answer.update(possible)
     cut = {}
     if walk.cut_fan_out:

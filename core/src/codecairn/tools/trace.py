@@ -76,14 +76,22 @@ def cuts(walk: Walk) -> dict[str, Any]:
     return out
 
 
-async def possible_callers(ctx: ToolContext, symbols: list[IndexedSymbol]) -> dict[str, Any]:
-    """Call sites written with the name of one of ``symbols`` that resolution left unresolved: each
-    might be a call of it. Counted in full, the first few listed with their receiver text."""
-    names = {s.name for s in symbols if s.kind in CALLABLE_KINDS or s.kind in TYPE_KINDS}
-    if not names:
-        return {}
-    shown, counts = await ctx.unresolved_uses(names, ("calls",), POSSIBLE_SHOWN)
-    total = sum(counts.values())
+async def possible_callers(ctx: ToolContext, levels: list[list[IndexedSymbol]]) -> dict[str, Any]:
+    """Call sites written with the name of one of the symbols that resolution left unresolved: each
+    might be a call of it. Counted in full; the first few listed with their receiver text, those
+    naming the traced symbol first, then those naming its callers, level by level (the nearest
+    are the likeliest to matter)."""
+    seen: set[str] = set()
+    shown: list[Edge] = []
+    total = 0
+    for level in levels:
+        names = {s.name for s in level if s.kind in CALLABLE_KINDS or s.kind in TYPE_KINDS} - seen
+        if not names:
+            continue
+        seen |= names
+        found, counts = await ctx.unresolved_uses(names, ("calls",), max(POSSIBLE_SHOWN - len(shown), 1))
+        shown.extend(found[: POSSIBLE_SHOWN - len(shown)])
+        total += sum(counts.values())
     if not total:
         return {}
     sites = []
@@ -113,8 +121,11 @@ async def walk_answer(
     if cut:
         out[f"{key}_cut"] = cut
     if direction == "in":
-        reached = [sym] + [s for sid in walk.depth_of if sid != sym.id and (s := ctx.symbol(sid)) is not None]
-        possible = await possible_callers(ctx, reached)
+        levels: list[list[IndexedSymbol]] = [[sym]] + [[] for _ in range(depth)]
+        for sid, level in walk.depth_of.items():
+            if sid != sym.id and (s := ctx.symbol(sid)) is not None:
+                levels[min(level, depth)].append(s)
+        possible = await possible_callers(ctx, levels)
         out.update(possible)
         if not hops:
             if possible:
