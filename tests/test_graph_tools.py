@@ -4,7 +4,6 @@ diff break, what is the shape of this repository, and SQL for the rest."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import textwrap
 from pathlib import Path
@@ -218,7 +217,6 @@ def git(root: Path, *args: str) -> None:
                         "GIT_COMMITTER_EMAIL": "t@t", "HOME": str(root), "PATH": "/usr/bin:/bin"})  # fmt: skip
 
 
-@pytest.mark.skipif(shutil.which("git") is None, reason="git is part of the test prerequisites")
 async def test_impact_of_a_work_tree_change_reaches_callers_and_flags_tests(shop) -> None:
     root, ws, a = shop
     git(root, "init", "-q")
