@@ -51,7 +51,7 @@ def test_cold_index_vs_ctags(benchmark, language: str, tmp_path_factory) -> None
 
     def cold() -> None:
         cache = cold_cache(work / "cache")
-        runs.append(run_measured(codecairn_cmd("--cache-dir", str(cache), "index", str(root), "--json")))
+        runs.append(run_measured(codecairn_cmd("--cache-dir", str(cache), "index", str(root), "--json", "--no-embed")))
         _cold_caches[language] = (root, cache)
 
     benchmark.pedantic(cold, rounds=ROUNDS, iterations=1)
@@ -95,10 +95,12 @@ def test_java_unchanged_reindex(benchmark, tmp_path_factory) -> None:
     else:  # run alone: make the cold index first (not timed)
         small, large, *_ = LANGUAGES["java"]
         root, cache = corpus(small, large), tmp_path_factory.mktemp("java-reindex") / "cache"
-        run_measured(codecairn_cmd("--cache-dir", str(cache), "index", str(root), "--json"))
+        run_measured(codecairn_cmd("--cache-dir", str(cache), "index", str(root), "--json", "--no-embed"))
     runs: list[dict] = []
     benchmark.pedantic(
-        lambda: runs.append(run_measured(codecairn_cmd("--cache-dir", str(cache), "index", str(root), "--json"))),
+        lambda: runs.append(
+            run_measured(codecairn_cmd("--cache-dir", str(cache), "index", str(root), "--json", "--no-embed"))
+        ),
         rounds=3,
         iterations=1,
     )

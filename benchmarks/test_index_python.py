@@ -29,7 +29,7 @@ def test_cold_index_vs_ctags(benchmark, tmp_path: Path) -> None:
 
     def cold() -> None:
         cache = cold_cache(tmp_path / "cache")
-        runs.append(run_measured(codecairn_cmd("--cache-dir", str(cache), "index", str(ROOT), "--json")))
+        runs.append(run_measured(codecairn_cmd("--cache-dir", str(cache), "index", str(ROOT), "--json", "--no-embed")))
 
     benchmark.pedantic(cold, rounds=3, iterations=1)
     ctags = [
@@ -61,14 +61,14 @@ def indexed(tmp_path_factory) -> tuple[Path, Path]:
     root = base / "root"
     shutil.copytree(ROOT, root, symlinks=True)
     cache = base / "cache"
-    run_measured(codecairn_cmd("--cache-dir", str(cache), "index", str(root), "--json"))
+    run_measured(codecairn_cmd("--cache-dir", str(cache), "index", str(root), "--json", "--no-embed"))
     return root, cache
 
 
 def test_unchanged_reindex(benchmark, indexed) -> None:
     root, cache = indexed
     result = benchmark.pedantic(
-        lambda: run_measured(codecairn_cmd("--cache-dir", str(cache), "index", str(root), "--json")),
+        lambda: run_measured(codecairn_cmd("--cache-dir", str(cache), "index", str(root), "--json", "--no-embed")),
         rounds=5,
         iterations=1,
     )

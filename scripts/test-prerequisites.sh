@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # What the test suite needs besides Python packages: universal-ctags (an independent extractor the
 # tests compare against), Go and its static callgraph (an oracle for Go calls), a JDK's javap (an
-# oracle for Java calls), Chromium (renders the architecture map's page), and the small tier of
-# real third-party corpora (a few MB per language, fetched from Debian, PyPI and npm by scripts/get-corpora.sh, pinned in scripts/corpora.lock).
+# oracle for Java calls), PostgreSQL and Chromium (the metrics tests: a throwaway cluster, the
+# report's HTML page; the architecture map's page), and the small tier of real third-party corpora
+# (a few MB per language, fetched from Debian, PyPI and npm by scripts/get-corpora.sh, pinned in
+# scripts/corpora.lock).
 # Idempotent.
 #   scripts/test-prerequisites.sh [small|large|all]
 set -euo pipefail
@@ -40,8 +42,14 @@ if ! command -v javap >/dev/null; then
   $sudo apt-get update -qq >/dev/null
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq openjdk-17-jdk-headless >/dev/null
 fi
-# A real browser for the architecture map's page (tests/test_map_picture.py): Debian's Chromium,
-# run headless; Playwright's own browser download is not reachable here.
+# PostgreSQL for the metrics dual-write tests (tests/test_metrics_postgres.py): each test starts a
+# throwaway cluster of its own with initdb/pg_ctl on a free port; nothing runs as a service.
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  $sudo apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql >/dev/null
+fi
+# A real browser, headless, for the metrics report's HTML page (tests/test_metrics_report.py) and the
+# architecture map's page (tests/test_map_picture.py): Debian's Chromium (Playwright's download is not reachable).
 if ! command -v chromium >/dev/null; then
   $sudo apt-get update -qq >/dev/null
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null

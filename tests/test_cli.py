@@ -19,13 +19,13 @@ def run(exe: str, cache: Path, *args: str) -> subprocess.CompletedProcess:
 
 def test_index_json_query_and_export(stdlib_part: Path, tmp_path: Path, codecairn_exe: str) -> None:
     cache = tmp_path / "cache"
-    out = run(codecairn_exe, cache, "index", str(stdlib_part), "--json")
+    out = run(codecairn_exe, cache, "index", str(stdlib_part), "--json", "--no-embed")
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)
     assert {"files", "symbols", "edges", "skipped", "seconds"} <= set(summary)
     assert summary["files"] > 50 and summary["symbols"] > 1000 and summary["edges"] > 1000
 
-    human = run(codecairn_exe, cache, "index", str(stdlib_part))
+    human = run(codecairn_exe, cache, "index", str(stdlib_part), "--no-embed")
     assert human.returncode == 0 and "python" in human.stdout and "unchanged" in human.stdout
 
     q = run(codecairn_exe, cache, "query", "JSONDecoder.decode", "--root", str(stdlib_part), "--json")
@@ -71,8 +71,8 @@ def test_an_unchanged_reindex_reports_what_a_full_one_does_and_follows_changes(
         "most_extended",
         "languages",
     )
-    first = json.loads(run(codecairn_exe, cache, "index", str(stdlib_part), "--json").stdout)
-    again = json.loads(run(codecairn_exe, cache, "index", str(stdlib_part), "--json").stdout)
+    first = json.loads(run(codecairn_exe, cache, "index", str(stdlib_part), "--json", "--no-embed").stdout)
+    again = json.loads(run(codecairn_exe, cache, "index", str(stdlib_part), "--json", "--no-embed").stdout)
     assert again["parsed"] == 0 and again["unchanged"] == first["files"]
     assert {k: again[k] for k in keys} == {k: first[k] for k in keys}
     assert first["most_called"] and all(isinstance(n, int) and n > 0 for _, n in first["most_called"])
@@ -82,13 +82,13 @@ def test_an_unchanged_reindex_reports_what_a_full_one_does_and_follows_changes(
     module, _, function = target.rpartition(".")
     extra = stdlib_part / "codecairn_extra.py"
     extra.write_text(f"from {module} import {function}\n\n\ndef use_it():\n    {function}()\n    {function}()\n")
-    changed = json.loads(run(codecairn_exe, cache, "index", str(stdlib_part), "--json").stdout)
+    changed = json.loads(run(codecairn_exe, cache, "index", str(stdlib_part), "--json", "--no-embed").stdout)
     assert changed["parsed"] == 1 and changed["files"] == first["files"] + 1
     assert changed["edge_kinds"]["calls"] == first["edge_kinds"]["calls"] + 2
     assert changed["most_called"][0] == [target, count + 2]
     assert changed["symbol_kinds"]["function"] == first["symbol_kinds"].get("function", 0) + 1
 
-    human = run(codecairn_exe, cache, "index", str(stdlib_part))
+    human = run(codecairn_exe, cache, "index", str(stdlib_part), "--no-embed")
     assert f"most called: {target} ({count + 2})" in " ".join(human.stdout.split())
 
 
@@ -99,7 +99,7 @@ def test_ctrl_c_stops_the_index_between_batches_and_the_next_run_continues(tmp_p
     total = sum(1 for _ in root.rglob("*.py"))
     cache = tmp_path / "cache"
     proc = subprocess.Popen(
-        [codecairn_exe, "--cache-dir", str(cache), "index", str(root)],
+        [codecairn_exe, "--cache-dir", str(cache), "index", str(root), "--no-embed"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -124,7 +124,7 @@ def test_ctrl_c_stops_the_index_between_batches_and_the_next_run_continues(tmp_p
     assert proc.returncode == 130, err
     assert "interrupted: what was indexed is kept" in err and "Traceback" not in err
 
-    again = run(codecairn_exe, cache, "index", str(root), "--json")
+    again = run(codecairn_exe, cache, "index", str(root), "--json", "--no-embed")
     assert again.returncode == 0, again.stderr
     summary = json.loads(again.stdout)
     assert summary["files"] == total and summary["parsed"] + summary["unchanged"] == total

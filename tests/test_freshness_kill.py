@@ -42,7 +42,7 @@ def whole_stdlib(root: Path) -> Path:
 def index(exe: str, root: Path, cache: Path) -> subprocess.Popen:
     # A session of its own, so what the killed indexer leaves behind can be cleaned up after.
     return subprocess.Popen(
-        [exe, "index", str(root), "--json"],
+        [exe, "index", str(root), "--json", "--no-embed"],
         env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -11,8 +11,9 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 pytestmark = pytest.mark.anyio
 
 # What each built-in tool does to the world, as a user would describe it.
-WRITES = {"index", "remember", "forget", "notes"}  # the index, the memories, a notes file
-DESTROYS = {"forget", "notes"}  # forget deletes memories; notes set/delete overwrite a section
+WRITES = {"index", "invalidate", "clear", "remember", "forget", "notes"}  # the index, the memories, a notes file
+# forget deletes memories; notes set/delete overwrite a section; invalidate and clear drop indexed facts
+DESTROYS = {"forget", "notes", "invalidate", "clear"}
 
 
 async def test_every_tool_has_a_title_and_true_annotations(stdlib_part: Path, cache_dir: Path) -> None:

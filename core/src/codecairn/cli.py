@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import signal
@@ -26,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from codecairn import __version__, logs
 from codecairn.errors import DamagedStore, StoreError, StoreNotWritable, ToolError
+from codecairn.index.heap import one_malloc_arena
 
 if TYPE_CHECKING:
     import anyio
@@ -44,10 +44,11 @@ def _parser() -> argparse.ArgumentParser:
     ix.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     ix.add_argument("--rebuild", action="store_true", help="delete this root's index database first")
     ix.add_argument(
-        "--embed",
+        "--no-embed",
         action="store_true",
-        help="also compute semantic-search vectors now, beside indexing (the server does it in the background anyway)",
+        help="do not compute semantic-search vectors (computed by default when the semantic extra is installed)",
     )
+    ix.add_argument("--embed", action="store_true", help=argparse.SUPPRESS)  # the default now; kept for old scripts
     sv = sub.add_parser("serve", help="serve a root over MCP stdio")
     sv.add_argument("roots", nargs="*", default=["."])
     sv.add_argument("--no-index", action="store_true", help="do not refresh the index on start")
@@ -77,6 +78,23 @@ def _parser() -> argparse.ArgumentParser:
     sne.add_argument("root", nargs="?", default=".")
     sne.add_argument("--output", help="write here instead (no .gitattributes is written then)")
     sne.add_argument("--json", action="store_true")
+    rp = sub.add_parser("report", help="what the index saved: hit rate, tokens saved and used, from the metrics log")
+    rp.add_argument("root", nargs="?", default=".")
+    rp.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    rp.add_argument("--html", metavar="OUT", help="also write a self-contained HTML page with charts to OUT")
+    rp.add_argument("--tz", help="time zone for times and days (an IANA name; default: this machine's)")
+    rp.add_argument(
+        "--from-db",
+        action="store_true",
+        help="read PostgreSQL's mcp_calls (CODECAIRN_METRICS_DB_URL, or --db-url) instead of the JSONL log",
+    )
+    rp.add_argument("--db-url", help="the PostgreSQL URL for --from-db")
+    rp.add_argument(
+        "--claude-logs",
+        metavar="DIR",
+        help="Claude Code's session logs, for its model usage beside the calls (default ~/.claude/projects)",
+    )
+    rp.add_argument("--no-claude", action="store_true", help="do not read Claude Code's session logs")
     ws = sub.add_parser("workspaces", help="list index databases; --gc deletes unused ones")
     ws.add_argument(
         "--gc",
@@ -99,6 +117,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command in ("serve", "index"):  # long-lived, and they embed on threads
+        one_malloc_arena()
     logs.setup(args.log_level or ("WARNING" if args.command != "serve" else None))
     if args.cache_dir:
         os.environ["CODECAIRN_CACHE_DIR"] = str(Path(args.cache_dir).expanduser().resolve())
@@ -123,6 +143,8 @@ async def _dispatch(args: argparse.Namespace) -> int:
         return _plugins(args)
     if args.command == "workspaces":
         return _workspaces(args)
+    if args.command == "report":
+        return _report(args)
     from codecairn.workspace import Workspace
 
     if args.command == "index":
@@ -182,6 +204,31 @@ async def _snapshot_export(args: argparse.Namespace) -> int:
             f"(index {out.database_bytes // 1024} KiB) in {out.seconds:.1f}s. Commit it at a release cadence, "
             "not on every change: each commit adds a whole new blob to the history (docs/freshness.md)."
         )
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from codecairn.metrics import claude_logs, report
+    from codecairn.metrics.html import render_html
+    from codecairn.metrics.recorder import DB_URL_ENV
+
+    url = None
+    if args.from_db:
+        url = args.db_url or os.environ.get(DB_URL_ENV, "").strip()
+        if not url:
+            print(f"codecairn: --from-db needs --db-url or {DB_URL_ENV}", file=sys.stderr)
+            return 2
+    claude_dir = None if args.no_claude else Path(args.claude_logs or claude_logs.default_directory()).expanduser()
+    made = report.make(args.root, tz_name=args.tz, db_url=url, claude_dir=claude_dir)
+    if args.html:
+        out = Path(args.html)
+        out.write_text(render_html(made), encoding="utf-8")
+        if not args.json:
+            print(f"wrote {out}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(made.to_json(), ensure_ascii=False, indent=2))
+    else:
+        print(report.render_text(made), end="")
     return 0
 
 
@@ -263,10 +310,8 @@ async def _index(args: argparse.Namespace) -> int:
             async def progress(done: int, total: int, message: str) -> None:
                 bar.update(task, completed=done, total=total or None, description=message)
 
-            if args.embed:
-                summary = await _index_and_embed(ws, bar, progress)
-            else:
-                summary = await ws.index_now(progress)
+            summary = await ws.index_now(progress)
+            embedded = None if args.no_embed or interrupt.cancel_called else await _embed(ws, bar)
         if interrupt.cancelled_caught:
             raise KeyboardInterrupt
         overview = await index_overview(ws.store, ws.state.generation)
@@ -292,6 +337,8 @@ async def _index(args: argparse.Namespace) -> int:
             "database_size_bytes": await ws.store.size_bytes(),
             "phases": {k: round(v, 3) for k, v in summary.phases.items()},
         }
+        if embedded is not None:
+            result["embeddings"] = embedded
         if imported is not None:
             result["snapshot"] = imported.to_dict()
         if summary.unreadable:
@@ -361,40 +408,25 @@ def _interruptible() -> Iterator[anyio.CancelScope]:
             loop.remove_signal_handler(signal.SIGINT)  # False, and harmless, when none was added
 
 
-async def _index_and_embed(ws, bar, progress):
-    """Structure first and never waiting; vectors for what is stored so far, batch by batch, in a
-    second progress bar, until indexing is done and nothing is pending."""
+async def _embed(ws, bar) -> dict[str, int] | None:
+    """Semantic-search vectors for what was indexed, with a progress bar of their own, so that a
+    client that starts a server only for a moment gets semantic answers too. Nothing to do (and
+    nothing loaded) when the index did not change since its vectors were last complete; None when
+    the semantic extra is not installed."""
     from codecairn.semantic.minilm import unavailable_reason
 
-    reason = unavailable_reason()
-    if reason:
-        print(f"codecairn: not embedding: {reason}", file=sys.stderr)
-        return await ws.index_now(progress)
+    if unavailable_reason() is not None:
+        return None
+    job = ws.embeddings
+    if await job.up_to_date():
+        return {"computed": 0}
     task = bar.add_task("embedding", total=None)
-    indexed = asyncio.Event()
 
-    async def embedding_progress(done: int, total: int, message: str) -> None:
+    async def progress(done: int, total: int, message: str) -> None:
         bar.update(task, completed=done, total=total or None, description=message)
 
-    async def embed() -> None:
-        while True:
-            await ws.embeddings.run_once(embedding_progress)
-            if indexed.is_set() and ws.embeddings.pending_count() == 0:
-                return
-            await asyncio.sleep(0.2)
-
-    embedder = asyncio.create_task(embed())
-    try:
-        summary = await ws.index_now(progress)
-    except BaseException:
-        embedder.cancel()  # no task left behind, holding its connection open
-        with contextlib.suppress(BaseException):
-            await embedder
-        raise
-    finally:
-        indexed.set()
-    await embedder
-    return summary
+    computed = await job.run_once(progress)
+    return {"computed": computed, "embedded": job.embedded}
 
 
 def _show_summary(ws, result: dict[str, Any]) -> None:

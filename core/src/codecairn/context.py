@@ -1,7 +1,8 @@
 """The public tool API (hookspecs.ToolContext), served from one workspace for one call.
 
 The server makes one ``ServedContext`` per tool call: the workspace's parts for the answers, the
-call's own progress reporting, and the session's hit/miss counts for ``status``. Everything a tool
+call's own progress reporting, and the session's metrics recorder (hits, misses, tokens) for
+``status`` and ``usage``. Everything a tool
 gets from here is a model type; nothing here shapes an answer (tools do).
 """
 
@@ -12,7 +13,6 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar, cast
 
 import tree_sitter
@@ -20,8 +20,11 @@ import tree_sitter
 from codecairn.errors import BAD_ARGUMENT, UNAVAILABLE, ToolError, quoted
 from codecairn.freshness.git import GitUnavailable, diff, valid_revision
 from codecairn.hookspecs import Language, MemoryBook
+from codecairn.metrics.recorder import CallRecorder
 from codecairn.model import (
+    CallTotals,
     Chains,
+    Dropped,
     Edge,
     Export,
     FileChange,
@@ -40,6 +43,7 @@ from codecairn.model import (
     SymbolMatches,
     TokenOccurrence,
     TokenScan,
+    Usage,
     Walk,
 )
 from codecairn.paths import confine, read_confined, read_for_answer
@@ -68,20 +72,17 @@ CLI_DECORATORS = (".command", "@command", ".group", "@group")
 MAP_CANDIDATES = 2000  # ranked symbols a repository map is packed from
 
 
-@dataclass
-class SessionCounts:
-    """Calls of one session answered from the index (hits) and not (misses: not found...)."""
-
-    hits: int = 0
-    misses: int = 0
+# Calls of one session by outcome, with their tokens (the recorder's ``session``).
+SessionCounts = CallTotals
 
 
 class ServedContext:
-    def __init__(self, ws: Workspace, progress: Progress | None = None, counts: SessionCounts | None = None) -> None:
+    def __init__(self, ws: Workspace, progress: Progress | None = None, metrics: CallRecorder | None = None) -> None:
         self._ws = ws
         self._state = ws.state
         self._progress = progress
-        self._counts = counts or SessionCounts()
+        self._metrics = metrics or CallRecorder(ws.state.root_real, None)
+        self._counts = self._metrics.session
         self.root = ws.root
         self.languages: Mapping[str, Language] = ws.host.languages
         self.memories: MemoryBook = ws.memory
@@ -154,19 +155,24 @@ class ServedContext:
             # (an index run may have removed some while this call waited)
             matches = [SymbolMatch(rows[sid], ("name",)) for sid in ranked[:limit] if sid in rows]
             return SymbolMatches(matches, total, at_least)
-        return await self._hybrid(query, ranked, bool(name or pattern), keep, limit)
+        return await self._hybrid(query, ranked, bool(name or pattern), keep, limit, prefix)
 
-    async def _hybrid(self, query: str, lexical: list[int], by_name: bool, keep, limit: int) -> SymbolMatches:
+    async def _hybrid(
+        self, query: str, lexical: list[int], by_name: bool, keep, limit: int, path: str | None
+    ) -> SymbolMatches:
         """Natural-language search, fused (reciprocal rank) with the name ranking when both are asked."""
         from codecairn.semantic.fusion import reciprocal_rank_fusion
 
         rows = self._state.symbols.rows
         candidates = {s.id for s in rows.values() if keep(s)} if keep is not None else None
-        semantic = await self._ws.semantic.search(query, max(limit * 3, 30), candidates)
-        fused = reciprocal_rank_fusion(lexical if by_name else [], [p for p in semantic if p[0] in rows])
+        answer = await self._ws.semantic.search(query, max(limit * 3, 30), candidates, path)
+        fused = reciprocal_rank_fusion(
+            lexical if by_name else [], [(h.symbol_id, h.cosine) for h in answer.hits if h.symbol_id in rows]
+        )
         found = [f for f in fused if f.id in rows]
         matches = [SymbolMatch(rows[cast(int, f.id)], tuple(f.matched), f.semantic_score) for f in found[:limit]]
-        return SymbolMatches(matches, len(found), False, self._ws.embeddings.pending_count())
+        pending = self._ws.embeddings.pending_count()
+        return SymbolMatches(matches, len(found), False, pending or 0, answer.loading)
 
     def children(self, symbol_id: int) -> list[IndexedSymbol]:
         rows = self._state.symbols.rows
@@ -453,6 +459,17 @@ class ServedContext:
                 entry["resolution"][how] = n
         symbols = Counter(s.kind for s in self._state.symbols.rows.values())
         return {"symbol_kinds": dict(symbols.most_common()), "edge_kinds": kinds}
+
+    # ---- metrics and the cache tools (issue 19) --------------------------------------------------
+
+    async def usage(self) -> Usage:
+        return await self._metrics.usage()
+
+    async def invalidate(self, paths: Iterable[str]) -> Dropped:
+        return await self._ws.invalidate([self.resolve_path(p) for p in paths])
+
+    async def clear(self, include_memories: bool = False) -> Dropped:
+        return await self._ws.clear(include_memories=include_memories)
 
     # ---- this call ------------------------------------------------------------------------------
 

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
     from codecairn.model import (
         Chains,
+        Dropped,
         Edge,
         Export,
         FileChange,
@@ -56,6 +57,7 @@ if TYPE_CHECKING:
         SymbolDetail,
         SymbolMatches,
         TokenScan,
+        Usage,
         Walk,
     )
 
@@ -272,8 +274,16 @@ class ToolContext(Protocol):
     def graph_views(self) -> dict[str, dict[str, str]]: ...  # view -> column -> what it holds
     def graph_query_examples(self) -> list[str]: ...  # example SELECTs over the views
     async def graph_counts(self) -> dict[str, dict]: ...
-
     # ^ "symbol_kinds": kind -> count, "edge_kinds": kind -> {"edges", "resolved", "resolution": {label: n}}
+
+    # ---- metrics and the cache tools (issue 19) --------------------------------------------------
+    # What this session's and all earlier calls cost and spared (hits, misses, tokens: docs/metrics.md).
+    async def usage(self) -> Usage: ...
+    # Drop the named files' facts (directories: every file under them) until they are indexed
+    # again; paths outside the root are refused before anything changes.
+    async def invalidate(self, paths: Iterable[str]) -> Dropped: ...
+    # Drop the whole index of the root; memories and the notes file too only if include_memories.
+    async def clear(self, include_memories: bool = False) -> Dropped: ...
 
     # ---- this call ------------------------------------------------------------------------------
     async def report_progress(self, done: float, total: float | None = None, message: str | None = None) -> None: ...

@@ -200,6 +200,7 @@ class SymbolMatches(NamedTuple):
     total: int
     total_is_lower_bound: bool = False
     embeddings_pending: int = 0  # symbols a semantic search could not consider yet
+    embeddings_loading: bool = False  # stored vectors were still loading when it answered
 
 
 @dataclass
@@ -223,6 +224,50 @@ class IndexStatus:
     read_only: str | None = None  # why the index cannot be written, when it cannot
     hits: int = 0  # calls of this session answered from the index
     misses: int = 0  # ...and those that were not (not found, not indexed)
+
+
+# ---- metrics: what the calls cost and spared (codecairn.metrics) -----------------------------------
+
+
+@dataclass
+class CallTotals:
+    """Tool calls by outcome (hit: answered from the index; miss: not found, not indexed or stale;
+    error: neither), with the tokens their answers used and the file tokens they spared."""
+
+    calls: int = 0
+    hits: int = 0
+    misses: int = 0
+    errors: int = 0
+    tokens_used: int = 0
+    tokens_saved: int = 0
+
+
+@dataclass
+class Usage:
+    """The metrics of this session and of all time (every record the workspace's log keeps, and
+    the totals of those rotation deleted)."""
+
+    session: CallTotals
+    all_time: CallTotals | None  # None: the log could not be read in time
+    tokenizer: str  # "cl100k_base", or "bytes/4" when tiktoken is missing
+    log: str | None = None  # the metrics log file (None: metrics are off)
+    dropped: int = 0  # records that could not be written (a full disk...)
+    database: dict | None = None  # the PostgreSQL copy: state, backlog, last error (None: not configured)
+
+
+# ---- the cache tools: what invalidate and clear dropped -----------------------------------------------
+
+
+@dataclass
+class Dropped:
+    """What an ``invalidate`` or a ``clear`` took out of the index."""
+
+    files: int = 0
+    symbols: int = 0
+    generation: int = 0
+    paths: list[str] = field(default_factory=list)  # the files dropped (invalidate)
+    memories: int = 0  # memories forgotten (clear with include_memories)
+    notes: str | None = None  # the notes file deleted (clear with include_memories)
 
 
 # ---- location memory --------------------------------------------------------------------------------

@@ -29,9 +29,10 @@ from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.shared.exceptions import MCPError
 
 from codecairn import __version__
-from codecairn.context import ServedContext, SessionCounts
-from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, NOT_INDEXED, UNAVAILABLE, StoreError, ToolError, clipped, quoted
+from codecairn.context import ServedContext
+from codecairn.errors import BAD_ARGUMENT, UNAVAILABLE, StoreError, ToolError, clipped, quoted
 from codecairn.hookspecs import Tool
+from codecairn.metrics.recorder import CallRecorder
 from codecairn.transport import stdio_transport
 from codecairn.workspace import Workspace
 
@@ -42,7 +43,6 @@ TOOL_TIMEOUT_SECONDS = float(os.environ.get("CODECAIRN_TOOL_TIMEOUT", 60))
 # A plugin's string or list argument whose schema sets no limit gets these (built-in tools set their own).
 DEFAULT_MAX_CHARS = 64 * 1024
 DEFAULT_MAX_ITEMS = 1000
-MISSES = (NOT_FOUND, NOT_INDEXED)  # errors that mean "the index could not answer" (a miss, not a hit)
 NOT_INITIALIZED = "the session is not initialized: send initialize (then notifications/initialized) first"
 
 
@@ -181,7 +181,10 @@ def _cut_to_budget(error: dict[str, Any]) -> dict[str, Any]:
 class CodecairnServer:
     def __init__(self, workspace: Workspace) -> None:
         self.workspace = workspace
-        self.counts = SessionCounts()
+        # Every call's record (metrics.jsonl beside the database); it counts hits and misses too.
+        self.metrics = CallRecorder.for_database(
+            workspace.state.root_real, workspace.store.path if workspace.store is not None else None
+        )
         self.tools: dict[str, Tool] = {
             name: dataclasses.replace(t, input_schema=with_limits(t.input_schema))
             for name, t in workspace.host.tools.items()
@@ -200,6 +203,18 @@ class CodecairnServer:
     async def on_call_tool(
         self, ctx: ServerRequestContext, params: types.CallToolRequestParams
     ) -> types.CallToolResult:
+        started = self.metrics.started()
+        try:
+            result = await self._answer(ctx, params)
+        except MCPError:  # not a call of a tool (an unknown name): nothing to record
+            raise
+        except BaseException:
+            self.metrics.finished(started, params.name, params.arguments, None, "cancelled")
+            raise
+        self.metrics.finished(started, params.name, params.arguments, result)
+        return result
+
+    async def _answer(self, ctx: ServerRequestContext, params: types.CallToolRequestParams) -> types.CallToolResult:
         tool = self.tools.get(params.name)
         if tool is None:
             raise MCPError(
@@ -213,7 +228,7 @@ class CodecairnServer:
         if problem is not None:
             return self._error(ToolError(BAD_ARGUMENT, _schema_problem(problem)))
         try:
-            served = ServedContext(self.workspace, ctx.session.report_progress, self.counts)
+            served = ServedContext(self.workspace, ctx.session.report_progress, self.metrics)
             if tool.long_running:  # bounded by cancellation instead of the per-call time limit
                 payload = await tool.handler(served, args)
             else:
@@ -222,8 +237,6 @@ class CodecairnServer:
                 async with asyncio.timeout(TOOL_TIMEOUT_SECONDS):
                     payload = await tool.handler(served, args)
         except ToolError as exc:
-            if exc.code in MISSES:
-                self.counts.misses += 1
             return self._error(exc)
         except (StoreError, sqlite3.DatabaseError) as exc:  # the index database: damaged, read-only, busy
             return self._error(ToolError(UNAVAILABLE, str(self.workspace.explain(exc))))
@@ -239,7 +252,6 @@ class CodecairnServer:
             return self._error(
                 ToolError("internal_error", f"{tool.name} returned {type(payload).__name__}, not an object")
             )
-        self.counts.hits += 1
         payload = self._stamp(payload)
         text = _text(payload)
         if len(text.encode()) > RESPONSE_BUDGET_BYTES:
@@ -316,5 +328,8 @@ async def serve(workspace: Workspace, *, index_on_start: bool = True, watch: boo
         if embed:
             tg.start_soon(workspace.embeddings.run_forever)
             workspace.embeddings.notify()  # symbols stored by earlier runs may still lack vectors
-        await server.run_stdio()
+        try:
+            await server.run_stdio()
+        finally:
+            server.metrics.close()  # the records of the last calls are written before the exit
         tg.cancel_scope.cancel()

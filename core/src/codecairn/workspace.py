@@ -23,7 +23,7 @@ from codecairn.index.pipeline import Progress
 from codecairn.index.state import IndexState
 from codecairn.index.target import IndexTarget
 from codecairn.memory.memories import Memories
-from codecairn.model import IndexSummary
+from codecairn.model import Dropped, IndexSummary
 from codecairn.paths import validate_root
 from codecairn.query.graph_index import GraphIndex
 from codecairn.query.names import NameSearch
@@ -159,6 +159,7 @@ class Workspace:
 
     async def close(self) -> None:
         self.indexer.close()
+        await self.embeddings.close()
         if self._store is not None:
             if self.read_only is None and self.failure is None:
                 try:
@@ -204,6 +205,23 @@ class Workspace:
         if self.failure is not None:
             raise self.failure
         return await self.indexer.run(progress)
+
+    async def invalidate(self, paths: Iterable[str]) -> Dropped:
+        """Drop the facts of named root-relative paths until they are indexed again."""
+        if self.failure is not None:
+            raise self.failure
+        dropped, symbols = await self.indexer.invalidate(paths)
+        return Dropped(files=len(dropped), symbols=symbols, generation=self.state.generation, paths=dropped)
+
+    async def clear(self, *, include_memories: bool = False) -> Dropped:
+        """Drop the whole index of the root; memories and the notes file only if asked."""
+        if self.failure is not None:
+            raise self.failure
+        files, symbols = await self.indexer.clear()
+        out = Dropped(files=files, symbols=symbols, generation=self.state.generation)
+        if include_memories:
+            out.memories, out.notes = await self.memory.forget_everything()
+        return out
 
     async def refresh(self, paths: Iterable[str]) -> IndexSummary:
         """Re-index named root-relative paths now (an edit, the `index` tool's ``paths``)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -61,6 +62,20 @@ def test_the_int8_model_is_derived_once_from_the_pinned_file_and_a_damaged_copy_
     assert minilm.sha256_of(derived) == sidecar.read_text().strip()
     assert rebuilt.model_id == first.model_id
     assert np.dot(rebuilt.embed(["decode base64"])[0], first.embed(["decode base64"])[0]) > 0.9999
+
+
+def test_building_the_int8_model_leaves_the_quantiser_out_of_the_process(tmp_path):
+    # The quantiser peaks at ~500 MB and leaves onnx imported: a server that built the model
+    # itself kept ~100 MB more for its whole life. It is built in a child process instead.
+    script = (
+        "import sys; from codecairn.semantic import minilm; minilm.load_default_embedder();"
+        "print([m for m in sys.modules if m == 'onnx' or m.startswith('onnxruntime.quantization')])"
+    )
+    env = {**os.environ, "CODECAIRN_CACHE_DIR": str(tmp_path)}
+    loaded = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+
+    assert len(list((tmp_path / "models").glob("*.onnx"))) == 1  # it was built, by this run
+    assert loaded.stdout.strip() == "[]"
 
 
 def test_the_shipped_model_as_it_is_when_int8_is_switched_off(tmp_path, monkeypatch):

@@ -1,9 +1,10 @@
-"""What is embedded for a symbol: identifiers as words, the enclosing class and module, the doc line."""
+"""What stands for a symbol: the sentence embedded (its doc summary, its qualified name as words) and the words
+BM25 indexes."""
 
 from __future__ import annotations
 
 import pytest
-from codecairn.semantic.texts import embedding_text, identifier_words
+from codecairn.semantic.texts import clean_doc, embedding_text, identifier_words, lexical_terms, query_terms
 
 
 @pytest.mark.parametrize(
@@ -27,7 +28,7 @@ def test_identifiers_are_split_into_lowercase_words(identifier, words):
     assert identifier_words(identifier) == words
 
 
-def test_a_symbol_is_described_by_its_doc_line_then_its_kind_and_qualified_name():
+def test_a_symbol_is_described_by_its_doc_summary_then_its_qualified_name_as_words():
     text = embedding_text(
         "method",
         "getresponse",
@@ -35,20 +36,42 @@ def test_a_symbol_is_described_by_its_doc_line_then_its_kind_and_qualified_name(
         signature="def getresponse(self)",
         doc="Get the response from the server.",
         parent_name="HTTPConnection",
+        parent_doc="HTTP connection to a server.",
     )
 
-    assert text == "Get the response from the server. (method http.client.HTTPConnection.getresponse)"
+    assert text == "Get the response from the server. (http client connection getresponse)"
 
 
-def test_a_symbol_without_doc_is_described_by_its_kind_and_qualified_name():
+def test_a_method_without_doc_borrows_its_class_summary():
+    assert embedding_text("method", "send", "smtplib.SMTP.send", parent_doc="An SMTP client class.") == (
+        "smtplib smtp send: An SMTP client class."
+    )
     assert embedding_text("function", "parse_header_line", "crate::http::parse_header_line") == (
-        "function crate::http::parse_header_line"
+        "crate http parse header line"
     )
-    assert embedding_text("class", "Config") == "class Config"
+    assert embedding_text("class", "Config") == "config"
 
 
-def test_a_long_doc_line_is_cut_and_whitespace_is_collapsed():
+def test_javadoc_tags_and_html_become_plain_words():
+    doc = "Returns a {@link Encoder} that encodes using the <a href=x>Basic</a> type {@code base64} &amp; more."
+
+    assert clean_doc(doc) == "Returns a Encoder that encodes using the Basic type base64 & more."
+    assert clean_doc("See {@link java.util.List#add(Object) add}.") == "See add."
+    assert clean_doc("See {@link Map#put(Object,Object)}.") == "See Map.put."
+
+
+def test_a_long_doc_is_cut_at_a_word_and_whitespace_is_collapsed():
     text = embedding_text("function", "f", "m.f", doc="word   " * 100)
 
     assert "  " not in text
-    assert len(text) < 230
+    assert len(text) < 230 and " wor " not in text
+
+
+def test_queries_and_symbols_meet_on_the_same_stemmed_words():
+    assert query_terms("Parsing the HTTP headers of requests") == ["pars", "http", "header", "request"]
+    terms = lexical_terms("http.client.parse_headers", "parse_headers", "Parses only RFC2822 headers from a file.")
+
+    assert terms["pars"] == 3 + 1  # the name's words weigh three times the doc's
+    assert terms["header"] == 3 + 1
+    assert terms["http"] == 1 and terms["client"] == 1
+    assert "from" not in terms and "a" not in terms

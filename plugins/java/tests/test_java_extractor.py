@@ -193,7 +193,7 @@ def test_javadoc_first_sentence_is_the_doc_even_across_annotations(extract_java)
         """
     )
     docs = {s.name: s.doc for s in facts.symbols if s.kind == "method"}
-    assert docs == {"a": "Starts with a tag only.", "b": "", "c": "", "d": "", "e": "Summary spans"}
+    assert docs == {"a": "Starts with a tag only.", "b": "", "c": "", "d": "", "e": "Summary spans two lines."}
 
 
 def test_interfaces_enums_records_and_annotation_types(extract_java):
@@ -524,6 +524,7 @@ def test_module_info_declares_a_module(extract_java):
         module com.shop.api {
             requires java.sql;
             exports com.shop.api;
+            exports com.shop.internal to com.shop.web;
         }
         """,
         path="src/main/java/module-info.java",
@@ -535,6 +536,8 @@ def test_module_info_declares_a_module(extract_java):
         "module com.shop.api",
         "The shop's public API.",
     )
+    # The packages it exports to everyone are its API; one shared with a friend module is not.
+    assert [(e.name, e.kind) for e in facts.exports] == [("com.shop.api", "package")]
 
 
 def test_a_file_with_syntax_errors_keeps_everything_outside_them(extract_java):

@@ -267,6 +267,46 @@ def test_a_decorated_definition_starts_at_def_like_pythons_own_ast():
     assert symbol(result, "shop.orders.f").start_line == 2
 
 
+def test_code_that_always_warns_deprecation_is_marked_deprecated():
+    result = facts(
+        """
+        import warnings
+        from warnings import warn
+        warnings.warn("the kit package is deprecated", DeprecationWarning, 2)
+
+        def old_api():
+            'Use new_api.'
+            warn("old_api() is deprecated", PendingDeprecationWarning, stacklevel=2)
+
+        def sometimes(legacy=False):
+            if legacy:
+                warnings.warn("legacy=True is deprecated", DeprecationWarning)
+
+        def noisy():
+            warnings.warn("careful", RuntimeWarning)
+
+        class Kit:
+            @deprecated("use Kit.go")
+            def run(self): ...
+        """,
+        path="kit/__init__.py",
+    )
+    deprecated = {s.qualified_name for s in result.symbols if "deprecated" in s.modifiers}
+
+    # only what warns whenever it is used: not a warning under a condition, not another warning
+    assert deprecated == {"kit", "kit.old_api", "kit.Kit.run"}
+
+
+def test_a_dead_battery_module_is_deprecated():
+    result = facts("import warnings\nwarnings._deprecated(__name__, remove=(3, 13))\n", path="telnetlib.py")
+    imported = facts("from warnings import _deprecated\n_deprecated(__name__, remove=(3, 12))\n", path="smtpd.py")
+    unrelated = facts("from mylib import _deprecated\n_deprecated(__name__)\n", path="mine.py")
+
+    assert "deprecated" in symbol(result, "telnetlib").modifiers
+    assert "deprecated" in symbol(imported, "smtpd").modifiers
+    assert "deprecated" not in symbol(unrelated, "mine").modifiers
+
+
 def test_abstract_base_classes_are_marked_abstract():
     result = facts("""\
         class Store(ABC): ...

@@ -9,6 +9,21 @@ boundaries only.
 from __future__ import annotations
 
 _trim = None
+_M_ARENA_MAX = -8  # mallopt's parameter number (malloc.h)
+
+
+def one_malloc_arena() -> None:
+    """Every thread allocates from one glibc heap instead of one per thread. The embedding
+    threads (onnxruntime, tokenizers) each fragmented an arena of their own: 30 MB more RSS for
+    good after embedding, measured. The server's threads rarely allocate at once (Python's small
+    objects come from its own pools, onnxruntime runs a batch on one thread), so the lock they now
+    share costs nothing measurable. Call it early, before threads start."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").mallopt(_M_ARENA_MAX, 1)
+    except (OSError, AttributeError):
+        pass  # not glibc: its allocator has its own policy
 
 
 def give_back_free_memory() -> None:

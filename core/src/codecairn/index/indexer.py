@@ -27,7 +27,7 @@ from codecairn.errors import UNAVAILABLE, StoreError, ToolError
 from codecairn.index.collector import collector_paused
 from codecairn.index.narrow import NarrowIndexer
 from codecairn.index.pipeline import Progress, run_full
-from codecairn.index.plan import NARROW_LIMIT, plan_paths, plan_walk
+from codecairn.index.plan import NARROW_LIMIT, Plan, plan_paths, plan_walk
 from codecairn.index.rules import WalkRules
 from codecairn.index.target import IndexTarget
 from codecairn.index.walker import walk
@@ -148,6 +148,51 @@ class Indexer:
             return await self.run()
         await self._announce(summary)
         return summary
+
+    # ---- dropping facts (the invalidate and clear tools) ----------------------------------------
+
+    async def invalidate(self, paths: Iterable[str]) -> tuple[list[str], int]:
+        """Drop the facts of the named root-relative files (a directory: every indexed file under
+        it) as if they were gone, until a run indexes them again. Returns the paths dropped and
+        how many symbols went with them."""
+        self._check_writable()
+        async with self.lock:
+            state = self.target.state
+            wanted = list(paths)
+            todo = Plan()
+            for rel in wanted:
+                if rel == "":
+                    todo.deleted.update((p, f.id) for p, f in state.files_by_path.items())
+                    continue
+                if rel in state.files_by_path:
+                    todo.deleted[rel] = state.files_by_path[rel].id
+                prefix = rel + "/"
+                todo.deleted.update((p, f.id) for p, f in state.files_by_path.items() if p.startswith(prefix))
+            if not todo.deleted:
+                return [], 0
+            await state.ensure_symbols(self.target.store)
+            symbols = sum(len(state.symbols.by_file.get(fid, ())) for fid in todo.deleted.values())
+            summary = await self.narrow.apply(todo, IndexSummary(), time.perf_counter())
+            self.last_summary = summary
+        await self._announce(summary)
+        return sorted(todo.deleted), symbols
+
+    async def clear(self) -> tuple[int, int]:
+        """Drop every indexed file's facts at once (a new generation); the next run indexes the
+        root from scratch. Returns how many files and symbols were dropped."""
+        self._check_writable()
+        async with self.lock:
+            state, store = self.target.state, self.target.store
+            await state.ensure_symbols(store)
+            files, symbols = len(state.files_by_path), len(state.symbols)
+            generation = state.generation + 1
+            await store.drop_index(generation)
+            state.forget_all()
+            state.generation = generation
+            summary = IndexSummary(deleted=files, generation=generation)
+            self.last_summary = summary
+        await self._announce(summary)
+        return files, symbols
 
     async def warm(self) -> bool:
         """Build what the narrow path needs now, while nothing is waiting (the watcher calls this

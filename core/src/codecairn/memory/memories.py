@@ -229,6 +229,17 @@ class Memories:
             self.ranking.forget(removed)
         return {"forgotten": len(removed), **({"ids": removed} if removed else {}), **answer}
 
+    async def forget_everything(self) -> tuple[int, str | None]:
+        """Forget every memory and delete the notes file (the `clear` tool with include_memories).
+        Returns how many memories were forgotten and the notes file deleted, if there was one."""
+        async with self._lock:
+            ids = [m.id for m in await table.all_rows(self.store.reader)]
+            await table.delete(self.store.path, ids)
+            self.ranking.forget(ids)
+        async with self._notes_lock:
+            notes = await asyncio.to_thread(NotesFile(self.root).remove)
+        return len(ids), notes
+
     async def count(self) -> int:
         return await table.count(self.store.reader)
 

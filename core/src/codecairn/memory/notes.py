@@ -22,6 +22,7 @@ confined to the root after resolving symlinks; nothing is written inside ``.git`
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 import threading
 import unicodedata
@@ -165,6 +166,19 @@ class NotesFile:
         if not self.rel or self.rel == ".git" or self.rel.startswith(".git/"):
             raise ToolError(BAD_ARGUMENT, "notes cannot live inside .git", file=name[:200])
         self.path = self.root / self.rel
+
+    def remove(self) -> str | None:
+        """Delete the notes file (the `clear` tool with include_memories); its root-relative path,
+        or None when there was none. Only a regular file inside the root is deleted."""
+        with _lock_for(self.path):
+            try:
+                st = os.lstat(self.path)
+            except FileNotFoundError:
+                return None
+            if not stat.S_ISREG(st.st_mode):
+                raise ToolError(BAD_ARGUMENT, f"{self.rel} is not a regular file; not deleted", path=self.rel)
+            self.path.unlink()
+        return self.rel
 
     # ---- reading ---------------------------------------------------------------------------------
 

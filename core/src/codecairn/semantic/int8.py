@@ -8,15 +8,19 @@ quantisation was as fast but drifted to 0.96). Nothing is downloaded: the derive
 from the verified shipped file, on this machine, with the ``onnx`` package.
 
 The derived file sits in ``<cache>/models/`` beside a ``.sha256`` sidecar; a file that no longer
-matches its sidecar (damaged, or half-written by a killed process) is rebuilt, never loaded.
+matches its sidecar (damaged, or half-written by a killed process) is rebuilt, never loaded. The
+build runs in a child process, so the memory it takes goes back to the system when it is done.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib.util
 import logging
 import os
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -24,6 +28,7 @@ log = logging.getLogger("codecairn.semantic")
 
 RECIPE = "int8-dynamic-per-channel"
 ENV_SWITCH = "CODECAIRN_EMBED_INT8"  # "0": use the shipped file as it is
+BUILD_TIMEOUT = 300  # seconds; about 5 s on an idle core
 
 
 def wanted() -> bool:
@@ -56,38 +61,53 @@ def derived_model(source: Path, source_sha256: str, cache: Path) -> tuple[Path, 
         if _sha256(target) == expected:
             return target, expected
         log.warning("%s does not match its recorded hash; rebuilding it", target)
-    try:  # imported only to build: the quantiser and onnx take a second to import
-        import onnx  # noqa: F401  (the quantiser needs it; say so once instead of failing later)
-        from onnxruntime.quantization import QuantType, quantize_dynamic
-    except ImportError as exc:
-        log.info("int8 embedding model unavailable (%s); using the shipped model", exc)
+    if importlib.util.find_spec("onnx") is None:  # the quantiser needs it
+        log.info("int8 embedding model unavailable (no onnx package); using the shipped model")
         return None
+    # Built in a child process: the quantiser holds the fp32 graph several times over (a 500 MB
+    # peak) and leaves onnx and its own modules imported (100 MB more for good); a server that
+    # built it in-process would keep that memory for the rest of its life.
     try:
-        import onnxruntime as ort
-
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(dir=target.parent, prefix=".build-") as work:
-            folded, quantised = Path(work) / "folded.onnx", Path(work) / "int8.onnx"
-            # Constant folding turns the int8-stored weights into plain fp32 initialisers, which
-            # is what quantize_dynamic recognises as weights.
-            options = ort.SessionOptions()
-            options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
-            options.optimized_model_filepath = str(folded)
-            ort.InferenceSession(str(source), sess_options=options, providers=["CPUExecutionProvider"])
-            with _quiet_root_logger():
-                quantize_dynamic(str(folded), str(quantised), per_channel=True, weight_type=QuantType.QInt8)
-            digest = _sha256(quantised)
-            os.replace(quantised, target)
-            tmp_sidecar = Path(work) / "sha256"
-            tmp_sidecar.write_text(digest + "\n")
-            os.replace(tmp_sidecar, sidecar)
-    except Exception as exc:  # a quantiser that changed its API must not take semantic search down
-        log.warning(
-            "could not build the int8 embedding model (%s: %s); using the shipped model", type(exc).__name__, exc
+        child = subprocess.run(
+            [sys.executable, "-m", "codecairn.semantic.int8", str(source), str(target)],
+            capture_output=True,
+            text=True,
+            timeout=BUILD_TIMEOUT,
         )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        log.warning("could not build the int8 embedding model (%s); using the shipped model", exc)
+        return None
+    if child.returncode != 0 or not sidecar.is_file():
+        said = (child.stderr.strip().splitlines() or ["no message"])[-1][:200]
+        log.warning("could not build the int8 embedding model (%s); using the shipped model", said)
         return None
     log.info("built the int8 embedding model %s", target)
-    return target, digest
+    return target, sidecar.read_text().strip()
+
+
+def build(source: Path, target: Path) -> str:
+    """Quantise ``source`` into ``target`` (and its sidecar); returns the new file's sha256.
+    Written to a temporary name first: a killed build leaves no file that looks finished."""
+    import onnxruntime as ort
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target.parent, prefix=".build-") as work:
+        folded, quantised = Path(work) / "folded.onnx", Path(work) / "int8.onnx"
+        # Constant folding turns the int8-stored weights into plain fp32 initialisers, which
+        # is what quantize_dynamic recognises as weights.
+        options = ort.SessionOptions()
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
+        options.optimized_model_filepath = str(folded)
+        ort.InferenceSession(str(source), sess_options=options, providers=["CPUExecutionProvider"])
+        with _quiet_root_logger():
+            quantize_dynamic(str(folded), str(quantised), per_channel=True, weight_type=QuantType.QInt8)
+        digest = _sha256(quantised)
+        os.replace(quantised, target)
+        tmp_sidecar = Path(work) / "sha256"
+        tmp_sidecar.write_text(digest + "\n")
+        os.replace(tmp_sidecar, target.with_name(target.name + ".sha256"))
+    return digest
 
 
 @contextlib.contextmanager
@@ -107,3 +127,11 @@ def _quiet_root_logger():
 class _BelowError(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         return record.levelno >= logging.ERROR
+
+
+if __name__ == "__main__":  # the child process of derived_model: python -m codecairn.semantic.int8 SOURCE TARGET
+    try:
+        build(Path(sys.argv[1]), Path(sys.argv[2]))
+    except Exception as exc:  # said on stderr, one line, for the parent's warning
+        print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
+        sys.exit(1)

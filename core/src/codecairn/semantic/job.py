@@ -1,13 +1,19 @@
-"""The embedding job: turns new or changed symbols into vectors, in the background.
+"""The embedding job: keeps the semantic index in step with the symbol index, in the background.
 
-Structural indexing never waits for it: symbols are queryable by name as soon as they are stored,
-and answers say how many are not embedded yet (``embeddings_pending``). The job runs ONNX in a
-worker thread, one batch at a time, so a cancellation stops it within one batch and keeps every
-vector already stored; the next run picks up what is left.
+It does two things, in this order:
 
-Vectors live in the ``embeddings`` table keyed by a hash of (model id, embedded text), so a
-symbol whose text is unchanged keeps its vector when its file is re-indexed, a model change
-re-embeds everything, and vectors nobody refers to any more are deleted.
+1. **Load** what is stored. Every symbol's text is rebuilt from its facts and hashed; every
+   stored vector whose hash is still wanted goes into the semantic index as it is. Semantic
+   queries wait for this (bounded, ``SemanticSearch.LOAD_WAIT``) rather than answer empty, and
+   until it is done nothing is counted as pending: a stored vector is not work to do.
+2. **Embed** what is missing: symbols whose text has no stored vector (new or changed code, a new
+   model), in batches, the model running in a worker thread. A cancellation stops it within one
+   batch and keeps every vector already stored; the next run picks up what is left.
+
+Structural indexing never waits for it. After each index run ``notify`` wakes it: symbols that
+left the symbol index leave the semantic index, new ones get vectors (a re-indexed file's
+unchanged symbols find theirs stored under the same hash), vectors nobody refers to any more are
+deleted.
 """
 
 from __future__ import annotations
@@ -17,156 +23,229 @@ import hashlib
 import logging
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from codecairn.errors import DamagedStore
+from codecairn.index.heap import give_back_free_memory
 from codecairn.model import DATA_KINDS
-from codecairn.store.vectors import VectorTable
+from codecairn.semantic import priors
+from codecairn.semantic.texts import embedding_text, lexical_terms
+from codecairn.store.vectors import ExportFacts, SymbolFacts, VectorStore
 
 if TYPE_CHECKING:
     from codecairn.hookspecs import Embedder
     from codecairn.index.state import IndexState
+    from codecairn.semantic.catalog import Entry, SemanticIndex
     from codecairn.store.store import Store
 
 log = logging.getLogger("codecairn.embeddings")
 
-BATCH = 256
+BATCH = 256  # symbols per round trip: texts in, vectors out, one transaction
+LOAD_CHUNK = 8192  # stored vectors put into the index at a time (queries run in between)
 Progress = Callable[[int, int, str], Awaitable[None]]
 
 
-def _hash(model_id: str, text: str) -> str:
+_MODULE_KINDS = frozenset({"module", "package", "namespace"})
+_CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
+
+
+def wanted(kind: str) -> bool:
+    # Fields, variables and constants are found by name; embedding them doubles the work and
+    # crowds semantic answers with assignments (measured on the evaluation set).
+    return kind not in DATA_KINDS
+
+
+def vector_hash(model_id: str, text: str) -> str:
     return hashlib.blake2b(f"{model_id}\0{text}".encode(), digest_size=16).hexdigest()
 
 
+class _Context:
+    """What judging a symbol needs beyond its own facts: its file, its ancestors, its module's
+    ``__all__``, what packages re-export, what is deprecated as a whole, who uses it."""
+
+    def __init__(
+        self,
+        files: dict[int, Any],
+        facts: dict[int, SymbolFacts],
+        exports: Iterable[ExportFacts],
+        used_by: dict[int, int],
+    ) -> None:
+        self.files = files
+        self.facts = facts
+        self.used_by = used_by
+        self.all_names: dict[int, set[str]] = {}
+        self.reexported: set[str] = set()
+        self.exported_packages: set[str] = set()  # Java module-info's `exports p;`
+        for e in exports:
+            if e.kind == "package":
+                self.exported_packages.add(e.name)
+            elif e.kind == "all":
+                self.all_names.setdefault(e.file_id, set()).add(e.name)
+                if e.source and not e.source.startswith("."):
+                    self.reexported.add(f"{e.source}.{e.name}")
+        self.deprecated_scopes = {
+            f.qualified_name
+            for f in facts.values()
+            if f.kind in ("module", "package", "class", "interface") and priors.deprecated(f.modifiers.split(), f.doc)
+        }
+        self._private: dict[int, bool] = {}
+
+    def entry(self, f: SymbolFacts, model_id: str) -> tuple[Entry, str]:
+        from codecairn.semantic.catalog import Entry
+
+        parent = self.facts.get(f.parent_id) if f.parent_id is not None else None
+        text = embedding_text(
+            f.kind,
+            f.name,
+            f.qualified_name,
+            f.signature,
+            f.doc,
+            parent.name if parent else "",
+            parent.doc if parent else "",
+        )
+        file = self.files.get(f.file_id)
+        traits = priors.Traits(
+            private=self.private(f),
+            test=bool(file is not None and priors.is_test_path(file.path)),
+            deprecated=self.deprecated(f),
+            documented=bool(f.doc),
+            used_by_files=self.used_by.get(f.id, 0),
+            module=f.kind in _MODULE_KINDS,
+            exported=self.exported(f),
+        )
+        entry = Entry(
+            f.id,
+            vector_hash(model_id, text),
+            lexical_terms(f.qualified_name, f.name, f.doc),
+            traits,
+        )
+        return entry, text
+
+    def private(self, f: SymbolFacts) -> bool:
+        known = self._private.get(f.id)
+        if known is not None:
+            return known
+        if f.qualified_name in self.reexported:
+            result = False
+        else:
+            file = self.files.get(f.file_id)
+            language = file.language if file is not None else ""
+            declared = priors.declared_private(f.modifiers.split(), language, f.name)
+            packages = self.exported_packages
+            if packages and file is not None and language == "java" and file.module not in packages:
+                declared = True  # a package its module does not export: internal, whatever it declares
+            if declared is None:
+                declared = priors.private_name(f.qualified_name)
+                all_names = self.all_names.get(f.file_id)
+                if not declared and all_names is not None and f.parent_id is None and f.kind != "module":
+                    declared = f.name not in all_names
+            parent = self.facts.get(f.parent_id) if f.parent_id is not None else None
+            # A function defined inside a function cannot be called from outside it.
+            local = parent is not None and parent.kind in _CALLABLE_KINDS
+            result = declared or local or (parent is not None and parent.kind != "module" and self.private(parent))
+        self._private[f.id] = result
+        return result
+
+    def exported(self, f: SymbolFacts) -> bool:
+        """Listed in an ``__all__`` (its own module's, or a package's that re-exports it), or
+        inside a class that is."""
+        if f.qualified_name in self.reexported:
+            return True
+        if f.parent_id is None:
+            names = self.all_names.get(f.file_id)
+            return names is not None and f.name in names
+        parent = self.facts.get(f.parent_id)
+        return parent is not None and parent.kind not in _MODULE_KINDS and self.exported(parent)
+
+    def deprecated(self, f: SymbolFacts) -> bool:
+        if priors.deprecated(f.modifiers.split(), f.doc):
+            return True
+        scopes = self.deprecated_scopes
+        if scopes:
+            qualified = f.qualified_name
+            for at in range(len(qualified) - 1, 0, -1):
+                if qualified[at] in ".:#/" and qualified[:at] in scopes:
+                    return True
+        parent = self.facts.get(f.parent_id) if f.parent_id is not None else None
+        return parent is not None and self.deprecated(parent)
+
+
 class EmbeddingJob:
-    def __init__(self, state: IndexState, store: Store, embedder: Callable[[], Embedder | None]) -> None:
+    def __init__(
+        self,
+        state: IndexState,
+        store: Store,
+        embedder: Callable[[], Embedder | None],
+    ) -> None:
         self.state = state
         self.store = store
-        self.embedder = embedder
-        self.hash_of: dict[int, str] = {}  # symbol id -> embedding hash (embedded symbols only)
-        self.blobs: dict[str, bytes] = {}  # embedding hash -> float16 vector
-        self.version = 0  # bumps when the set of vectors changes
+        self.vectors = VectorStore(store)
+        self.embedder = embedder  # loads the model on first call: call it in a thread
+        self.catalog: SemanticIndex | None = None
         self.model_id: str | None = None
+        self.loaded = asyncio.Event()  # stored vectors are in the semantic index
         self.wakeup = asyncio.Event()
         self.running = False
+        self.computed = 0  # vectors computed (not loaded) by this process
         self._lock = asyncio.Lock()
 
     # ---- what needs doing ---------------------------------------------------------------------
 
-    @staticmethod
-    def wanted(kind: str) -> bool:
-        # Fields, variables and constants are found by name; embedding them doubles the work and
-        # crowds semantic answers with assignments (measured on the evaluation set).
-        return kind not in DATA_KINDS
-
     def pending_ids(self) -> list[int]:
+        catalog = self.catalog
         rows = self.state.symbols.rows
-        return [sid for sid, sym in rows.items() if sid not in self.hash_of and self.wanted(sym.kind)]
+        if catalog is None:
+            return [sid for sid, sym in rows.items() if wanted(sym.kind)]
+        return [sid for sid, sym in rows.items() if sid not in catalog and wanted(sym.kind)]
 
-    def pending_count(self) -> int:
+    def pending_count(self) -> int | None:
+        """Symbols whose vectors must still be computed; None while stored vectors are loading
+        (until then it is not known which those are)."""
+        if not self.loaded.is_set():
+            return None
+        catalog = self.catalog
         rows = self.state.symbols.rows
-        gone = [sid for sid in self.hash_of if sid not in rows]
-        for sid in gone:
-            del self.hash_of[sid]
-        if gone:
-            self.version += 1
-        return sum(1 for sid, sym in rows.items() if sid not in self.hash_of and self.wanted(sym.kind))
+        if catalog is not None and len(catalog) and catalog.retain(rows):
+            pass  # symbols that left the index left the semantic index too
+        return sum(1 for sid, sym in rows.items() if (catalog is None or sid not in catalog) and wanted(sym.kind))
+
+    async def up_to_date(self) -> bool:
+        """Did a run finish with every symbol embedded, and has the index not changed since?
+        (Answered from the store alone: nothing is loaded.)"""
+        return await self.vectors.complete_generation() == self.state.generation
+
+    @property
+    def embedded(self) -> int:
+        return len(self.catalog) if self.catalog is not None else 0
 
     # ---- running ----------------------------------------------------------------------------
 
     async def run_once(self, progress: Progress | None = None) -> int:
-        """Give every pending symbol a vector; returns how many vectors had to be computed
-        (a symbol whose embedded text is unchanged reuses its stored vector)."""
+        """Load what is stored, then give every pending symbol a vector; returns how many
+        vectors had to be computed."""
         if self.store.damage is not None:  # before loading a model for nothing
             raise self.store.damage
-        embedder = await asyncio.to_thread(self.embedder)  # the first call loads the model
-        if embedder is None:
-            return 0
         await self.state.ensure_symbols(self.store)
         async with self._lock:
             self.running = True
             try:
-                return await self._run(embedder, progress)
-            except sqlite3.DatabaseError as exc:  # its own connection's: said like the store's
+                if not self.loaded.is_set():
+                    await self._load()
+                embedder = await asyncio.to_thread(self.embedder)  # the first call loads the model
+                if embedder is None:
+                    return 0
+                return await self._embed(embedder, progress)
+            except sqlite3.DatabaseError as exc:  # its own connection's too: said like the store's
                 raise (self.store.explain(exc) or exc) from exc
             finally:
                 self.running = False
 
-    async def _run(self, embedder, progress: Progress | None) -> int:
-        from codecairn.semantic.texts import embedding_text
-        from codecairn.semantic.vectors import encode_vector
-
-        store = self.store
-        # A read-only index keeps its stored vectors; new ones live in memory only.
-        writes = store.read_only is None
-        db = await VectorTable.open(store.path, writes)
-        try:
-            stored_model = await store.get_meta("embedding_model")
-            if stored_model != embedder.model_id and (writes or self.model_id != embedder.model_id):
-                if stored_model is not None:
-                    log.info("embedding model changed (%s -> %s): re-embedding", stored_model, embedder.model_id)
-                if writes:
-                    await db.start_over(embedder.model_id)
-                self.hash_of.clear()
-                self.blobs.clear()
-                self.version += 1
-            self.model_id = embedder.model_id
-            self.pending_count()  # drops vectors of symbols that are gone
-            pending = self.pending_ids()
-            total, done, embedded = len(pending), 0, 0
-            started = time.perf_counter()
-            rows = self.state.symbols.rows
-            for i in range(0, total, BATCH):
-                ids = [sid for sid in pending[i : i + BATCH] if sid in rows]
-                facts = await store.embedding_facts(ids)
-                texts: dict[int, tuple[str, str]] = {}
-                for sid, kind, name, qn, sig, doc, parent in facts:
-                    parent_name = rows[parent].name if parent in rows else ""
-                    text = embedding_text(kind, name, qn, sig, doc, parent_name)
-                    texts[sid] = (_hash(embedder.model_id, text), text)
-                hashes = list({h for h, _ in texts.values() if h not in self.blobs})
-                if hashes and stored_model == embedder.model_id:
-                    self.blobs.update(await db.stored(hashes))
-                todo = {h: t for h, t in texts.values() if h not in self.blobs}
-                if todo:
-                    order = list(todo)
-                    vectors = await asyncio.to_thread(embedder.embed, [todo[h] for h in order])
-                    new = [(h, embedder.model_id, encode_vector(v)) for h, v in zip(order, vectors)]
-                    if writes:
-                        with anyio.CancelScope(shield=True):
-                            await db.insert(new)
-                    self.blobs.update((h, b) for h, _, b in new)
-                    embedded += len(new)
-                for sid, (h, _) in texts.items():
-                    self.hash_of[sid] = h
-                self.version += 1
-                done += len(ids)
-                if progress:
-                    await progress(done, total, "embedding")
-            if total:
-                log.info(
-                    "embedded %d symbols (%d new vectors) in %.1fs", total, embedded, time.perf_counter() - started
-                )
-                if writes:
-                    await self._collect_garbage(db)
-            return embedded
-        finally:
-            await db.close()
-
-    async def _collect_garbage(self, db: VectorTable) -> None:
-        live = set(self.hash_of.values())
-        dead = [h for h in self.blobs if h not in live]
-        if not dead:
-            return
-        for h in dead:
-            del self.blobs[h]
-        await db.delete(dead)
-
     async def run_forever(self) -> None:
-        """The server's background task: embed whenever the index changed."""
+        """The server's background task: load at once, then embed whenever the index changed."""
+        self.wakeup.set()
         while True:
             await self.wakeup.wait()
             self.wakeup.clear()
@@ -174,23 +253,143 @@ class EmbeddingJob:
                 await self.run_once()
             except DamagedStore as exc:  # nothing more to embed from: said once
                 log.warning("not embedding: %s", exc)
+                self.loaded.set()
                 return
             except Exception:
                 log.exception("embedding failed; will retry after the next index run")
+                self.loaded.set()  # queries must not wait for a load that failed
+
+    def notify(self) -> None:
+        self.wakeup.set()
+
+    async def close(self) -> None:
+        await self.vectors.close()
 
     def status(self) -> dict[str, Any]:
-        """For `stats`: vectors held, still pending, the model — or why semantic search is off."""
-        if self.model_id is None and not self.hash_of:
+        """For `stats`: vectors held, still pending (or still loading), the model — or why
+        semantic search is off."""
+        if self.model_id is None and not self.embedded:
             from codecairn.semantic.minilm import unavailable_reason
 
             reason = unavailable_reason()
             if reason:
                 return {"semantic": reason}
+        pending = self.pending_count()
         return {
-            "embeddings": len(self.hash_of),
-            "embeddings_pending": self.pending_count(),
+            "embeddings": self.embedded,
+            **({"embeddings_pending": pending} if pending is not None else {"embeddings_loading": True}),
             **({"embedding_model": self.model_id} if self.model_id else {}),
         }
 
-    def notify(self) -> None:
-        self.wakeup.set()
+    async def _context(
+        self, facts: dict[int, SymbolFacts], ids: list[int] | None, exports: list[ExportFacts] | None = None
+    ) -> _Context:
+        exports = exports if exports is not None else await self.vectors.exports()
+        used_by = await self.vectors.referencing_files(ids)
+        return _Context(self.state.files_by_id, facts, exports, used_by)
+
+    async def _load(self) -> None:
+        """Put every stored vector that a symbol still wants into the semantic index."""
+        started = time.perf_counter()
+        model_id = await self.vectors.model()
+        if model_id is None:
+            self.loaded.set()  # nothing was ever stored
+            return
+        from codecairn.semantic.catalog import SemanticIndex
+        from codecairn.semantic.vectors import blob_dimensions, decode_vectors
+
+        facts = {f.id: f for f in await self.vectors.symbol_facts()}
+        context = await self._context(facts, None)
+        ids = [f.id for f in facts.values() if wanted(f.kind)]
+        # A chunk at a time: the texts, terms and BLOBs of 73,000 symbols at once cost 160 MB
+        # that the allocator keeps; and queries see what is loaded so far in between.
+        for start in range(0, len(ids), LOAD_CHUNK):
+            chunk = [facts[i] for i in ids[start : start + LOAD_CHUNK]]
+            entries, _ = await asyncio.to_thread(_entries, context, chunk, model_id)
+            stored = await self.vectors.vectors({e.hash for e in entries})
+            entries = [e for e in entries if e.hash in stored]
+            if entries:
+                if self.catalog is None:
+                    self.catalog = SemanticIndex(blob_dimensions(len(stored[entries[0].hash])))
+                rows, scales = decode_vectors([stored[e.hash] for e in entries], self.catalog.dimensions)
+                self.catalog.add(entries, rows, scales)
+            del chunk, entries, stored
+            await asyncio.sleep(0)
+        del facts, context
+        self.model_id = model_id
+        loaded = len(self.catalog) if self.catalog is not None else 0
+        give_back_free_memory()
+        self.loaded.set()
+        log.info("loaded %d stored vectors in %.2fs", loaded, time.perf_counter() - started)
+
+    async def _embed(self, embedder: Embedder, progress: Progress | None) -> int:
+        from codecairn.semantic.catalog import SemanticIndex
+        from codecairn.semantic.vectors import decode_vectors, encode_vector
+
+        if self.model_id != embedder.model_id:
+            stored_model = await self.vectors.model()
+            if stored_model != embedder.model_id:
+                if stored_model is not None:
+                    log.info("embedding model changed (%s -> %s): re-embedding", stored_model, embedder.model_id)
+                await self.vectors.reset(embedder.model_id)
+                self.catalog = None
+            self.model_id = embedder.model_id
+        if self.catalog is None:
+            self.catalog = SemanticIndex(embedder.dimensions)
+        catalog = self.catalog
+        generation = self.state.generation
+        catalog.retain(self.state.symbols.rows)
+        pending = self.pending_ids()
+        total, done, computed = len(pending), 0, 0
+        started = time.perf_counter()
+        exports = await self.vectors.exports() if total else []
+        for i in range(0, total, BATCH):
+            rows = self.state.symbols.rows
+            ids = [sid for sid in pending[i : i + BATCH] if sid in rows]
+            facts = {f.id: f for f in await self.vectors.symbol_facts(ids)} if ids else {}
+            parents = {f.parent_id for f in facts.values() if f.parent_id is not None} - facts.keys()
+            if parents:
+                facts.update((f.id, f) for f in await self.vectors.symbol_facts(parents))
+            context = await self._context(facts, ids, exports)
+            entries, texts = _entries(context, [facts[sid] for sid in ids if sid in facts], embedder.model_id)
+            stored = await self.vectors.vectors({e.hash for e in entries})
+            todo = list(dict.fromkeys(e.hash for e in entries if e.hash not in stored))
+            if todo:
+                text_of = {e.hash: t for e, t in zip(entries, texts, strict=True)}
+                vectors = await asyncio.to_thread(embedder.embed, [text_of[h] for h in todo])
+                new = [(h, encode_vector(v)) for h, v in zip(todo, vectors, strict=True)]
+                with anyio.CancelScope(shield=True):  # a batch is stored whole or not at all
+                    await self.vectors.put_vectors(embedder.model_id, new)
+                stored.update(new)
+                computed += len(new)
+            if entries:
+                int8_rows, scales = decode_vectors([stored[e.hash] for e in entries], catalog.dimensions)
+                catalog.add(entries, int8_rows, scales)
+            del facts, entries, texts, stored
+            give_back_free_memory()  # the model's buffers of this batch, the facts and BLOBs
+            done += len(ids)
+            if progress:
+                await progress(done, total, "embedding")
+        self.computed += computed
+        if generation == self.state.generation and not self.pending_ids():
+            await self.vectors.set_complete_generation(generation)
+        if total:
+            log.info("embedded %d symbols (%d new vectors) in %.1fs", total, computed, time.perf_counter() - started)
+            await self._collect_garbage()
+            give_back_free_memory()
+        return computed
+
+    async def _collect_garbage(self) -> None:
+        """Delete stored vectors no live symbol uses."""
+        if self.catalog is None:
+            return
+        live = self.catalog.hashes()
+        stored = [h for h, _ in await self.vectors.all_vectors() if h not in live]
+        if stored:
+            await self.vectors.delete_vectors(stored)
+
+
+def _entries(context: _Context, facts: list[SymbolFacts], model_id: str) -> tuple[list[Entry], list[str]]:
+    """Entries and embedded texts of the given symbols."""
+    pairs = [context.entry(f, model_id) for f in facts]
+    return [e for e, _ in pairs], [t for _, t in pairs]

@@ -1,40 +1,45 @@
-"""Semantic search at query time: embed the question, rank stored vectors by cosine, fuse with
-the name ranking. Vectors are held as one matrix, rebuilt only when the embedding job changed them."""
+"""Semantic search at query time: embed the question, rank the semantic index.
+
+In the first moments of a session the stored vectors may still be loading (CPython's 73,000 take
+about a second): a query waits for them, at most ``LOAD_WAIT``, rather than answer empty, and
+says ``loading`` if it had to answer before they were all in.
+"""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from codecairn.errors import UNAVAILABLE, ToolError
+from codecairn.semantic import priors
+from codecairn.semantic.texts import query_terms
 
 if TYPE_CHECKING:
     from codecairn.hookspecs import Embedder
     from codecairn.semantic.job import EmbeddingJob
-    from codecairn.semantic.vectors import VectorIndex
+    from codecairn.semantic.ranking import Hit
 
-SCORE_THRESHOLD = 0.3  # accepted answers scored ≥ 0.36, nonsense 0.24–0.34 (benchmarks/semantic)
+LOAD_WAIT = 2.0  # seconds a query waits for stored vectors to load
+
+
+class SearchAnswer(NamedTuple):
+    hits: list[Hit]
+    loading: bool  # stored vectors were still loading when it answered
 
 
 class SemanticSearch:
     def __init__(self, job: EmbeddingJob, embedder: Callable[[], Embedder | None]) -> None:
         self.job = job
-        self.embedder = embedder
-        self._index: VectorIndex | None = None
-        self._version = -1
+        self.embedder = embedder  # loads the model on first call: call it in a thread
 
-    def _vector_index(self, dimensions: int):
-        if self._index is None or self._version != self.job.version:
-            from codecairn.semantic.vectors import VectorIndex
-
-            blobs = self.job.blobs
-            rows = [(sid, blobs[h]) for sid, h in self.job.hash_of.items() if h in blobs]
-            self._index = VectorIndex.from_blobs(rows, dimensions)
-            self._version = self.job.version
-        return self._index
-
-    async def search(self, text: str, k: int, candidates: set[int] | None = None) -> list[tuple[int, float]]:
+    async def search(
+        self, text: str, k: int, candidates: set[int] | None = None, path_filter: str | None = None
+    ) -> SearchAnswer:
+        """The ``k`` best symbols for ``text`` (only among ``candidates`` when given)."""
+        job = self.job
+        if not job.loaded.is_set():
+            job.notify()  # the background job loads first; make sure it is on its way
         embedder = await asyncio.to_thread(self.embedder)
         if embedder is None:
             from codecairn.semantic.minilm import unavailable_reason
@@ -42,8 +47,25 @@ class SemanticSearch:
             raise ToolError(
                 UNAVAILABLE, unavailable_reason() or "no embedder is installed: pip install 'codecairn[semantic]'"
             )
-        if not self.job.hash_of and not self.job.running:
-            self.job.notify()  # nothing embedded yet: make sure the job is on its way
-        query = (await asyncio.to_thread(embedder.embed, [text]))[0]
-        index = self._vector_index(embedder.dimensions)
-        return index.search(query, k, threshold=SCORE_THRESHOLD, candidates=candidates)
+        query = asyncio.ensure_future(asyncio.to_thread(embedder.embed, [text]))
+        if not job.loaded.is_set():
+            try:
+                await asyncio.wait_for(job.loaded.wait(), LOAD_WAIT)
+            except TimeoutError:
+                pass
+        vector = (await query)[0]
+        catalog = job.catalog
+        if catalog is None or not len(catalog):
+            return SearchAnswer([], not job.loaded.is_set())
+        from codecairn.semantic import ranking
+
+        within = catalog.rows_of(candidates) if candidates is not None else None
+        hits = ranking.search(
+            catalog,
+            vector,
+            query_terms(text),
+            k,
+            within=within,
+            wants_tests=priors.wants_tests(text, path_filter),
+        )
+        return SearchAnswer(hits, not job.loaded.is_set())

@@ -199,16 +199,6 @@ class IndexReads:
         rows = await self.fetch(f"SELECT {_STORED_SYMBOL} FROM symbols WHERE file_id=? ORDER BY id", (file_id,))
         return [StoredSymbol(*r) for r in rows]
 
-    async def embedding_facts(self, ids: Collection[int]) -> list[tuple]:
-        """(id, kind, name, qualified_name, signature, doc, parent_id): what a symbol's embedded
-        text is made of."""
-        if not ids:
-            return []
-        return await self.fetch(
-            f"SELECT id, kind, name, qualified_name, signature, doc, parent_id FROM symbols WHERE id IN ({_marks(ids)})",
-            list(ids),
-        )
-
     # ---- the whole graph, for exports -----------------------------------------------------------
 
     async def all_symbol_rows(self) -> list[StoredSymbol]:

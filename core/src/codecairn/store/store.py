@@ -503,6 +503,24 @@ class Store(IndexReads):
         await self._load_counters()
 
     @_writes
+    async def drop_index(self, generation: int) -> None:
+        """Forget every indexed file (the `clear` tool) in one transaction, at a new generation.
+        Row ids keep counting up, so nothing that still holds an old id (the embedding job, an
+        answer being shaped) can meet it again on a different symbol. Memories stay."""
+        await self.db.execute("BEGIN IMMEDIATE")
+        try:
+            for table in ("files", "symbols", "edges", "imports", "exports"):
+                await self.db.execute(f"DELETE FROM {table}")
+            await self.db.executemany(
+                "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                [("generation", str(generation)), ("resolution_pending", "0"), ("edges_pending", "0")],
+            )
+            await self.db.execute("COMMIT")
+        except BaseException:
+            await _rollback(self.db)
+            raise
+
+    @_writes
     async def write_resolutions(self, rows: Iterable[tuple[int | None, str | None, int]]) -> None:
         """``rows`` are (target_id, resolution, edge_id)."""
         rows = list(rows)

@@ -1,63 +1,190 @@
-"""The ``embeddings`` table: vectors keyed by a hash of (model, embedded text), through a
-connection of the embedding job's own (its writes must not join the indexer's transactions).
-A read-only index is read through a read-only connection and never written."""
+"""What semantic search reads from and writes to the store: the facts a symbol's text and its
+ranking priors are made of, and the vectors themselves.
+
+Vectors live in the ``embeddings`` table keyed by a hash of (model id, embedded text), so a symbol
+whose text did not change keeps its vector whatever its row id becomes. They are written through
+a connection of their own: the indexer's batch transactions stay open across awaits on the store's
+writer connection, and a vector written there would join (and wait for) a batch it has nothing to
+do with. SQLite serialises the two writers; the vectors' connection waits up to 30 s for a batch.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from pathlib import Path
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, NamedTuple
 
 import aiosqlite
 
-from codecairn.store.failures import read_only_uri
+if TYPE_CHECKING:
+    from codecairn.store.store import Store
 
-BUSY_TIMEOUT_MS = 30_000
+MODEL_KEY = "embedding_model"
+COMPLETE_KEY = "embedded_generation"  # the index generation whose every symbol had a vector
+_CHUNK = 500  # host parameters per statement, well under SQLite's limit
+_FACTS = "SELECT id, file_id, parent_id, kind, name, qualified_name, signature, doc, modifiers FROM symbols"
 
 
-class VectorTable:
-    def __init__(self, db: aiosqlite.Connection, writes: bool) -> None:
-        self._db = db
-        self.writes = writes
+class SymbolFacts(NamedTuple):
+    """A symbol as semantic search sees it: what its text is made of and what its priors read."""
 
-    @classmethod
-    async def open(cls, path: Path, writes: bool) -> VectorTable:
-        if writes:
-            db = await aiosqlite.connect(path, isolation_level=None)
-        else:
-            db = await aiosqlite.connect(read_only_uri(path), uri=True, isolation_level=None)
-        try:
-            await db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-        except BaseException:
-            await db.close()
-            raise
-        return cls(db, writes)
+    id: int
+    file_id: int
+    parent_id: int | None
+    kind: str
+    name: str
+    qualified_name: str
+    signature: str
+    doc: str
+    modifiers: str  # space separated, as stored
+
+
+class ExportFacts(NamedTuple):
+    file_id: int
+    name: str
+    kind: str  # "all" for a Python ``__all__`` entry
+    source: str  # the module a re-exported name comes from ("" when defined here)
+
+
+def _chunks(items: list, size: int = _CHUNK) -> Iterator[list]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+class VectorStore:
+    """The semantic queries of one store. Reads go through the store's reader connection."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._db: aiosqlite.Connection | None = None
+
+    @property
+    def writes(self) -> bool:
+        """False for an index served read-only: its stored vectors are used, new ones live in
+        memory only."""
+        return self.store.read_only is None
+
+    async def _writer(self) -> aiosqlite.Connection:
+        if self._db is None:
+            self._db = await aiosqlite.connect(self.store.path, isolation_level=None)
+            await self._db.execute("PRAGMA busy_timeout=30000")
+        return self._db
 
     async def close(self) -> None:
-        await self._db.close()
+        if self._db is not None:
+            db, self._db = self._db, None
+            await db.close()
 
-    async def start_over(self, model_id: str) -> None:
-        """Another model: every stored vector is dropped, and the new model recorded."""
-        await self._db.execute("DELETE FROM embeddings")
-        await self._db.execute(
-            "INSERT INTO meta(key, value) VALUES ('embedding_model', ?) "
-            "ON CONFLICT(key) DO UPDATE SET value=excluded.value",
-            (model_id,),
+    # ---- facts ----------------------------------------------------------------------------------
+
+    async def symbol_facts(self, ids: Iterable[int] | None = None) -> list[SymbolFacts]:
+        """Facts of the given symbols (all symbols when ``ids`` is None), in no particular order."""
+        new = tuple.__new__
+        if ids is None:
+            return [new(SymbolFacts, r) for r in await self.store.fetch(_FACTS)]
+        out: list[SymbolFacts] = []
+        for chunk in _chunks(list(ids)):
+            rows = await self.store.fetch(f"{_FACTS} WHERE id IN ({','.join('?' * len(chunk))})", chunk)
+            out.extend(new(SymbolFacts, r) for r in rows)
+        return out
+
+    async def exports(self) -> list[ExportFacts]:
+        new = tuple.__new__
+        return [new(ExportFacts, r) for r in await self.store.fetch("SELECT file_id, name, kind, source FROM exports")]
+
+    async def referencing_files(self, ids: Iterable[int] | None = None) -> dict[int, int]:
+        """Symbol id -> how many files use it through a resolved edge (calls, extends, implements,
+        references): how central it is to the project. Symbols nobody uses are absent."""
+        sql = "SELECT target_id, COUNT(DISTINCT file_id) FROM edges WHERE target_id IS NOT NULL"
+        if ids is None:
+            return dict(await self.store.fetch(f"{sql} GROUP BY target_id"))
+        out: dict[int, int] = {}
+        for chunk in _chunks(list(ids)):
+            rows = await self.store.fetch(
+                f"{sql} AND target_id IN ({','.join('?' * len(chunk))}) GROUP BY target_id", chunk
+            )
+            out.update(rows)
+        return out
+
+    # ---- vectors --------------------------------------------------------------------------------
+
+    async def model(self) -> str | None:
+        return await self.store.get_meta(MODEL_KEY)
+
+    async def complete_generation(self) -> int | None:
+        value = await self.store.get_meta(COMPLETE_KEY)
+        return int(value) if value is not None else None
+
+    async def set_complete_generation(self, generation: int) -> None:
+        if not self.writes:
+            return
+        db = await self._writer()
+        await db.execute(
+            "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+            (COMPLETE_KEY, str(generation)),
         )
 
-    async def stored(self, hashes: list[str]) -> dict[str, bytes]:
-        if not hashes:
-            return {}
-        rows = await self._db.execute_fetchall(
-            f"SELECT hash, vector FROM embeddings WHERE hash IN ({','.join('?' * len(hashes))})", hashes
-        )
-        return dict(rows)  # type: ignore[arg-type]
+    async def reset(self, model_id: str) -> None:
+        """A new model (or text recipe): every stored vector is void."""
+        if not self.writes:
+            return
+        db = await self._writer()
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            await db.execute("DELETE FROM embeddings")
+            await db.execute("DELETE FROM meta WHERE key=?", (COMPLETE_KEY,))
+            await db.execute(
+                "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                (MODEL_KEY, model_id),
+            )
+            await db.execute("COMMIT")
+        except BaseException:
+            await db.execute("ROLLBACK")
+            raise
 
-    async def insert(self, rows: list[tuple[str, str, bytes]]) -> None:
-        """(hash, model, vector) rows."""
-        await self._db.executemany("INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?)", rows)
+    async def all_vectors(self) -> list[tuple[str, bytes]]:
+        """Every stored (hash, vector BLOB)."""
+        return await self.store.fetch("SELECT hash, vector FROM embeddings")
 
-    async def delete(self, hashes: Iterable[str]) -> None:
-        hashes = list(hashes)
-        for i in range(0, len(hashes), 500):
-            chunk = hashes[i : i + 500]
-            await self._db.execute(f"DELETE FROM embeddings WHERE hash IN ({','.join('?' * len(chunk))})", chunk)
+    async def vectors(self, hashes: Iterable[str]) -> dict[str, bytes]:
+        out: dict[str, bytes] = {}
+        for chunk in _chunks(list(hashes)):
+            rows = await self.store.fetch(
+                f"SELECT hash, vector FROM embeddings WHERE hash IN ({','.join('?' * len(chunk))})", chunk
+            )
+            out.update(rows)
+        return out
+
+    async def put_vectors(self, model_id: str, rows: list[tuple[str, bytes]]) -> None:
+        """Store (hash, vector BLOB) pairs in one transaction."""
+        if not rows:
+            return
+        if not self.writes:
+            return
+        db = await self._writer()
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            await db.executemany(
+                "INSERT OR REPLACE INTO embeddings(hash, model, vector) VALUES (?, ?, ?)",
+                [(h, model_id, blob) for h, blob in rows],
+            )
+            await db.execute("COMMIT")
+        except BaseException:
+            await db.execute("ROLLBACK")
+            raise
+
+    async def delete_vectors(self, hashes: Iterable[str]) -> None:
+        if not self.writes:
+            return
+        db = await self._writer()
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            for chunk in _chunks(list(hashes)):
+                await db.execute(f"DELETE FROM embeddings WHERE hash IN ({','.join('?' * len(chunk))})", chunk)
+            await db.execute("COMMIT")
+        except BaseException:
+            await db.execute("ROLLBACK")
+            raise
+
+    async def count(self) -> int:
+        rows = await self.store.fetch("SELECT COUNT(*) FROM embeddings")
+        return rows[0][0]

@@ -1,14 +1,26 @@
-"""Tools about the index itself: build/refresh it, and say what is in it."""
+"""Tools about the index itself: build or refresh it (all of it, or named files), drop facts
+(invalidate named files, clear everything), and say what is in it and what it saved."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from codecairn.errors import BAD_ARGUMENT, ToolError
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, ToolHints, hookimpl
+from codecairn.model import CallTotals
+from codecairn.tools import arguments as a
+
+MAX_PATHS = 1000  # files named in one index / invalidate call
+PATHS_SHOWN = 50  # dropped files listed in an answer
+
+_PATHS = {"type": "array", "maxItems": MAX_PATHS, "items": a.path()}
 
 
 async def index(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
-    s = await ctx.refresh()
+    paths = args.get("paths")
+    if paths is not None and not paths:
+        raise ToolError(BAD_ARGUMENT, "paths is empty: leave it out to refresh the whole root")
+    s = await ctx.refresh(paths)
     out: dict[str, Any] = {
         "files": s.files,
         "parsed": s.parsed,
@@ -28,7 +40,57 @@ async def index(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+async def invalidate(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+    given = [ctx.resolve_path(p) for p in args["paths"]]  # all confined before anything is dropped
+    dropped = await ctx.invalidate(given)
+    answer: dict[str, Any] = {"invalidated": dropped.files, "symbols": dropped.symbols}
+    if dropped.paths:
+        answer["paths"] = dropped.paths[:PATHS_SHOWN]
+        answer["complete"] = len(dropped.paths) <= PATHS_SHOWN
+        if not answer["complete"]:
+            answer.update(limit_reached=True, limit_reason="limit")
+    unmatched = [p for p in given if not _covers(p, dropped.paths)]
+    if unmatched:
+        answer["not_indexed"] = unmatched[:PATHS_SHOWN]
+    if dropped.files:
+        answer["hint"] = (
+            "their facts are gone until indexed again: index with these paths (or the watcher, on a change)"
+        )
+    return answer
+
+
+def _covers(given: str, dropped: list[str]) -> bool:
+    return given == "" or any(p == given or p.startswith(given + "/") for p in dropped)
+
+
+async def clear(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+    include_memories = bool(args.get("include_memories", False))
+    dropped = await ctx.clear(include_memories=include_memories)
+    answer: dict[str, Any] = {"cleared": True, "files": dropped.files, "symbols": dropped.symbols}
+    if include_memories:
+        answer["memories_forgotten"] = dropped.memories
+        if dropped.notes:
+            answer["notes_deleted"] = dropped.notes
+    else:
+        answer["memories_kept"] = (await ctx.status()).memories
+    answer["hint"] = "the index is empty: run index to build it again"
+    return answer
+
+
+def _usage_figures(totals: CallTotals) -> dict[str, Any]:
+    answered = totals.hits + totals.misses
+    out: dict[str, Any] = {"hits": totals.hits, "misses": totals.misses}
+    if totals.errors:
+        out["errors"] = totals.errors
+    if answered:
+        out["hit_rate"] = round(totals.hits / answered, 3)
+    out["tokens_saved"] = totals.tokens_saved
+    out["tokens_used"] = totals.tokens_used
+    return out
+
+
 async def stats(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+    usage = await ctx.usage()  # first: it waits for the records of the calls before this one
     st = await ctx.status()
     overview = st.overview
     answer: dict[str, Any] = {
@@ -42,7 +104,11 @@ async def stats(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         "generation": st.generation,
         "database": st.database,
         "database_size_bytes": st.database_size_bytes,
-        "cache": {"hits": st.hits, "misses": st.misses},
+        "cache": {
+            **_usage_figures(usage.session),
+            "all_time": _usage_figures(usage.all_time) if usage.all_time is not None else "not counted in time",
+            "tokenizer": usage.tokenizer,
+        },
         **st.semantic,
         "memories": st.memories,
     }
@@ -57,6 +123,12 @@ async def stats(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         answer["plugin_failures"] = st.plugin_failures
     if st.read_only:
         answer["read_only"] = st.read_only
+    if usage.log:
+        answer["cache"]["metrics_log"] = usage.log
+    if usage.dropped:
+        answer["cache"]["metrics_dropped"] = usage.dropped
+    if usage.database is not None:
+        answer["cache"]["metrics_database"] = usage.database
     return answer
 
 
@@ -71,18 +143,50 @@ def codecairn_tools() -> list[Tool]:
     return [
         Tool(
             "index",
-            "Index or refresh the served root (only changed files are re-parsed). "
-            "Reports progress; returns counts and time.",
-            {"type": "object", "properties": {}, "additionalProperties": False},
+            "Index or refresh the served root (only changed files are re-parsed), or just the named "
+            "paths now. Reports progress; returns counts and time.",
+            {
+                "type": "object",
+                "properties": {"paths": {**_PATHS, "description": "refresh only these files or directories"}},
+                "additionalProperties": False,
+            },
             index,
             title="Refresh the index",
             hints=ToolHints(read_only=False),
             long_running=True,
         ),
         Tool(
+            "invalidate",
+            "Drop the named files' facts (a directory: every file under it) until they are indexed "
+            "again (index with paths, or the watcher on a change).",
+            {
+                "type": "object",
+                "properties": {"paths": {**_PATHS, "minItems": 1}},
+                "required": ["paths"],
+                "additionalProperties": False,
+            },
+            invalidate,
+            title="Invalidate files",
+            hints=ToolHints(read_only=False, destructive=True, idempotent=True),
+        ),
+        Tool(
+            "clear",
+            "Drop the whole index of this root (index builds it again). Memories and notes are kept "
+            "unless include_memories: true, which forgets them and deletes the notes file.",
+            {
+                "type": "object",
+                "properties": {"include_memories": {"type": "boolean", "default": False}},
+                "additionalProperties": False,
+            },
+            clear,
+            title="Clear the index",
+            hints=ToolHints(read_only=False, destructive=True, idempotent=True),
+        ),
+        Tool(
             "stats",
             "What is indexed: files, symbols, edges by kind, unresolved calls, languages, "
-            "index generation and time, database size, cache hits/misses.",
+            "index generation and time, database size; cache hits, misses and tokens saved "
+            "(this session and all time).",
             {"type": "object", "properties": {}, "additionalProperties": False},
             stats,
             title="Index statistics",

@@ -48,6 +48,8 @@ async def find_symbols(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]
         answer["total_at_least" if found.total_is_lower_bound else "total"] = found.total
     if found.embeddings_pending:
         answer["embeddings_pending"] = found.embeddings_pending
+    if found.embeddings_loading:
+        answer["embeddings_loading"] = True
     return answer
 
 

@@ -31,7 +31,7 @@ from functools import lru_cache
 from operator import attrgetter, itemgetter
 
 import tree_sitter_java
-from codecairn.extractors.common import SIGNATURE_MAX, first_sentence
+from codecairn.extractors.common import SIGNATURE_MAX
 from codecairn.model import TYPE_KINDS, Export, FileFacts, Import, Relation, Symbol
 from tree_sitter import Language, Query, QueryCursor
 
@@ -167,26 +167,49 @@ def _receiver_text(raw: bytes) -> str:
     return text if len(text) <= _RECEIVER_MAX else text[: _RECEIVER_MAX - 1] + "…"
 
 
+_SUMMARY_MAX = 300  # characters: a summary sentence, not a manual
+_SENTENCE_END = re.compile(rb"\.(?:\s|$)")
+
+
 def _summary(source: bytes, start: int, end: int) -> str:
-    """First sentence of the javadoc comment at source[start:end] (a tag like ``@param`` ends it).
+    """First sentence of the javadoc comment at source[start:end], the javadoc summary: it may
+    run over several lines, and ends at a period followed by a space, a blank line, a ``<p>`` or
+    a tag like ``@param``.
 
     Same rules as ``first_doc_line``, specialised to ``/** ... */``: it reads only the lines it
     needs, and nearly half of the JDK's 340,000 symbols have a javadoc.
     """
     pos = start + 3
+    parts: list[bytes] = []
+    size = 0
     while pos < end:
         nl = source.find(b"\n", pos, end)
         if nl < 0:
             nl = end
         line = source[pos:nl].strip()
-        if line.endswith(b"*/"):
+        closes = line.endswith(b"*/")
+        if closes:
             line = line[:-2].rstrip()
         if line.startswith(b"*"):
             line = line.lstrip(b"*").lstrip()
+        if line.startswith(b"@") or (not line and parts) or line[:3].lower() == b"<p>":
+            break
         if line:
-            return "" if line.startswith(b"@") else first_sentence(line.decode("utf-8", "replace"))
+            stop = _SENTENCE_END.search(line)
+            if stop is not None:
+                parts.append(line[: stop.start() + 1])
+                break
+            parts.append(line)
+            size += len(line) + 1
+            if size > _SUMMARY_MAX:
+                break
+        if closes:
+            break
         pos = nl + 1
-    return ""
+    if not parts:
+        return ""
+    text = b" ".join(parts).decode("utf-8", "replace")
+    return text if len(text) <= _SUMMARY_MAX else text[: _SUMMARY_MAX - 1].rsplit(" ", 1)[0] + "…"
 
 
 def _modifiers(source: bytes, mods) -> tuple[str, ...]:
@@ -241,6 +264,7 @@ class _JavaFile:
         "hidden",
         "supers",
         "anon_count",
+        "package_exports",
     )
 
     def __init__(self, source: bytes):
@@ -249,6 +273,7 @@ class _JavaFile:
         self.call_source: list[int] = []  # per symbol: the symbol its calls are attributed to
         self.relations: list[Relation] = []
         self.imports: list[Import] = []
+        self.package_exports: list[Export] = []  # module-info's unqualified `exports p;`
         self.package = ""
         self.docs: dict[int, tuple[int, int]] = {}  # where a declaration would start -> its javadoc's bytes
         self.scopes: dict[int, dict[str, str | None]] = {}  # symbol -> variable name -> declared type
@@ -337,7 +362,7 @@ class _JavaFile:
             symbols=self.symbols,
             relations=self.relations,
             imports=self.imports,
-            exports=self._exports(),
+            exports=self._exports() + self.package_exports,
             module=self.package,
             partial=tree.root_node.has_error,
             extractor="java",
@@ -685,6 +710,14 @@ class _JavaFile:
                 modifiers.append("open")
         signature = ("open module " if "open" in modifiers else "module ") + qualified
         self._add("module", qualified, -1, node, signature, self._doc(node), tuple(modifiers), qualified=qualified)
+        body = next((c for c in node.children if c.type == "module_body"), None)
+        for directive in body.children if body is not None else ():
+            # `exports p;` makes p the module's API; `exports p to m;` shares it with friends only.
+            if directive.type == "exports_module_directive" and not any(c.type == "to" for c in directive.children):
+                package = next((c for c in directive.children if c.type in ("scoped_identifier", "identifier")), None)
+                if package is not None:
+                    name = _type_name(src[package.start_byte : package.end_byte])
+                    self.package_exports.append(Export(name, directive.start_point[0] + 1, "package"))
 
     def _import(self, node) -> None:
         """``import a.b.C;`` binds C; ``import static a.b.C.m;`` binds m; wildcards bind nothing."""

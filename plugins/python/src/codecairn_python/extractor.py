@@ -171,7 +171,13 @@ _DECORATOR_MODIFIERS = {
     "abstractclassmethod": ("abstract", "classmethod"),
     "abstractstaticmethod": ("abstract", "staticmethod"),
     "overload": ("overload",),
+    "deprecated": ("deprecated",),  # PEP 702's warnings.deprecated, typing_extensions.deprecated
 }
+# ``warnings.warn(..., DeprecationWarning)`` (or ``warnings._deprecated(...)``, PEP 594's dead
+# batteries) as a statement of a body, not inside an ``if``: the module, class or function warns
+# whenever it is used, so it is deprecated (a "deprecated" modifier on that symbol).
+_DEPRECATION_CALLS = frozenset({"warn", "_deprecated"})
+_DEFINITIONS = frozenset({"function_definition", "class_definition"})
 _ABSTRACT_BASES = frozenset({"ABC", "abc.ABC", "ABCMeta", "abc.ABCMeta"})
 
 # Statements whose blocks still belong to the enclosing module or class scope.
@@ -839,6 +845,31 @@ class _FileExtraction:
                     self.recode = True
                     receiver = receiver[: RECEIVER_MAX - 1] + _ELLIPSIS
             add(_new(Relation, ("calls", owner, name, call_line, receiver, receiver_type)))
+            if name in _DEPRECATION_CALLS and receiver in ("warnings", "") and self._warns_deprecation(node, owner):
+                target = owner if owner >= 0 else 0  # at module level: the module symbol
+                symbol = self.symbols[target]
+                if "deprecated" not in symbol[10]:
+                    self.symbols[target] = symbol._replace(modifiers=symbol[10] + ("deprecated",))
+
+    def _warns_deprecation(self, function, owner: int) -> bool:
+        """Is this ``warn(...)``/``_deprecated(...)`` call an unconditional deprecation warning of
+        its scope: a statement of the scope's own body, and a DeprecationWarning?"""
+        call = function.parent
+        statement = call.parent if call is not None else None
+        if statement is None or statement.type != "expression_statement":
+            return False
+        block = statement.parent
+        if owner < 0:
+            if block is None or block.type != "module":
+                return False
+        elif block is None or block.parent is None or block.parent.type not in _DEFINITIONS:
+            return False
+        callee = self._text(function)
+        if callee == "warnings._deprecated" or (
+            callee == "_deprecated" and self.import_sources.get("_deprecated") == "warnings"
+        ):
+            return True
+        return "DeprecationWarning" in self.text[function.end_byte : call.end_byte]
 
     # -- exports --
 
