@@ -274,6 +274,7 @@ class ToolContext(Protocol):
     def graph_views(self) -> dict[str, dict[str, str]]: ...  # view -> column -> what it holds
     def graph_query_examples(self) -> list[str]: ...  # example SELECTs over the views
     async def graph_counts(self) -> dict[str, dict]: ...
+
     # ^ "symbol_kinds": kind -> count, "edge_kinds": kind -> {"edges", "resolved", "resolution": {label: n}}
 
     # ---- metrics and the cache tools (issue 19) --------------------------------------------------
