@@ -2,8 +2,9 @@
 # What the test suite needs besides Python packages: universal-ctags (an independent extractor the
 # tests compare against), Go and its static callgraph (an oracle for Go calls), a JDK's javap (an
 # oracle for Java calls), PostgreSQL and Chromium (the metrics tests: a throwaway cluster, the
-# report's HTML page), and the small tier of real third-party corpora (a few MB per language,
-# fetched from Debian, PyPI and npm by scripts/get-corpora.sh, pinned in scripts/corpora.lock).
+# report's HTML page; the architecture map's page), and the small tier of real third-party corpora
+# (a few MB per language, fetched from Debian, PyPI and npm by scripts/get-corpora.sh, pinned in
+# scripts/corpora.lock).
 # Idempotent.
 #   scripts/test-prerequisites.sh [small|large|all]
 set -euo pipefail
@@ -47,7 +48,8 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
   $sudo apt-get update -qq >/dev/null
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql >/dev/null
 fi
-# A real browser for the metrics report's HTML page (tests/test_metrics_report.py, headless).
+# A real browser, headless, for the metrics report's HTML page (tests/test_metrics_report.py) and the
+# architecture map's page (tests/test_map_picture.py): Debian's Chromium (Playwright's download is not reachable).
 if ! command -v chromium >/dev/null; then
   $sudo apt-get update -qq >/dev/null
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null

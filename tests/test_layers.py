@@ -10,7 +10,8 @@ from pathlib import Path
 import codecairn
 
 CORE = Path(codecairn.__file__).parent
-SQL = re.compile(r"^\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|PRAGMA|BEGIN|COMMIT|ROLLBACK|VACUUM)\b")
+# A statement: a verb with something after it ("DELETE" alone is an HTTP method), or a bare transaction word.
+SQL = re.compile(r"^\s*((SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|PRAGMA)\s+\S|(BEGIN|COMMIT|ROLLBACK|VACUUM)\b)")
 
 
 def sql_outside_the_store() -> list[str]:

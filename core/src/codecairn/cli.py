@@ -5,6 +5,7 @@ codecairn serve [ROOT [MORE_ROOTS...]] [--no-index] [--no-watch] [--no-embed]   
 codecairn plugins [--json]                  loaded plugins, their languages and tools
 codecairn query NAME [--root PATH] [--json] get_symbol, else find_symbols, for people; exit 1 if nothing
 codecairn export PATH                       the graph as JSON Lines on stdout
+codecairn map PATH --html OUT | --mermaid   a picture of the package graph (docs/map.md)
 codecairn snapshot export [ROOT]            write ROOT/.codecairn/index.db.zst to commit and share
 codecairn workspaces [--gc] [--delete ROOT] [--json]   the index databases in the cache
 codecairn clients {claude,codex,cursor,vscode} [ROOT] [--write]   the registration for an agent
@@ -91,6 +92,12 @@ def _parser() -> argparse.ArgumentParser:
     q.add_argument("--json", action="store_true", help=JSON_HELP)
     ex = sub.add_parser("export", parents=common, help="write symbols, edges, imports and exports as JSON Lines")
     ex.add_argument("path", help="the root whose index is written (refreshed first)")
+    mp = sub.add_parser("map", parents=common, help="a picture of the package graph: one HTML page, or a Mermaid diagram")
+    mp.add_argument("path", help="the root whose package graph is drawn (refreshed first)")
+    shape = mp.add_mutually_exclusive_group(required=True)
+    shape.add_argument("--html", metavar="OUT", help="write a self-contained HTML page here")
+    shape.add_argument("--mermaid", action="store_true", help="print a Mermaid flowchart (for a README)")
+    mp.add_argument("--depth", type=int, default=None, help="directory levels a package spans (default: chosen)")
     sn = sub.add_parser("snapshot", parents=common, help="a shareable, compressed copy of an index")
     sn_sub = sn.add_subparsers(dest="snapshot_command", required=True)
     sne = sn_sub.add_parser(
@@ -374,6 +381,8 @@ async def _dispatch(args: argparse.Namespace) -> int:
             print(f"codecairn: not refreshing {ws.store.path} first: it is read-only ({ws.read_only})", file=sys.stderr)
         if args.command == "query":
             return await _query(ws, args)
+        if args.command == "map":
+            return await _map(ws, args)
         return await _export(ws)
     finally:
         await ws.close()
@@ -754,6 +763,23 @@ def _show_places(console: Any, value: Any, indent: str) -> None:
     elif isinstance(value, list):
         for v in value:
             console.print(f"{indent}{escape(str(v))}")
+
+
+async def _map(ws, args: argparse.Namespace) -> int:
+    from codecairn.context import ServedContext
+    from codecairn.pictures import html_page, mermaid, package_map
+
+    data = await package_map(ServedContext(ws), args.depth)
+    if args.mermaid:
+        sys.stdout.write(mermaid(data))
+        return 0
+    out = Path(args.html).expanduser()
+    out.write_text(html_page(data), encoding="utf-8")
+    print(
+        f"{out}: {len(data['packages'])} packages, {len(data['edges'])} dependencies, {len(data['cycles'])} cycle(s)",
+        file=sys.stderr,
+    )
+    return 0
 
 
 async def _export(ws) -> int:

@@ -9,16 +9,24 @@ gets from here is a model type; nothing here shapes an answer (tools do).
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, TypeVar, cast
 
-from codecairn.errors import BAD_ARGUMENT, ToolError, quoted
+import tree_sitter
+
+from codecairn.errors import BAD_ARGUMENT, UNAVAILABLE, ToolError, quoted
 from codecairn.files.access import FileAccess
 from codecairn.files.roots import DeclaredRoots
+from codecairn.freshness.git import GitUnavailable, diff, valid_revision
 from codecairn.hookspecs import Language, MemoryBook
 from codecairn.metrics.recorder import CallRecorder
 from codecairn.model import (
     CallTotals,
+    Chains,
+    DiffedFile,
     DirectoryComparison,
     Dropped,
     Edge,
@@ -26,6 +34,7 @@ from codecairn.model import (
     FileChange,
     FileDigest,
     FileListing,
+    Hierarchy,
     HistoryEntry,
     Import,
     IndexedFile,
@@ -34,27 +43,47 @@ from codecairn.model import (
     IndexSummary,
     JsonCheck,
     JsonSelection,
+    PackageDependency,
+    PackageInfo,
+    QueryResult,
+    RepoMap,
     Symbol,
     SymbolDetail,
     SymbolMatch,
     SymbolMatches,
     TextSearch,
     TextWindow,
+    TokenOccurrence,
+    TokenScan,
     Usage,
+    Walk,
     WriteReport,
 )
-from codecairn.paths import confine, read_for_answer
+from codecairn.paths import confine, read_confined, read_for_answer
+from codecairn.query import architecture
+from codecairn.query import graph as call_graph
+from codecairn.query.diff import parse
+from codecairn.query.graph_index import CALL_KINDS
+from codecairn.query.hierarchy import hierarchy, overriding
 from codecairn.query.lookup import lookup
 from codecairn.query.names import symbol_filter
+from codecairn.query.references import scan
+from codecairn.query.tokens import count_tokens, counter_name
+from codecairn.store import console
+from codecairn.store import graph as graph_reads
 from codecairn.store.overview import index_overview
 
 if TYPE_CHECKING:
     from codecairn.workspace import Workspace
 
+T = TypeVar("T")
 Progress = Callable[[float, float | None, str | None], Awaitable[None]]
 READ_MAX_FILE_BYTES = 64 * 1024 * 1024  # read_file's default ceiling
 SEMANTIC_POOL = 200  # name matches fused with the semantic ranking
 MATCH_TIERS = ("exact", "prefix", "substring")  # find_symbols' match: the name tiers listed
+# Decorators that make a function a command-line entry point (click, typer, cyclopts...).
+CLI_DECORATORS = (".command", "@command", ".group", "@group")
+MAP_CANDIDATES = 2000  # ranked symbols a repository map is packed from
 
 
 # Calls of one session by outcome, with their tokens (the recorder's ``session``).
@@ -252,6 +281,212 @@ class ServedContext:
             hits=self._counts.hits,
             misses=self._counts.misses,
         )
+
+    # ---- graph intelligence (issue 16) ----------------------------------------------------------
+
+    async def walk(
+        self,
+        start: Iterable[int],
+        direction: str,
+        kinds: Iterable[str] = CALL_KINDS,
+        depth: int = 3,
+        fan_out: int = 20,
+        level_limit: int = 400,
+    ) -> Walk:
+        return await call_graph.walk(
+            list(start), direction, self._ws.graph.fetcher(list(kinds)), depth, fan_out, level_limit
+        )
+
+    async def call_chains(
+        self, source_id: int, target_id: int, kinds: Iterable[str] = CALL_KINDS, max_depth: int = 8, limit: int = 5
+    ) -> Chains:
+        return await call_graph.shortest_chains(
+            source_id, target_id, self._ws.graph.fetcher(list(kinds)), max_depth, limit
+        )
+
+    async def unresolved_uses(
+        self, names: Iterable[str], kinds: Iterable[str] = ("calls",), limit: int = 20
+    ) -> tuple[list[Edge], dict[str, int]]:
+        return await graph_reads.unresolved_named(self._ws.store, list(names), list(kinds), limit)
+
+    async def edges_in_files(self, file_ids: Iterable[int], kinds: Iterable[str] = ()) -> list[Edge]:
+        return await graph_reads.edges_in_files(self._ws.store, list(file_ids), list(kinds))
+
+    async def scan_tokens(self, name: str, paths: Iterable[str], limit: int = 200, seconds: float = 5.0) -> TokenScan:
+        files = [(p, f.language) for p in paths if (f := self._state.files_by_path.get(p)) is not None]
+        parsers: dict[str, object] = {}
+        languages = self.languages
+
+        def parser_for(language: str):
+            if language not in parsers:
+                lang = languages.get(language)
+                grammar = lang.grammar() if lang is not None else None
+                if grammar is not None and not isinstance(grammar, tree_sitter.Language):
+                    grammar = tree_sitter.Language(grammar)
+                parsers[language] = tree_sitter.Parser(grammar) if grammar is not None else None
+            return parsers[language]
+
+        root_real, stop = self._state.root_real, threading.Event()
+        deadline = time.perf_counter() + seconds
+        work = asyncio.ensure_future(asyncio.to_thread(
+            scan, files, name, lambda p: read_confined(root_real, p), parser_for, limit, deadline, stop
+        ))  # fmt: skip
+        try:
+            found, scanned, cut = await asyncio.shield(work)
+        except asyncio.CancelledError:
+            stop.set()
+            raise
+        occurrences = [TokenOccurrence(p, o.line, o.column, o.category) for p, o in found]
+        return TokenScan(occurrences, scanned, len(files), not cut and scanned == len(files))
+
+    def type_hierarchy(self, type_id: int, depth: int = 3, limit: int = 100) -> Hierarchy:
+        graph = self._ws.graph
+        found = hierarchy(self._state, type_id, depth, limit, graph.method_sets())
+        found.overrides = overriding(self._state, type_id, [link.far for link in found.descendants], graph.members())
+        return found
+
+    async def changes(self, base: str | None = None, head: str | None = None) -> list[DiffedFile]:
+        for name, rev in (("base", base), ("head", head)):
+            if rev is not None and not valid_revision(rev):
+                raise ToolError(BAD_ARGUMENT, f"{name} {quoted(rev)} is not a revision (a ref, a hash, HEAD~2...)")
+        try:
+            out, untracked = await diff(self.root, base, head)
+        except GitUnavailable as exc:
+            raise ToolError(UNAVAILABLE, f"git could not say what changed: {exc}") from None
+        found = parse(out)
+        known = {c.path for c in found}
+        found.extend(DiffedFile(p, "added") for p in untracked if p not in known)
+        return found
+
+    def is_test_file(self, path: str) -> bool:
+        return architecture.is_test_path(path)
+
+    async def _per_generation(self, key: tuple, compute: Callable[[], Awaitable[T]]) -> T:
+        """An answer derived from the whole index, computed once per index generation (kept with
+        the generation's graph facts, dropped when the index changes)."""
+        facts = await self._ws.graph.facts()
+        if key not in facts.derived:
+            facts.derived[key] = await compute()
+        return facts.derived[key]
+
+    async def packages(self, depth: int | None = None) -> tuple[list[PackageInfo], int | None]:
+        async def compute() -> tuple[list[PackageInfo], int | None]:
+            chosen = depth
+            if chosen is None:
+                chosen = await asyncio.to_thread(architecture.choose_depth, list(self._state.files_by_path))
+            found = architecture.packages(self._state, chosen)
+            return [PackageInfo(p.name, p.files, p.lines, p.symbols, dict(p.languages), p.tests)
+                    for p in found.values()], chosen  # fmt: skip
+
+        found, chosen = await self._per_generation(("packages", depth), compute)
+        return list(found), chosen
+
+    async def _package_dependencies(self, depth: int | None) -> dict[tuple[str, str], Counter]:
+        async def compute() -> dict[tuple[str, str], Counter]:
+            facts = await self._ws.graph.facts()
+            return await asyncio.to_thread(architecture.package_dependencies, facts, self._state, depth)
+
+        return await self._per_generation(("package_dependencies", depth), compute)
+
+    async def package_dependencies(self, depth: int | None) -> list[PackageDependency]:
+        deps = await self._package_dependencies(depth)
+        return [PackageDependency(a, b, dict(c)) for (a, b), c in deps.items()]
+
+    async def hotspots(self, limit: int = 10) -> dict[str, list[tuple[IndexedSymbol, int]]]:
+        async def compute() -> dict[str, list[tuple[IndexedSymbol, int]]]:
+            facts = await self._ws.graph.facts()
+            return await asyncio.to_thread(architecture.hotspots, facts, self._state, limit)
+
+        found = await self._per_generation(("hotspots", limit), compute)
+        return {key: list(items) for key, items in found.items()}
+
+    async def ranked_symbols(
+        self, seed_files: Iterable[str] = (), seed_symbols: Iterable[int] = (), limit: int = 500
+    ) -> list[tuple[IndexedSymbol, float]]:
+        files = frozenset(f.id for p in seed_files if (f := self._state.files_by_path.get(p)) is not None)
+        symbols = frozenset(seed_symbols)
+
+        async def compute() -> list[tuple[int, float]]:
+            facts = await self._ws.graph.facts()
+            return await asyncio.to_thread(architecture.rank_symbols, facts, self._state, set(files), set(symbols))
+
+        if files or symbols:
+            ranked = await compute()  # a seeded ranking is the caller's own: not kept
+        else:
+            ranked = await self._per_generation(("ranked",), compute)
+        rows = self._state.symbols.rows
+        return [(rows[sid], score) for sid, score in ranked[:limit] if sid in rows]
+
+    async def package_cycles(self, depth: int | None, limit: int = 10) -> list[list[str]]:
+        async def compute() -> list[list[str]]:
+            return architecture.cycles(await self._package_dependencies(depth), limit)
+
+        return [list(c) for c in await self._per_generation(("cycles", depth, limit), compute)]
+
+    async def repository_map(
+        self, seed_files: Iterable[str] = (), seed_symbols: Iterable[int] = (), budget: int = 1024
+    ) -> RepoMap:
+        seed_files, seed_symbols = list(seed_files), list(seed_symbols)
+
+        async def compute() -> RepoMap:
+            ranked = await self.ranked_symbols(seed_files, seed_symbols, MAP_CANDIDATES)
+            chosen = [s.id for s, _ in ranked]
+            signatures = await self.signatures(chosen)
+
+            def pack() -> tuple[str, int]:
+                # The map of the first n ranked symbols grows with n: the largest n whose text fits.
+                lo, hi = 0, len(chosen)
+                while lo < hi:
+                    mid = (lo + hi + 1) // 2
+                    if count_tokens("\n".join(architecture.map_lines(self._state, chosen[:mid], signatures))) <= budget:
+                        lo = mid
+                    else:
+                        hi = mid - 1
+                return "\n".join(architecture.map_lines(self._state, chosen[:lo], signatures)), lo
+
+            text, shown = await asyncio.to_thread(pack)
+            return RepoMap(text, shown, count_tokens(text), counter_name())
+
+        if seed_files or seed_symbols:
+            return await compute()
+        return await self._per_generation(("map", budget), compute)
+
+    async def entry_points(self) -> dict[str, list[IndexedSymbol]]:
+        async def compute() -> dict[str, list[IndexedSymbol]]:
+            rows = self._state.symbols.rows
+            cli = await graph_reads.symbols_with_modifier(self._ws.store, CLI_DECORATORS, 200)
+            routes = [s for s in rows.values() if s.kind == "route"]
+            return {
+                "main": architecture.main_functions(self._state),
+                "cli": [rows[i] for i in cli if i in rows],
+                "routes": sorted(routes, key=lambda s: (self._state.path_of(s), s.start_line)),
+            }
+
+        found = await self._per_generation(("entry_points",), compute)
+        return {key: list(items) for key, items in found.items()}
+
+    async def query_graph(self, sql: str, limit: int = 200, seconds: float = 5.0) -> QueryResult:
+        try:
+            return await console.query(self._ws.store.path, sql, limit, seconds)
+        except console.QueryRefused as exc:
+            raise ToolError(BAD_ARGUMENT, str(exc)) from None
+
+    def graph_views(self) -> dict[str, dict[str, str]]:
+        return console.VIEWS
+
+    def graph_query_examples(self) -> list[str]:
+        return list(console.EXAMPLES)
+
+    async def graph_counts(self) -> dict[str, dict]:
+        kinds: dict[str, dict] = {}
+        for kind, how, n in await graph_reads.resolution_counts(self._ws.store):
+            entry = kinds.setdefault(kind, {"edges": 0, "resolved": 0, "resolution": {}})
+            entry["edges"] += n
+            if how is not None:
+                entry["resolved"] += n
+                entry["resolution"][how] = n
+        symbols = Counter(s.kind for s in self._state.symbols.rows.values())
+        return {"symbol_kinds": dict(symbols.most_common()), "edge_kinds": kinds}
 
     # ---- metrics and the cache tools (issue 19) --------------------------------------------------
 

@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     import numpy as np
 
     from codecairn.model import (
+        Chains,
+        DiffedFile,
         DirectoryComparison,
         Dropped,
         Edge,
@@ -44,7 +46,9 @@ if TYPE_CHECKING:
         FileDigest,
         FileFacts,
         FileListing,
+        Hierarchy,
         HistoryEntry,
+        HttpCall,
         Import,
         IndexedFile,
         IndexedSymbol,
@@ -52,12 +56,19 @@ if TYPE_CHECKING:
         IndexSummary,
         JsonCheck,
         JsonSelection,
+        PackageDependency,
+        PackageInfo,
+        QueryResult,
+        RepoMap,
+        Route,
         Symbol,
         SymbolDetail,
         SymbolMatches,
         TextSearch,
         TextWindow,
+        TokenScan,
         Usage,
+        Walk,
         WriteReport,
     )
 
@@ -85,14 +96,14 @@ class ImportedOnCall:
 
     target: str
 
-    def __call__(self, source: bytes, tree: Any, path: str) -> FileFacts:
+    def __call__(self, *args: Any) -> Any:
         function = _imported.get(self.target)
         if function is None:
             import importlib
 
             module, _, name = self.target.partition(":")
             function = _imported[self.target] = getattr(importlib.import_module(module), name)
-        return function(source, tree, path)
+        return function(*args)
 
 
 _imported: dict[str, Callable[..., Any]] = {}
@@ -144,6 +155,19 @@ class Language:
     # Languages of one family import each other's modules (TypeScript, TSX and JavaScript share
     # module names); empty = the language is its own family.
     family: str = ""
+
+
+@dataclass(frozen=True)
+class RouteDetector:
+    """Finds HTTP routes and client calls in one parsed file of ``languages``: ``detect(source, tree,
+    path, facts) -> (routes, calls)`` (lists of model.Route and model.HttpCall), run in the parse
+    workers right after the language's extractor, with its facts. Pure and picklable like an
+    extractor (a module-level function, or an ImportedOnCall). Precision first: a route or call
+    only where the framework's own API says so, never a guess from any string that looks like a path."""
+
+    name: str  # "flask", "express"...
+    languages: tuple[str, ...]
+    detect: Callable[[bytes, Any, str, FileFacts], tuple[list[Route], list[HttpCall]]]
 
 
 class MemoryBook(Protocol):
@@ -224,6 +248,48 @@ class ToolContext(Protocol):
     # ---- the index itself ---------------------------------------------------------------------
     async def refresh(self, paths: Iterable[str] | None = None) -> IndexSummary: ...  # None: everything
     async def status(self) -> IndexStatus: ...
+
+    # ---- graph intelligence (issue 16): walks, chains, references, hierarchy, changes, architecture, SQL
+    # Edge kinds a call walk follows by default: calls, and the HTTP hops (http_calls: a client's
+    # call -> the route it reaches; routes_to: a route -> its handler).
+    async def walk(self, start: Iterable[int], direction: str, kinds: Iterable[str] = ("calls", "routes_to", "http_calls"),
+                   depth: int = 3, fan_out: int = 20, level_limit: int = 400) -> Walk: ...  # fmt: skip
+    # ^ callers ("in") or callees ("out") of ``start``, breadth-first, bounded per symbol and level
+    async def call_chains(self, source_id: int, target_id: int, kinds: Iterable[str] = ("calls", "routes_to", "http_calls"),
+                          max_depth: int = 8, limit: int = 5) -> Chains: ...  # fmt: skip
+    async def unresolved_uses(self, names: Iterable[str], kinds: Iterable[str] = ("calls",),
+                              limit: int = 20) -> tuple[list[Edge], dict[str, int]]: ...  # fmt: skip
+    # ^ unresolved edges whose written target is one of ``names``: the first ``limit``, and counts by name
+    async def edges_in_files(self, file_ids: Iterable[int], kinds: Iterable[str] = ()) -> list[Edge]: ...
+    async def scan_tokens(self, name: str, paths: Iterable[str], limit: int = 200,
+                          seconds: float = 5.0) -> TokenScan: ...  # fmt: skip
+    # ^ whole-word occurrences of ``name`` in these root-relative files (in this order), each classified
+    #   code / comment / string from the file's syntax tree; stops at ``limit`` or after ``seconds``
+    def type_hierarchy(self, type_id: int, depth: int = 3, limit: int = 100) -> Hierarchy: ...
+    async def changes(self, base: str | None = None, head: str | None = None) -> list[DiffedFile]: ...
+    # ^ what git says changed: the work tree (with untracked files) against ``base`` (HEAD), or base..head
+    def is_test_file(self, path: str) -> bool: ...
+    async def packages(self, depth: int | None = None) -> tuple[list[PackageInfo], int | None]: ...
+    # ^ directories as packages, cut to ``depth`` components (None: chosen so that they are few); and the depth
+    async def package_dependencies(self, depth: int | None) -> list[PackageDependency]: ...
+    async def hotspots(self, limit: int = 10) -> dict[str, list[tuple[IndexedSymbol, int]]]: ...
+    # ^ "fan_in" (resolved calls into), "fan_out" (calls made), "size" (lines)
+    async def ranked_symbols(self, seed_files: Iterable[str] = (), seed_symbols: Iterable[int] = (),
+                             limit: int = 500) -> list[tuple[IndexedSymbol, float]]: ...  # fmt: skip
+    # ^ personalised PageRank over the definition/reference graph, seeded by these files and symbols
+    async def package_cycles(self, depth: int | None, limit: int = 10) -> list[list[str]]: ...
+    # ^ packages that depend on each other in a circle, each as one cycle through them
+    async def repository_map(self, seed_files: Iterable[str] = (), seed_symbols: Iterable[int] = (),
+                             budget: int = 1024) -> RepoMap: ...  # fmt: skip
+    # ^ ranked_symbols as text (files, then their symbols' signatures in context) fitted to ``budget`` tokens
+    async def entry_points(self) -> dict[str, list[IndexedSymbol]]: ...
+    # ^ "main" functions, "cli" commands (click/typer/... decorators), "routes" (route symbols)
+    async def query_graph(self, sql: str, limit: int = 200, seconds: float = 5.0) -> QueryResult: ...
+    def graph_views(self) -> dict[str, dict[str, str]]: ...  # view -> column -> what it holds
+    def graph_query_examples(self) -> list[str]: ...  # example SELECTs over the views
+    async def graph_counts(self) -> dict[str, dict]: ...
+
+    # ^ "symbol_kinds": kind -> count, "edge_kinds": kind -> {"edges", "resolved", "resolution": {label: n}}
 
     # ---- metrics and the cache tools (issue 19) --------------------------------------------------
     # What this session's and all earlier calls cost and spared (hits, misses, tokens: docs/metrics.md).
@@ -322,6 +388,12 @@ class CodecairnSpecs:
     @hookspec
     def codecairn_tools(self) -> list[Tool]:
         """Called once when the host starts; return the MCP tools this plugin contributes."""
+        return []
+
+    @hookspec
+    def codecairn_route_detectors(self) -> list[RouteDetector]:
+        """Called once when the host starts; return detectors of HTTP routes and client calls (HTTP
+        frameworks): their routes become ``route`` symbols, their calls ``http_calls`` edges."""
         return []
 
     @hookspec(firstresult=True)

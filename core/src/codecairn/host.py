@@ -22,7 +22,7 @@ from typing import Any
 import pluggy
 
 from codecairn import hookspecs
-from codecairn.hookspecs import ENTRY_POINT_GROUP, PROJECT, Embedder, ImportedOnCall, Language, Tool
+from codecairn.hookspecs import ENTRY_POINT_GROUP, PROJECT, Embedder, ImportedOnCall, Language, RouteDetector, Tool
 
 log = logging.getLogger("codecairn.host")
 
@@ -36,6 +36,12 @@ DEFAULT_PLUGINS = (
     "codecairn.tools.searching",
     "codecairn.tools.comparing",
     "codecairn.tools.editing",
+    "codecairn.tools.trace",
+    "codecairn.tools.references",
+    "codecairn.tools.hierarchy",
+    "codecairn.tools.impact",
+    "codecairn.tools.architecture",
+    "codecairn.tools.graph_sql",
     "codecairn.semantic.plugin",
 )
 # Set to a comma-separated list to choose which language wins an extension claimed twice:
@@ -84,7 +90,9 @@ class PluginHost:
         self.extension_map: dict[str, str] = {}
         self.extension_conflicts: dict[str, list[str]] = {}
         self.tools: dict[str, Tool] = {}
+        self.route_detectors: list[RouteDetector] = []
         self._collect_languages()
+        self._collect_route_detectors()
         self._collect_tools()
         self._embedder: Embedder | None | bool = False  # False = not asked yet
 
@@ -165,6 +173,21 @@ class PluginHost:
                     chosen,
                     EXTENSION_OVERRIDE_ENV,
                 )
+
+    def _collect_route_detectors(self) -> None:
+        """Route detectors run after their language's extractor, in the parse workers: the
+        language's extractor is wrapped (extractors/routes.py), nothing else changes."""
+        from codecairn.extractors.routes import WithRoutes
+
+        for plugin_name, value in self._call_each("codecairn_route_detectors"):
+            if not isinstance(value, (list, tuple)) or not all(isinstance(v, RouteDetector) for v in value):
+                self._fail(plugin_name, f"codecairn_route_detectors returned {type(value).__name__}, not a list")
+                continue
+            self.route_detectors.extend(value)
+        for name, lang in list(self.languages.items()):
+            mine = tuple(d for d in self.route_detectors if name in d.languages)
+            if mine:
+                self.languages[name] = dataclasses.replace(lang, extractor=WithRoutes(lang.extractor, mine))
 
     def _collect_tools(self) -> None:
         for plugin_name, value in self._call_each("codecairn_tools"):

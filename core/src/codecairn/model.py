@@ -546,3 +546,169 @@ class FileChange(NamedTuple):
     create: str | None = None
     delete: bool = False
     expected_hash: str | None = None
+
+
+# ---- graph answers (trace, references, hierarchy, impact, architecture, query_graph) ------------------
+
+# How an http_calls edge found its route: by method and path pattern (routes are matched, not named).
+ROUTE = "route"
+HTTP_CALLS = "http_calls"  # a client call with a literal or constant URL -> the route it reaches
+ROUTES_TO = "routes_to"  # a route -> its handler
+HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "ANY")
+
+
+class Route(NamedTuple):
+    """An HTTP route a framework declares (a route detector's fact): it becomes a ``route`` symbol
+    named ``"METHOD /path"`` and a ``routes_to`` relation to its handler."""
+
+    method: str  # one of HTTP_METHODS ("ANY": the framework accepts every method there)
+    path: str  # the pattern as the framework writes it, with any prefix the file declares: /users/<int:id>
+    handler: str  # the handler as written (``user_detail``, ``views.user_detail``); "" when inline
+    line: int
+    end_line: int = 0  # 0: the route is one line
+    framework: str = ""  # flask, fastapi, django, express, spring, jax-rs, net/http, gin, chi, axum...
+
+
+class HttpCall(NamedTuple):
+    """A client's HTTP request with a literal or constant URL (a route detector's fact): it
+    becomes an ``http_calls`` relation from the enclosing symbol, matched to a route by method and
+    path pattern when indexing resolves."""
+
+    method: str  # GET, POST... (ANY when the call does not say)
+    url: str  # as far as it is known: "http://api/users/{}" ("{}" stands for a value not known)
+    line: int
+    client: str = ""  # requests, httpx, fetch, axios, net/http...
+
+
+def route_name(method: str, path: str) -> str:
+    return f"{method} {path}"
+
+
+def is_route_name(name: str) -> bool:
+    method, _, path = name.partition(" ")
+    return method in HTTP_METHODS and path.startswith("/")
+
+
+@dataclass(frozen=True)
+class Hop:
+    """One edge followed by a walk: from a symbol already reached (``near``) to the one it leads to
+    (``far``: the caller when walking to callers, the callee when walking to callees; None for an
+    edge at file level or an unresolved callee, which the walk cannot go on from)."""
+
+    edge: Edge
+    near: int
+    far: int | None
+    depth: int
+    cycle: bool = False  # ``far`` is one of the symbols this hop's path came through
+    seen: bool = False  # ``far`` was reached before by another path: listed, not followed again
+
+
+@dataclass
+class Walk:
+    """Callers ("in") or callees ("out") of symbols, level by level (query/graph.py)."""
+
+    direction: str
+    start: list[int]
+    hops: list[Hop] = field(default_factory=list)  # in walking order (level by level)
+    depth_of: dict[int, int] = field(default_factory=dict)  # symbol id -> depth reached at
+    cut_fan_out: dict[int, int] = field(default_factory=dict)  # depth -> edges not shown (per-symbol bound)
+    cut_level: dict[int, int] = field(default_factory=dict)  # depth -> symbols reached but not followed
+    parent: dict[int, int] = field(default_factory=dict)  # symbol -> the symbol it was reached from
+
+    @property
+    def complete(self) -> bool:
+        return not self.cut_fan_out and not self.cut_level
+
+    def path_to(self, symbol_id: int) -> list[int]:
+        """The symbols from a start to ``symbol_id`` along the walk, start first."""
+        out = [symbol_id]
+        while out[-1] in self.parent:
+            out.append(self.parent[out[-1]])
+        return out[::-1]
+
+
+@dataclass
+class Chains:
+    """The shortest call chains between two symbols, each a list of edges in call order."""
+
+    chains: list[list[Edge]]
+    complete: bool  # False: a frontier was cut or the depth ran out; a chain may exist beyond
+    explored: int  # symbols looked at
+
+
+class TypeLink(NamedTuple):
+    near: int  # the type already reached
+    far: int  # its supertype (ancestors) or subtype (descendants)
+    depth: int
+    how: str = ""  # "" when the code states it (extends / implements), else "method-set"
+
+
+@dataclass
+class Hierarchy:
+    type_id: int
+    ancestors: list[TypeLink] = field(default_factory=list)
+    descendants: list[TypeLink] = field(default_factory=list)
+    cut: int = 0  # types reached beyond the limit, not listed
+    overrides: dict[str, list[int]] = field(default_factory=dict)  # method name -> overriding methods
+
+
+@dataclass
+class DiffedFile:
+    """What a diff changed in one file (query/diff.py)."""
+
+    path: str  # new path (old path when deleted), root-relative
+    status: str = "modified"  # modified | added | deleted | renamed
+    old_path: str = ""
+    ranges: list[tuple[int, int]] = field(default_factory=list)  # new-side (first, last) lines
+    removed_at: list[int] = field(default_factory=list)  # new-side lines before which lines went
+    binary: bool = False
+
+
+class TokenOccurrence(NamedTuple):
+    path: str
+    line: int
+    column: int  # 0-based, in bytes
+    category: str  # code | comment | string
+
+
+@dataclass
+class TokenScan:
+    occurrences: list[TokenOccurrence]
+    files_scanned: int
+    files_total: int  # files that would be scanned without limits
+    complete: bool  # every file was scanned and no limit cut the list
+
+
+@dataclass
+class PackageInfo:
+    name: str  # directory, root-relative ("." for the root)
+    files: int
+    lines: int
+    symbols: int
+    languages: dict[str, int]
+    tests: bool  # every file of it is a test
+
+
+class PackageDependency(NamedTuple):
+    source: str  # package
+    target: str
+    counts: dict[str, int]  # "imports" and edge kinds (calls, references, extends...)
+
+
+@dataclass
+class QueryResult:
+    columns: list[str]
+    rows: list[list]
+    more: bool  # rows beyond the limit exist
+    seconds: float
+    cut_cells: int = 0  # text cells cut short
+
+
+@dataclass
+class RepoMap:
+    """The repository map: ranked symbols as text, fitted to a token budget."""
+
+    text: str
+    symbols: int  # symbols shown
+    tokens: int  # the text's size, counted by ``counter``
+    counter: str  # how tokens were counted (cl100k, or a conservative estimate)

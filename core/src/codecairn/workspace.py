@@ -25,6 +25,7 @@ from codecairn.index.target import IndexTarget
 from codecairn.memory.memories import Memories
 from codecairn.model import Dropped, IndexSummary
 from codecairn.paths import validate_root
+from codecairn.query.graph_index import GraphIndex
 from codecairn.query.names import NameSearch
 from codecairn.semantic.job import EmbeddingJob
 from codecairn.semantic.search import SemanticSearch
@@ -65,6 +66,7 @@ class Workspace:
             IndexTarget(root, host.languages, host.language_for, parts_store, self.state, ParsePool(host.languages))
         )
         self.names = NameSearch(self.state)
+        self.graph = GraphIndex(self.state, parts_store)
         self.embeddings = EmbeddingJob(self.state, parts_store, host.embedder)
         self.semantic = SemanticSearch(self.embeddings, host.embedder)
         self.memory = Memories(root, self.state, parts_store, host.language_for, host.embedder)

@@ -1,4 +1,5 @@
-"""The only subprocess freshness runs: ``git``, for the polling fallback.
+"""The only subprocess freshness runs: ``git``, for the polling fallback — and for what a change
+touched (``diff``, ``ls-files``: the ``impact`` tool's changed lines).
 
 Allowlisted (program and subcommands), never through a shell, with a timeout; killed on timeout,
 on cancellation and when the server exits (codecairn.subprocesses). ``GIT_OPTIONAL_LOCKS=0``: a
@@ -9,13 +10,16 @@ process seems to be running".
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from codecairn import subprocesses
 
-ALLOWED_SUBCOMMANDS = frozenset({"rev-parse", "status"})
+ALLOWED_SUBCOMMANDS = frozenset({"rev-parse", "status", "diff", "ls-files"})
 TIMEOUT_SECONDS = 10.0
+# A revision as an agent may name one: a ref, a hash, HEAD~2, v1.2^, main@{1}. Never an option.
+REVISION = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_./~^@{}+-]{0,199}$")
 
 
 class GitUnavailable(Exception):
@@ -91,3 +95,26 @@ class GitTree:
                 path = path[len(self.prefix) + 1 :]
             dirty.add(path.rstrip("/"))
         return GitState(head, frozenset(dirty))
+
+
+def valid_revision(text: str) -> bool:
+    return bool(REVISION.match(text)) and ".." not in text
+
+
+async def diff(root: Path, base: str | None, head: str | None) -> tuple[bytes, list[str]]:
+    """``git diff --unified=0`` of the work tree under ``root`` against ``base`` (default HEAD), or
+    between two revisions; paths relative to ``root``. With no ``head`` (the work tree), also the
+    untracked files (``ls-files --others``), which a diff does not show. Revisions must be
+    valid_revision (checked here too: nothing an agent writes reaches git as an option)."""
+    for rev in (base, head):
+        if rev is not None and not valid_revision(rev):
+            raise ValueError(f"not a revision: {rev[:40]!r}")
+    revs = [base or "HEAD", *([head] if head else [])]
+    out = await run_git(
+        root, "diff", "--no-color", "--no-ext-diff", "--unified=0", "--relative", "--find-renames", *revs, "--", "."
+    )
+    untracked: list[str] = []
+    if head is None:
+        listed = await run_git(root, "ls-files", "--others", "--exclude-standard", "-z", "--", ".")
+        untracked = [p.decode(errors="surrogateescape") for p in listed.split(b"\0") if p]
+    return out, untracked

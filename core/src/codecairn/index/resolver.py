@@ -13,9 +13,21 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from codecairn.extractors.routes import RouteTable
 from codecairn.hookspecs import Language, ResolutionRules
 from codecairn.index.symbol_index import SymbolIndex
-from codecairn.model import CALLABLE_KINDS, DATA_KINDS, EXACT, IMPORT, INHERITED, NAME_ONLY, TYPE_KINDS, FileInfo
+from codecairn.model import (
+    CALLABLE_KINDS,
+    DATA_KINDS,
+    EXACT,
+    HTTP_CALLS,
+    IMPORT,
+    INHERITED,
+    NAME_ONLY,
+    ROUTE,
+    TYPE_KINDS,
+    FileInfo,
+)
 
 SCOPE_ROOT_KINDS = frozenset({"module", "package"})
 CLASSLIKE = TYPE_KINDS | {"impl"}
@@ -60,6 +72,7 @@ class Resolver:
         self._inherited_cache: dict[tuple, int | None] = {}
         self._lookup_cache: dict[tuple, tuple[int, str] | None] = {}
         self._path_cache: dict[tuple, tuple[str, Any, str] | None] = {}
+        self._routes: RouteTable | None = None
 
     def names_in(self, scope_id: int) -> dict[str, list[int]]:
         """A scope's direct children by name, in declaration order, built once per scope."""
@@ -178,10 +191,19 @@ class Resolver:
         for eid, file_id, kind, source_id, target, receiver, receiver_type in edges:
             if kind == "references":
                 found = self.resolve_reference(file_id, source_id, target)
+            elif kind == HTTP_CALLS:
+                route = self.routes().match(target)
+                found = (route, ROUTE) if route is not None else None
             else:
                 found = self.resolve_call(file_id, source_id, target, receiver, receiver_type)
             out.append((found[0], found[1], eid) if found else (None, None, eid))
         return out
+
+    def routes(self) -> RouteTable:
+        """Every route symbol's pattern, gathered on the first http_calls edge (most runs have none)."""
+        if self._routes is None:
+            self._routes = RouteTable((s.id, s.name) for s in self.index.rows.values() if s.kind == "route")
+        return self._routes
 
     def resolve_reference(self, file_id: int, source_id: int | None, name: str) -> tuple[int, str] | None:
         """A use that is not a call (a Rust macro invocation, a type mention): scope and imports

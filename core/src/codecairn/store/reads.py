@@ -11,7 +11,16 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from typing import Any
 
-from codecairn.model import INHERITANCE_KINDS, Edge, Export, Import, StoredSymbol, SymbolDetail
+from codecairn.model import (
+    HTTP_CALLS,
+    INHERITANCE_KINDS,
+    Edge,
+    Export,
+    Import,
+    StoredSymbol,
+    SymbolDetail,
+    is_route_name,
+)
 
 EDGE_COLUMNS = "id, file_id, kind, source_id, target, receiver, receiver_type, line, target_id, resolution"
 # The columns the resolver reads of an edge (its answers are the last two columns).
@@ -72,6 +81,8 @@ class IndexReads:
             if names:
                 conds.append(f"target IN ({_marks(names)})")
                 values.extend(names)
+                if any(is_route_name(n) for n in names):  # routes came or went: every HTTP call may move
+                    conds.append(f"kind = '{HTTP_CALLS}'")
             where, params = (" OR ".join(conds) or "0"), tuple(values)
         inheritance = await self.fetch_writer(
             f"SELECT {TO_RESOLVE} FROM edges WHERE kind IN ({_INHERITANCE_SQL}) AND ({where})", params
@@ -94,6 +105,8 @@ class IndexReads:
             if values:
                 conds.append(f"{column} IN ({_marks(values)})")
                 params.extend(values)
+        if any(is_route_name(n) for n in names):  # routes came or went: every HTTP call may move
+            conds.append(f"kind = '{HTTP_CALLS}'")
         if not conds:
             return []
         return await self.fetch_writer(f"SELECT {TO_RESOLVE} FROM edges WHERE {' OR '.join(conds)}", params)

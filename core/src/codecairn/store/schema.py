@@ -134,6 +134,34 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX history_files_path ON history_files(root, path);
     """,
+    # 5: the graph as query_graph shows it (store/console.py): stable, documented views over the
+    # tables, with paths and qualified names joined in. The tables may change shape; these do not.
+    """
+    CREATE VIEW graph_files AS
+        SELECT id, path, language, module, lines, size AS size_bytes, partial FROM files;
+    CREATE VIEW graph_symbols AS
+        SELECT s.id, s.kind, s.name, s.qualified_name, f.path, s.file_id, s.parent_id,
+               s.start_line, s.end_line, s.signature, s.doc
+        FROM symbols s JOIN files f ON f.id = s.file_id;
+    CREATE VIEW graph_edges AS
+        SELECT e.id, e.kind, e.source_id, src.qualified_name AS source, e.target_id,
+               tgt.qualified_name AS target, e.target AS written, e.receiver, f.path, e.line, e.resolution
+        FROM edges e JOIN files f ON f.id = e.file_id
+        LEFT JOIN symbols src ON src.id = e.source_id
+        LEFT JOIN symbols tgt ON tgt.id = e.target_id;
+    CREATE VIEW graph_imports AS
+        SELECT i.file_id, f.path, i.module, i.name, i.alias, i.line, i.kind, i.target
+        FROM imports i JOIN files f ON f.id = i.file_id;
+    CREATE VIEW graph_routes AS
+        SELECT r.id, substr(r.name, 1, instr(r.name, ' ') - 1) AS method,
+               substr(r.name, instr(r.name, ' ') + 1) AS pattern,
+               h.target_id AS handler_id, hs.qualified_name AS handler, h.target AS handler_written,
+               r.modifiers AS framework, f.path, r.start_line AS line
+        FROM symbols r JOIN files f ON f.id = r.file_id
+        LEFT JOIN edges h ON h.source_id = r.id AND h.kind = 'routes_to'
+        LEFT JOIN symbols hs ON hs.id = h.target_id
+        WHERE r.kind = 'route';
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

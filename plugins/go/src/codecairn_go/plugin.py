@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tree_sitter_go
-from codecairn.hookspecs import ImportedOnCall, Language, ResolutionRules, hookimpl
+from codecairn.hookspecs import ImportedOnCall, Language, ResolutionRules, RouteDetector, hookimpl
 
 
 @hookimpl
@@ -25,3 +25,8 @@ def codecairn_languages() -> list[Language]:
             ),
         )
     ]
+
+
+@hookimpl
+def codecairn_route_detectors() -> list[RouteDetector]:
+    return [RouteDetector("go-http", ("go",), ImportedOnCall("codecairn_go.routes:detect"))]

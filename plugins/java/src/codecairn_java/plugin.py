@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tree_sitter_java
-from codecairn.hookspecs import ImportedOnCall, Language, ResolutionRules, hookimpl
+from codecairn.hookspecs import ImportedOnCall, Language, ResolutionRules, RouteDetector, hookimpl
 
 
 @hookimpl
@@ -23,3 +23,8 @@ def codecairn_languages() -> list[Language]:
             ),
         )
     ]
+
+
+@hookimpl
+def codecairn_route_detectors() -> list[RouteDetector]:
+    return [RouteDetector("java-http", ("java",), ImportedOnCall("codecairn_java.routes:detect"))]

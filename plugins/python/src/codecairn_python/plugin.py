@@ -5,7 +5,7 @@ from __future__ import annotations
 import builtins
 
 import tree_sitter_python
-from codecairn.hookspecs import ImportedOnCall, Language, ResolutionRules, hookimpl
+from codecairn.hookspecs import ImportedOnCall, Language, ResolutionRules, RouteDetector, hookimpl
 
 
 @hookimpl
@@ -26,3 +26,8 @@ def codecairn_languages() -> list[Language]:
             ),
         )
     ]
+
+
+@hookimpl
+def codecairn_route_detectors() -> list[RouteDetector]:
+    return [RouteDetector("python-http", ("python",), ImportedOnCall("codecairn_python.routes:detect"))]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tree_sitter_rust
-from codecairn.hookspecs import ImportedOnCall, Language, ResolutionRules, hookimpl
+from codecairn.hookspecs import ImportedOnCall, Language, ResolutionRules, RouteDetector, hookimpl
 
 
 @hookimpl
@@ -37,3 +37,8 @@ def path_root(head: str, module: str) -> str | None:
     if head == "self":
         return module
     return None
+
+
+@hookimpl
+def codecairn_route_detectors() -> list[RouteDetector]:
+    return [RouteDetector("rust-http", ("rust",), ImportedOnCall("codecairn_rust.routes:detect"))]

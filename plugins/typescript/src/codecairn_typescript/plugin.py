@@ -10,7 +10,7 @@ argument list), at the same speed.
 from __future__ import annotations
 
 import tree_sitter_typescript
-from codecairn.hookspecs import ImportedOnCall, Language, ResolutionRules, hookimpl
+from codecairn.hookspecs import ImportedOnCall, Language, ResolutionRules, RouteDetector, hookimpl
 
 _RULES = ResolutionRules(
     separator=".",
@@ -95,4 +95,13 @@ def codecairn_languages() -> list[Language]:
         Language("typescript", (".ts", ".mts", ".cts"), tree_sitter_typescript.language_typescript, **_SHARED),
         Language("tsx", (".tsx",), tree_sitter_typescript.language_tsx, **_SHARED),
         Language("javascript", (".js", ".jsx", ".mjs", ".cjs"), tree_sitter_typescript.language_tsx, **_SHARED),
+    ]
+
+
+@hookimpl
+def codecairn_route_detectors() -> list[RouteDetector]:
+    return [
+        RouteDetector(
+            "ecmascript-http", ("typescript", "tsx", "javascript"), ImportedOnCall("codecairn_typescript.routes:detect")
+        )
     ]

@@ -1,0 +1,120 @@
+"""Graph tools through the real server over stdio (a bare JSON-RPC client, the server's latency):
+`architecture`, `trace`, `impact`, `type_hierarchy` and `find_references`, first call and warm,
+on the most-called symbols of the corpus (the heaviest traces there are) — with `find_symbols`
+and `get_symbol` timed in the same server before and after the graph's whole-index facts are
+built, so "the name tools keep their latency" is a measured ratio, not a hope.
+
+Large tier: the OpenJDK 17 class library (java-jdk17, 15,143 files). Target (issue 16):
+`architecture` and `trace` ≤ 1 s warm. Small tier: JUnit 4.13.2. Times are printed, not
+asserted (shared, noisy machines); what is asserted is that every answer fits its budget: no
+call refused as too large, the map within its token budget, every cut list saying so.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from typing import Any
+
+import pytest
+from measure import RawMcpClient, codecairn_cmd, corpus, percentile, report, run_measured
+
+ROOT = corpus("java-junit4", "java-jdk17")
+HOT = 8  # most-called symbols traced
+RESPONSE_BYTES = 200_000  # the server's answer ceiling (CODECAIRN_RESPONSE_BYTES' default)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    cache = tmp_path_factory.mktemp("graph") / "cache"
+    run_measured(codecairn_cmd("--cache-dir", str(cache), "index", str(ROOT), "--json"))
+    client = RawMcpClient(ROOT, cache, "--no-watch", "--no-embed")
+    try:
+        client.call("index")
+        yield client
+    finally:
+        client.close()
+
+
+def timed_call(client: RawMcpClient, tool: str, args: dict[str, Any]) -> tuple[float, dict[str, Any]]:
+    t = time.perf_counter()
+    answer = client.call(tool, args)  # raises on any tool error, too_large included
+    ms = (time.perf_counter() - t) * 1000
+    size = len(json.dumps(answer, separators=(",", ":")))
+    assert size <= RESPONSE_BYTES, (tool, args, size)
+    bounded = [k for k in answer if k.endswith("complete")]
+    if answer.get("limit_reached"):
+        assert answer.get("complete") is False, (tool, args)  # a cut list says so
+    assert bounded or tool == "architecture", (tool, args)
+    return ms, answer
+
+
+def name_tools(client: RawMcpClient) -> dict[str, float]:
+    classes = client.call("find_symbols", {"pattern": "??????*", "kinds": ["class"], "limit": 200})["results"]
+    methods = client.call("find_symbols", {"kinds": ["method"], "limit": 100})["results"]
+    finds, gets = [], []
+    for r in classes[::2]:
+        t = time.perf_counter()
+        client.call("find_symbols", {"name": r["name"][: max(3, len(r["name"]) // 2)]})
+        finds.append((time.perf_counter() - t) * 1000)
+    for m in methods:
+        t = time.perf_counter()
+        client.call("get_symbol", {"name": m["qualified_name"], "path": m["path"], "line": m["start_line"]})
+        gets.append((time.perf_counter() - t) * 1000)
+    return {"find_symbols_p50_ms": percentile(finds, 0.5), "get_symbol_p50_ms": percentile(gets, 0.5)}
+
+
+def test_graph_tools_latency_and_budgets(server: RawMcpClient) -> None:
+    client = server
+    name_tools(client)  # warm the name index and the server's paths
+    before = name_tools(client)
+
+    first_ms, arch = timed_call(client, "architecture", {})
+    assert 0 < arch["map_tokens"] <= 1024 and arch["packages"] and arch["hotspots"]["fan_in"]
+    warm_arch = [timed_call(client, "architecture", {})[0] for _ in range(5)]
+    seeded = [timed_call(client, "architecture", {"files": [p["path"]], "budget": 512})
+              for p in arch["hotspots"]["fan_in"][:3]]  # fmt: skip
+    assert all(a["map_tokens"] <= 512 for _, a in seeded)
+
+    hot = arch["hotspots"]["fan_in"][:HOT]
+    where = [{"name": h["qualified_name"], "path": h["path"], "line": h["line"]} for h in hot]
+    trace_ms, trace_hops, chains_ms = [], [], []
+    for w in where:
+        ms, answer = timed_call(client, "trace", {**w, "depth": 3})
+        trace_ms.append(ms)
+        trace_hops.append(len(answer["callers"]))
+        assert answer["callers"], w  # the most-called symbols have callers
+        caller = answer["callers"][-1]["caller"]
+        chains_ms.append(timed_call(client, "trace", {"name": caller, "to": w["name"], "to_path": w["path"],
+                                                      "to_line": w["line"]})[0])  # fmt: skip
+    callees_ms = [timed_call(client, "trace", {**w, "direction": "callees", "depth": 3})[0] for w in where]
+    impact_ms = [timed_call(client, "impact", {"symbols": [w["name"]]})[0] for w in where[:4]]
+    types = arch["hotspots"]["size"][:4]  # the largest symbols: mostly classes
+    hierarchy_ms = []
+    for t in types:
+        try:
+            hierarchy_ms.append(timed_call(client, "type_hierarchy", {"name": t["qualified_name"], "path": t["path"],
+                                                                      "line": t["line"]})[0])  # fmt: skip
+        except RuntimeError as exc:  # a biggest symbol that is not a type (a huge method)
+            assert "not a type" in str(exc)
+    refs_ms = [timed_call(client, "find_references", {**w, "limit": 100})[0] for w in where[:4]]
+
+    after = name_tools(client)
+    figures = {
+        "corpus": ROOT.name,
+        "architecture_first_ms": first_ms,
+        "architecture_warm_median_ms": statistics.median(warm_arch),
+        "architecture_seeded_max_ms": max(ms for ms, _ in seeded),
+        "trace_callers_depth3_median_ms": statistics.median(trace_ms),
+        "trace_callers_depth3_max_ms": max(trace_ms),
+        "trace_callers_hops_max": max(trace_hops),
+        "trace_callees_depth3_max_ms": max(callees_ms),
+        "trace_to_chains_max_ms": max(chains_ms),
+        "impact_max_ms": max(impact_ms),
+        "type_hierarchy_max_ms": max(hierarchy_ms) if hierarchy_ms else None,
+        "find_references_max_ms": max(refs_ms),
+        "find_symbols_p50_ms_before_after": (before["find_symbols_p50_ms"], after["find_symbols_p50_ms"]),
+        "get_symbol_p50_ms_before_after": (before["get_symbol_p50_ms"], after["get_symbol_p50_ms"]),
+    }
+    report("graph tools through MCP", figures)

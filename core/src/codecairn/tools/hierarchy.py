@@ -1,0 +1,112 @@
+"""The ``type_hierarchy`` tool: a type's ancestors and descendants — extends, implements, Rust
+trait impls, Go embedding, and Go interface satisfaction read off method sets — with the methods
+its descendants override."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from codecairn.errors import BAD_ARGUMENT, ToolError
+from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
+from codecairn.model import INHERITANCE_KINDS, TYPE_KINDS, TypeLink
+from codecairn.tools import arguments as a
+from codecairn.tools.symbols import one_symbol
+
+DEFAULT_DEPTH, MAX_DEPTH = 3, 10
+DEFAULT_LIMIT, MAX_LIMIT = 100, 1000
+
+
+async def _labels(ctx: ToolContext, links: list[TypeLink], upward: bool) -> dict[tuple[int, int], tuple[str, str]]:
+    """(near, far) -> (edge kind, resolution) of the edges that state each link."""
+    out: dict[tuple[int, int], tuple[str, str]] = {}
+    for near in dict.fromkeys(link.near for link in links):
+        if upward:
+            for e in await ctx.edges_from(near, INHERITANCE_KINDS):
+                if e.target_id is not None:
+                    out.setdefault((near, e.target_id), (e.kind, e.resolution or ""))
+        else:
+            for e in await ctx.edges_to(near, INHERITANCE_KINDS):
+                if e.source_id is not None:
+                    out.setdefault((near, e.source_id), (e.kind, e.resolution or ""))
+    return out
+
+
+async def type_hierarchy(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+    depth, limit = args.get("depth", DEFAULT_DEPTH), args.get("limit", DEFAULT_LIMIT)
+    found = await one_symbol(ctx, args["name"], args.get("path"), args.get("line"))
+    if isinstance(found, dict):
+        return found
+    sym = found
+    if sym.kind not in TYPE_KINDS and sym.kind != "impl":
+        raise ToolError(BAD_ARGUMENT, f"{sym.qualified_name} is a {sym.kind}, not a type", kinds=sorted(TYPE_KINDS))
+    h = ctx.type_hierarchy(sym.id, depth, limit)
+    answer: dict[str, Any] = {
+        "type": {
+            "qualified_name": sym.qualified_name,
+            "kind": sym.kind,
+            "path": ctx.path_of(sym),
+            "line": sym.start_line,
+        },  # fmt: skip
+    }
+    for key, links, upward in (("ancestors", h.ancestors, True), ("descendants", h.descendants, False)):
+        labels = await _labels(ctx, links, upward)
+        entries = []
+        for link in links:
+            far = ctx.symbol(link.far)
+            if far is None:
+                continue
+            entry: dict[str, Any] = {"qualified_name": far.qualified_name, "kind": far.kind,
+                                     "path": ctx.path_of(far), "line": far.start_line}  # fmt: skip
+            if link.depth > 1:
+                near = ctx.symbol(link.near)
+                entry["depth"] = link.depth
+                entry["via"] = near.qualified_name if near else ""
+            if link.how:
+                entry["relation"] = link.how  # method-set: Go's implicit satisfaction, by method names
+            else:
+                kind, how = labels.get((link.near, link.far), ("", ""))
+                if kind and kind != "extends":
+                    entry["relation"] = kind
+                if how and how != "exact":
+                    entry["resolution"] = how
+            entries.append(entry)
+        answer[key] = entries
+    if h.overrides:
+        answer["overrides"] = {
+            name: [
+                {"qualified_name": m.qualified_name, "path": ctx.path_of(m), "line": m.start_line}
+                for i in ids
+                if (m := ctx.symbol(i)) is not None
+            ]  # fmt: skip
+            for name, ids in sorted(h.overrides.items())
+        }
+    answer["complete"] = not h.cut
+    if h.cut:
+        answer.update(limit_reached=True, limit_reason="limit", not_listed=h.cut)
+    return answer
+
+
+@hookimpl
+def codecairn_tools() -> list[Tool]:
+    return [
+        Tool(
+            "type_hierarchy",
+            "A type's ancestors and descendants (extends, implements, trait impls, Go embedding, Go interface "
+            "satisfaction by method sets), transitively to a depth, with the methods descendants override.",
+            {
+                "type": "object",
+                "properties": {
+                    "name": a.name(),
+                    "path": a.path("the file the type is in, when the name is ambiguous"),
+                    "line": {"type": "integer", "minimum": 1},
+                    "depth": {"type": "integer", "minimum": 1, "maximum": MAX_DEPTH, "default": DEFAULT_DEPTH},
+                    "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT},
+                },
+                "required": ["name"],
+                "additionalProperties": False,
+            },
+            type_hierarchy,
+            title="Type hierarchy",
+            hints=READ_ONLY,
+        )
+    ]

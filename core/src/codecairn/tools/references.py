@@ -1,0 +1,107 @@
+"""The ``find_references`` tool: every use of a symbol — the resolved edges that point at it, and
+the places its name occurs as a token, each classified from the syntax tree as code, comment or
+string — with its definition marked."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
+from codecairn.tools import arguments as a
+from codecairn.tools.symbols import one_symbol
+from codecairn.tools.trace import label, place
+
+DEFAULT_LIMIT, MAX_LIMIT = 100, 1000
+SCAN_SECONDS = 4.0  # the token scan's share of a call: past it the answer says it is incomplete
+
+
+async def find_references(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+    limit = args.get("limit", DEFAULT_LIMIT)
+    found = await one_symbol(ctx, args["name"], args.get("path"), args.get("line"))
+    if isinstance(found, dict):
+        return found
+    sym = found
+    home = ctx.path_of(sym)
+    answer: dict[str, Any] = {
+        "symbol": {"qualified_name": sym.qualified_name, "kind": sym.kind, "path": home, "line": sym.start_line},
+        "definition": {"path": home, "line": sym.start_line},
+    }
+    edges = await ctx.edges_to(sym.id, limit=limit + 1)
+    resolved: list[dict[str, Any]] = []
+    at: set[tuple[str, int]] = set()
+    for e in edges[:limit]:
+        where = place(ctx, e)
+        at.add((where["path"], where["line"]))
+        caller = ctx.symbol(e.source_id) if e.source_id is not None else None
+        reference: dict[str, Any] = {**where, "kind": e.kind}
+        reference.update({k: v for k, v in label(e).items() if k != "kind"})
+        if caller is not None:
+            reference["in"] = caller.qualified_name
+        resolved.append(reference)
+    answer["references"] = resolved
+    answer["references_complete"] = len(edges) <= limit
+    if args.get("tokens", True):
+        scope = ctx.resolve_path(args["scope"]) if args.get("scope") else ""
+        under = scope.rstrip("/") + "/" if scope else ""
+        # Look first where the name is likely: its own file, the files that use it or name it.
+        first = [home, *(p["path"] for p in resolved)]
+        unresolved, _ = await ctx.unresolved_uses([sym.name], ("calls", "references"), 200)
+        unresolved_at = set()
+        for e in unresolved:
+            f = ctx.file_by_id(e.file_id)
+            if f is not None:
+                first.append(f.path)
+                unresolved_at.add((f.path, e.line))
+        rest = sorted(f.path for f in ctx.files())
+        order = [p for p in dict.fromkeys([*first, *rest]) if not scope or p == scope or p.startswith(under)]
+        scan = await ctx.scan_tokens(sym.name, order, limit, SCAN_SECONDS)
+        tokens, counts = [], {"code": 0, "comment": 0, "string": 0}
+        for o in scan.occurrences:
+            counts[o.category] += 1
+            entry: dict[str, Any] = {"path": o.path, "line": o.line, "column": o.column, "category": o.category}
+            if o.path == home and o.line == sym.start_line:
+                entry["definition"] = True
+            elif (o.path, o.line) in at:
+                entry["resolved"] = True  # a resolved reference is on this line (listed above)
+            elif (o.path, o.line) in unresolved_at:
+                entry["unresolved_use"] = True  # a call or use of this name that resolution left open
+            tokens.append(entry)
+        answer["tokens"] = tokens
+        answer["token_counts"] = counts
+        answer["tokens_complete"] = scan.complete
+        if not scan.complete:
+            answer["files_scanned"] = f"{scan.files_scanned}/{scan.files_total}"
+        answer["complete"] = scan.complete and answer["references_complete"]
+    else:
+        answer["complete"] = answer["references_complete"]
+    if not answer["complete"]:
+        answer.update(limit_reached=True, limit_reason="limit or scan time (narrow with scope)")
+    return answer
+
+
+@hookimpl
+def codecairn_tools() -> list[Tool]:
+    return [
+        Tool(
+            "find_references",
+            "Every use of a symbol: resolved references from the graph (with resolution labels) plus the "
+            "name's token occurrences classified from the syntax tree as code, comment or string; the "
+            "definition marked. Narrow the token scan with scope (a path prefix).",
+            {
+                "type": "object",
+                "properties": {
+                    "name": a.name(),
+                    "path": a.path("the file the symbol is in, when the name is ambiguous"),
+                    "line": {"type": "integer", "minimum": 1},
+                    "scope": a.path("scan only files under this path"),
+                    "tokens": {"type": "boolean", "default": True, "description": "also scan for the name as a token"},
+                    "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT},
+                },
+                "required": ["name"],
+                "additionalProperties": False,
+            },
+            find_references,
+            title="Find references",
+            hints=READ_ONLY,
+        )
+    ]
