@@ -18,7 +18,7 @@ pytestmark = pytest.mark.anyio
 
 async def ask(session: ClientSession, tool: str, args: dict | None = None) -> dict:
     result = await session.call_tool(tool, args or {})
-    payload = json.loads(result.content[0].text)
+    payload = result.structured_content or json.loads(result.content[0].text)
     return {"_error": True, **payload} if result.is_error else payload
 
 

@@ -233,7 +233,7 @@ async def test_edit_replaces_a_unique_span_and_the_index_follows(ws) -> None:
     assert done["sha256_after"] == hashlib.sha256((root / "app/service.py").read_bytes()).hexdigest()
     assert "index" not in done, "re-indexed before the answer"
     found = await call(ws, "find_symbols", name="build_cache")
-    assert found["results"][0]["qualified_name"] == "app.service.build_cache"
+    assert [e["name"] for e in found["results"]["app/service.py"]] == ["build_cache"]
     assert not (await call(ws, "find_symbols", name="make_cache"))["results"]
 
 
@@ -264,7 +264,8 @@ async def test_edit_symbol_replaces_a_method_by_name(ws) -> None:
     assert "def get(self, key, default=None):\n        return default\n\n    def put" in text
     after = await call(ws, "edit_symbol", name="make_cache", position="after", new_text="\n\ndef other():\n    pass\n")
     assert after["symbol"] == "app.service.make_cache"
-    assert (await call(ws, "find_symbols", name="other"))["results"][0]["start_line"] == 19
+    (other,) = (await call(ws, "find_symbols", name="other"))["results"]["app/service.py"]
+    assert other["lines"].split("-")[0] == "19"
 
 
 async def test_edit_files_is_all_or_nothing(ws) -> None:

@@ -53,8 +53,9 @@ def records(path: Path) -> list[dict]:
 
 async def ask(session: ClientSession, tool: str, args: dict | None = None) -> tuple[dict, str, bool]:
     result = await session.call_tool(tool, args or {})
-    text = result.content[0].text
-    return json.loads(text), text, bool(result.is_error)
+    text = "".join(c.text for c in result.content)
+    # read_symbol's source comes as a text block after a one-line header; its fields are structured.
+    return result.structured_content or json.loads(text), text, bool(result.is_error)
 
 
 @pytest.fixture

@@ -57,7 +57,7 @@ def logged_ids(root: Path, cache: Path) -> list[str]:
 
 async def ask(session: ClientSession, tool: str, args: dict | None = None) -> dict:
     result = await session.call_tool(tool, args or {})
-    payload = json.loads(result.content[0].text)
+    payload = result.structured_content or json.loads(result.content[0].text)
     assert not result.is_error, payload
     return payload
 

@@ -92,7 +92,9 @@ def _parser() -> argparse.ArgumentParser:
     q.add_argument("--json", action="store_true", help=JSON_HELP)
     ex = sub.add_parser("export", parents=common, help="write symbols, edges, imports and exports as JSON Lines")
     ex.add_argument("path", help="the root whose index is written (refreshed first)")
-    mp = sub.add_parser("map", parents=common, help="a picture of the package graph: one HTML page, or a Mermaid diagram")
+    mp = sub.add_parser(
+        "map", parents=common, help="a picture of the package graph: one HTML page, or a Mermaid diagram"
+    )
     mp.add_argument("path", help="the root whose package graph is drawn (refreshed first)")
     shape = mp.add_mutually_exclusive_group(required=True)
     shape.add_argument("--html", metavar="OUT", help="write a self-contained HTML page here")

@@ -282,10 +282,14 @@ class CallRecorder:
             return record
         text = "".join(getattr(c, "text", "") or "" for c in (getattr(result, "content", None) or []))
         record.answer_bytes = len(text.encode("utf-8", "surrogatepass"))
-        try:
-            payload = json.loads(text) if text else {}
-        except ValueError:
-            payload = {}
+        # The answer's fields: structured when the tool sends them so (a text-block answer's text is a
+        # header line and the code, not one JSON document), else the JSON text itself.
+        payload = getattr(result, "structured_content", None) or getattr(result, "structuredContent", None)
+        if not isinstance(payload, dict):
+            try:
+                payload = json.loads(text) if text else {}
+            except ValueError:
+                payload = {}
         if not isinstance(payload, dict):
             payload = {}
         counting = self.log is not None

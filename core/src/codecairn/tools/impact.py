@@ -53,9 +53,10 @@ async def impact(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         for name in args["symbols"]:
             found = await one_symbol(ctx, name, None, None)
             if isinstance(found, dict):
-                names = {c["qualified_name"] for c in found["candidates"]}
-                if len(names) == 1 and found["complete"]:  # overloads of one method: a change to all of them
-                    start.extend(s for s in ctx.lookup(name) if s.qualified_name in names)
+                candidates = ctx.lookup(name)
+                names = {s.qualified_name for s in candidates}
+                if len(names) == 1:  # overloads of one method: a change to all of them
+                    start.extend(candidates)
                     continue
                 raise ToolError(BAD_ARGUMENT, f"{quoted(name)} is ambiguous: give a more qualified name",
                                 candidates=sorted(names)[:10])  # fmt: skip
