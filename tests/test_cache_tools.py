@@ -100,7 +100,7 @@ async def test_clear_keeps_memories_and_notes_unless_asked(tree: Path, cache_dir
             stats = await ask(session, "stats")
             assert stats["files"] == 0 and stats["symbols"] == 0 and stats["memories"] == 1
             assert stats["generation"] > indexed["generation"]
-            assert (await ask(session, "find_symbols", {"name": "split"}))["results"] == []
+            assert (await ask(session, "find_symbols", {"name": "split"}))["results"] == {}
             recalled = await ask(session, "recall", {"symbol": "shlex.split"})
             assert [m["reason"] for m in recalled["memories"]] == ["how arguments are split"]
             assert notes.exists()
