@@ -102,7 +102,16 @@ async def shows(ws: Workspace, n: int) -> bool:
         callee = await answers(ws).get_symbol(f"{MODULE}.fresh_{n}_callee")
     except ToolError:
         return False
-    return f"{MODULE}.fresh_{n}" in {c.get("caller") for c in callee.get("callers", ())}
+    # callers are grouped by resolution, then file, each named relative to its file's module
+    callers = callee.get("callers", {})
+    names = {
+        name
+        for by_file in callers.values()
+        if isinstance(by_file, dict)
+        for group in by_file.values()
+        for name in group
+    }
+    return f"fresh_{n}" in names or f"{MODULE}.fresh_{n}" in names
 
 
 async def until_shown(ws: Workspace, n: int, generation: int) -> None:
