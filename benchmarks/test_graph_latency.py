@@ -51,16 +51,21 @@ def timed_call(client: RawMcpClient, tool: str, args: dict[str, Any]) -> tuple[f
 
 
 def name_tools(client: RawMcpClient) -> dict[str, float]:
-    classes = client.call("find_symbols", {"pattern": "??????*", "kinds": ["class"], "limit": 200})["results"]
-    methods = client.call("find_symbols", {"kinds": ["method"], "limit": 100})["results"]
+    def listed(args: dict) -> list[tuple[str, dict]]:  # answers are grouped by file
+        grouped = client.call("find_symbols", args)["results"]
+        return [(path, entry) for path, entries in grouped.items() for entry in entries]
+
+    classes = listed({"pattern": "??????*", "kinds": ["class"], "limit": 200})
+    methods = listed({"kinds": ["method"], "limit": 100})
     finds, gets = [], []
-    for r in classes[::2]:
+    for _, r in classes[::2]:
+        name = r["name"].rsplit(".", 1)[-1]
         t = time.perf_counter()
-        client.call("find_symbols", {"name": r["name"][: max(3, len(r["name"]) // 2)]})
+        client.call("find_symbols", {"name": name[: max(3, len(name) // 2)]})
         finds.append((time.perf_counter() - t) * 1000)
-    for m in methods:
+    for path, m in methods:
         t = time.perf_counter()
-        client.call("get_symbol", {"name": m["qualified_name"], "path": m["path"], "line": m["start_line"]})
+        client.call("get_symbol", {"name": m["name"], "path": path, "line": int(m["lines"].split("-")[0])})
         gets.append((time.perf_counter() - t) * 1000)
     return {"find_symbols_p50_ms": percentile(finds, 0.5), "get_symbol_p50_ms": percentile(gets, 0.5)}
 

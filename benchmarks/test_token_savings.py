@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import subprocess
 import warnings
 from collections import defaultdict
@@ -132,21 +133,57 @@ def questions(truth: Truth) -> list[tuple[str, str, dict, set[str], object]]:
     return out
 
 
+_SIGNATURE_NAME = re.compile(r"\b(?:class|def|function|func|fn|interface|struct|enum|trait|type)\s+(\w+)")
+
+
+def _first_line(entry: dict) -> int:
+    return int(str(entry.get("lines", entry.get("start_line", 0))).split("-")[0])
+
+
+def _names(value: object) -> set[str]:
+    """Every symbol name in a grouped answer part ({label: {path: {name: line}}}, lists of entries
+    or of names), by its last component."""
+    out: set[str] = set()
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            if isinstance(inner, (int, list)) and not isinstance(inner, bool):
+                out.add(str(key).rsplit(".", 1)[-1])
+            if isinstance(inner, (dict, list)):
+                out |= _names(inner)
+    elif isinstance(value, list):
+        for item in value:
+            if isinstance(item, str):
+                out.add(item.rsplit(".", 1)[-1])
+            elif isinstance(item, dict) and ("name" in item or "signature" in item):
+                # an entry whose signature says its name leaves the name out
+                named = item.get("name") or _SIGNATURE_NAME.search(str(item["signature"]))
+                if named:
+                    out.add((named if isinstance(named, str) else named.group(1)).rsplit(".", 1)[-1])
+            else:
+                out |= _names(item)
+    return out
+
+
+def _paths(grouped: object) -> set[str]:
+    """The files a grouped answer part names ({label: {path: ...}})."""
+    if not isinstance(grouped, dict):
+        return set()
+    return {path for by_file in grouped.values() if isinstance(by_file, dict) for path in by_file}
+
+
 def correct(kind: str, answer: dict, expected: object) -> bool:
+    # Answers are grouped by file, names relative to the file's module, lines as "start-end".
     if kind in ("definition", "body"):
         path, line = expected  # type: ignore[misc]
         if kind == "body":
-            return answer.get("path") == path and answer.get("start_line") == line
-        return any(
-            m.get("path") == path and m.get("line", m.get("start_line")) == line for m in answer.get("results", [])
-        )
+            return answer.get("path") == path and _first_line(answer) == line
+        results = answer.get("results", {})
+        return any(p == path and _first_line(e) == line for p, entries in results.items() for e in entries)
     if kind == "module":
-        return expected <= {s.get("name") for s in answer.get("symbols", [])}  # type: ignore[operator]
+        return expected <= _names(answer.get("symbols", answer.get("members", {})))  # type: ignore[operator]
     if kind == "extends":
-        return expected <= {
-            b.get("qualified_name", b.get("name", "")).rsplit(".", 1)[-1] for b in answer.get("bases", [])
-        }  # type: ignore[operator]
-    return expected <= {c.get("path") for c in answer.get("callers", [])}  # type: ignore[operator]
+        return expected <= _names(answer.get("bases", {}))  # type: ignore[operator]
+    return expected <= _paths(answer.get("callers", {}))  # type: ignore[operator]
 
 
 def test_tokens_with_and_without_codecairn(bench_cache: Path) -> None:

@@ -91,6 +91,11 @@ def named_paths(value: Any, out: list[str], seen: set[str], skip: frozenset[str]
             out.append(p)
         for k, v in value.items():
             if isinstance(v, (dict, list)) and k not in skip:
+                # Places grouped by file ({path: [entries]}): the key is the path. A key that is
+                # not a file (a label, a name with several lines) is skipped when files are read.
+                if isinstance(k, str) and ("/" in k or "." in k) and k not in seen:
+                    seen.add(k)
+                    out.append(k)
                 named_paths(v, out, seen, skip)
     elif isinstance(value, list):
         for v in value:
@@ -108,6 +113,20 @@ def asked_about(tool: str, args: Mapping[str, Any], payload: dict[str, Any]) -> 
         exact = [r for r in results if isinstance(r, dict) and name in (r.get("name"), r.get("qualified_name"))]
         if exact:
             return {**payload, "results": exact}
+    if tool == "find_symbols" and isinstance(name, str) and isinstance(results, dict):
+        # grouped by file, each entry named relative to its file's module
+        last = name.replace("::", ".").rsplit(".", 1)[-1]
+        exact_files = {
+            path: entries
+            for path, entries in results.items()
+            if isinstance(entries, list)
+            and any(
+                isinstance(e, dict) and str(e.get("name", "")).replace("::", ".").rsplit(".", 1)[-1] == last
+                for e in entries
+            )
+        }
+        if exact_files:
+            return {**payload, "results": exact_files}
     return payload
 
 

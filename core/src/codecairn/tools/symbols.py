@@ -213,6 +213,7 @@ FIND_SYMBOLS_ANSWER = out.answer(
         "total": out.COUNT,
         "total_at_least": out.COUNT,
         "embeddings_pending": out.COUNT,
+        "embeddings_loading": out.TRUE,
         **out.CUT,
     },
     ("results",),
