@@ -584,6 +584,17 @@ def route_name(method: str, path: str) -> str:
     return f"{method} {path}"
 
 
+def client_url(text: str | None) -> str | None:
+    """``text`` when it can be a client call's URL to match against routes: absolute
+    (``http://``, ``https://``), a path (``/users``), or an unknown base then a path (``{}/users``);
+    None otherwise. Route detectors share it so that every language matches calls alike."""
+    if text is None:
+        return None
+    if text.startswith(("http://", "https://", "/")) or (text.startswith("{}") and text[2:].startswith("/")):
+        return text
+    return None
+
+
 def is_route_name(name: str) -> bool:
     method, _, path = name.partition(" ")
     return method in HTTP_METHODS and path.startswith("/")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from codecairn.model import FileFacts, HttpCall, Route
+from codecairn.model import FileFacts, HttpCall, Route, client_url
 
 FRAMEWORKS = {
     "net/http": "net/http",
@@ -263,12 +263,7 @@ def _known_text(f: _File, node: Any) -> str | None:
 
 
 def _url(f: _File, node: Any) -> str | None:
-    text = _known_text(f, node)
-    if text is None or text.startswith("{}{}"):
-        return None
-    if text.startswith(("http://", "https://", "/")) or (text.startswith("{}") and text[2:].startswith("/")):
-        return text
-    return None
+    return client_url(_known_text(f, node))
 
 
 def _join(prefix: str, path: str) -> str:

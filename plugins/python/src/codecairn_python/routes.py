@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from codecairn.model import FileFacts, HttpCall, Route
+from codecairn.model import FileFacts, HttpCall, Route, client_url
 
 APP_FACTORIES = {
     "Flask": ("flask", ""),
@@ -298,12 +298,7 @@ def _string(f: _File, node: Any) -> str | None:
 def _url(f: _File, node: Any) -> str | None:
     """A URL as far as it is known: a literal, an f-string ("{}" for each value), a module constant,
     or a constant + literal concatenation; None otherwise, or when it is no URL."""
-    text = _known_text(f, node)
-    if text is None:
-        return None
-    if text.startswith(("http://", "https://", "/")) or (text.startswith("{}") and text[2:].startswith("/")):
-        return text
-    return None
+    return client_url(_known_text(f, node))
 
 
 def _known_text(f: _File, node: Any) -> str | None:

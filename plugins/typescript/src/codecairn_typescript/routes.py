@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from codecairn.model import FileFacts, HttpCall, Route
+from codecairn.model import FileFacts, HttpCall, Route, client_url
 
 VERBS = {"get": "GET", "post": "POST", "put": "PUT", "patch": "PATCH", "delete": "DELETE", "del": "DELETE",
          "head": "HEAD", "options": "OPTIONS", "all": "ANY"}  # fmt: skip
@@ -276,12 +276,7 @@ def _known_text(f: _File, node: Any) -> str | None:
 
 
 def _url(f: _File, node: Any) -> str | None:
-    text = _known_text(f, node)
-    if text is None:
-        return None
-    if text.startswith(("http://", "https://", "/")) or (text.startswith("{}") and text[2:].startswith("/")):
-        return text
-    return None
+    return client_url(_known_text(f, node))
 
 
 def _join(prefix: str, path: str) -> str:
