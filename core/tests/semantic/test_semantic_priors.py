@@ -77,8 +77,8 @@ def test_the_public_central_documented_api_scores_above_its_lookalikes():
         "deprecated": Traits(deprecated=True, used_by_files=40, exported=True),
         "undocumented": Traits(documented=False, used_by_files=40, exported=True),
         "unused": Traits(exported=True),
-        "not exported": Traits(used_by_files=40),
         "a module": Traits(module=True, used_by_files=40, exported=True),
+        "a method": Traits(member=True, used_by_files=40, exported=True),
     }
     for why, traits in worse.items():
         assert priors.prior(traits) < api, why

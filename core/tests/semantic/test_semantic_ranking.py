@@ -45,6 +45,15 @@ def test_the_public_function_beats_a_slightly_closer_private_helper_and_a_test()
     assert hits[0].cosine == pytest.approx(float(unit(1, 0.15, 0) @ unit(1, 0, 0)), abs=0.01)
 
 
+def test_a_class_comes_before_its_method_that_reads_a_little_closer():
+    index = index_of(
+        (entry(1, "pool", member=True), unit(1, 0.05, 0)),  # ThreadPoolExecutor.submit (no doc of its own)
+        (entry(2, "pool"), unit(1, 0.2, 0)),  # ThreadPoolExecutor
+    )
+
+    assert ids(ranking.search(index, unit(1, 0, 0), ["pool"], 2)) == [2, 1]
+
+
 def test_tests_come_back_when_the_query_asks_for_them():
     index = index_of((entry(1, "url"), unit(1, 0.2, 0)), (entry(2, "url", test=True), unit(1, 0, 0)))
 

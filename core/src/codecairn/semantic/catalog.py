@@ -30,6 +30,7 @@ def priors_of(table: TraitTable, size: int, wants_tests: bool) -> np.ndarray:
     score -= priors.DEPRECATED_PENALTY * table.deprecated[:size]
     score -= priors.UNDOCUMENTED_PENALTY * ~table.documented[:size]
     score -= priors.MODULE_PENALTY * table.module[:size]
+    score -= priors.MEMBER_PENALTY * table.member[:size]
     score += priors.EXPORTED_BONUS * table.exported[:size]
     if not wants_tests:
         score -= priors.TEST_PENALTY * table.test[:size]
@@ -47,8 +48,9 @@ class TraitTable:
         self.used_by_files = np.zeros(capacity, dtype=np.int32)
         self.module = np.zeros(capacity, dtype=bool)
         self.exported = np.zeros(capacity, dtype=bool)
+        self.member = np.zeros(capacity, dtype=bool)
 
-    _FIELDS = ("private", "test", "deprecated", "documented", "used_by_files", "module", "exported")
+    _FIELDS = ("private", "test", "deprecated", "documented", "used_by_files", "module", "exported", "member")
 
     @property
     def nbytes(self) -> int:
@@ -70,6 +72,7 @@ class TraitTable:
         self.used_by_files[row] = traits.used_by_files
         self.module[row] = traits.module
         self.exported[row] = traits.exported
+        self.member[row] = traits.member
 
     def take(self, rows: np.ndarray) -> TraitTable:
         """A new table holding ``rows`` in order (then some room to grow)."""

@@ -115,6 +115,7 @@ class _Context:
             used_by_files=self.used_by.get(f.id, 0),
             module=f.kind in _MODULE_KINDS,
             exported=self.exported(f),
+            member=parent is not None and parent.kind not in _MODULE_KINDS,
         )
         entry = Entry(
             f.id,

@@ -17,7 +17,10 @@ already stores, and one number, its *prior*, added to its similarity score:
   ``deprecated`` modifier), a doc summary that says "deprecated"; inherited by everything inside;
 * **documented** — it has a doc summary;
 * **central** — how many files use it through a resolved edge (calls, extends, implements);
-* **module** — a module or package is what holds the answer to a question, rarely the answer.
+* **module** — a module or package is what holds the answer to a question, rarely the answer;
+* **member** — a method (or anything defined inside a class or function): asked "queue where
+  producers wait", a person names the class or the function, and of a class and one of its
+  methods that read alike, the class is the way in.
 
 The weights were chosen on the tuning questions of ``benchmarks/semantic`` (see its README).
 """
@@ -29,14 +32,17 @@ import re
 from collections.abc import Collection
 from typing import NamedTuple
 
-PRIVATE_PENALTY = 0.08
+# Chosen jointly (coordinate search over every weight at once, the lexical weight of ranking.py
+# included) on the tuning questions of both question sets; see benchmarks/semantic/README.md.
+PRIVATE_PENALTY = 0.12
 TEST_PENALTY = 0.25
-DEPRECATED_PENALTY = 0.1
-UNDOCUMENTED_PENALTY = 0.03
-MODULE_PENALTY = 0.1
-CENTRALITY_WEIGHT = 0.025  # per e-fold of the files that use it
+DEPRECATED_PENALTY = 0.13
+UNDOCUMENTED_PENALTY = 0.05
+MODULE_PENALTY = 0.3
+MEMBER_PENALTY = 0.07
+CENTRALITY_WEIGHT = 0.015  # per e-fold of the files that use it
 CENTRALITY_CAP = 6.0  # log(1 + files) beyond which more use says nothing new
-EXPORTED_BONUS = 0.04
+EXPORTED_BONUS = 0.0  # measured: with the private penalty, being listed in __all__ adds nothing
 
 _TEST_DIRS = frozenset({"test", "tests", "testing", "__tests__", "spec", "specs", "testdata", "test_data"})
 _TEST_FILE = re.compile(
@@ -60,6 +66,7 @@ class Traits(NamedTuple):
     used_by_files: int = 0
     module: bool = False  # a module or package: what holds the answer, rarely the answer
     exported: bool = False  # listed in its module's __all__ (or inside what is): the API by declaration
+    member: bool = False  # defined inside a class (or a function), not at a module's top level
 
 
 def prior(traits: Traits, wants_tests: bool = False) -> float:
@@ -75,6 +82,8 @@ def prior(traits: Traits, wants_tests: bool = False) -> float:
         score += EXPORTED_BONUS
     if traits.module:
         score -= MODULE_PENALTY
+    if traits.member:
+        score -= MEMBER_PENALTY
     if traits.test and not wants_tests:
         score -= TEST_PENALTY
     return score
