@@ -515,10 +515,11 @@ class ServedContext:
                 self._roots,
                 self._state,
                 ws.store,
-                ws.host.language_for,
+                ws.host.language_for,  # any file's language, indexed or not
                 ws.refresh,
                 lambda: ws.indexer.running,
                 ws.indexer.target.pool,
+                ws.config.search_timeout_seconds,
             )
         return self._file_access
 
