@@ -17,9 +17,11 @@ import asyncio
 import dataclasses
 import json
 import logging
+import os
 import sqlite3
 import sys
 import warnings
+from collections.abc import Awaitable
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +46,9 @@ log = logging.getLogger("codecairn.server")
 # A plugin's string or list argument whose schema sets no limit gets these (built-in tools set their own).
 DEFAULT_MAX_CHARS = 64 * 1024
 DEFAULT_MAX_ITEMS = 1000
+# A call that runs longer than this gets a progress notification every as often (when its client
+# sent a progressToken): clients that reset their time-outs on progress keep waiting for it.
+HEARTBEAT_SECONDS = float(os.environ.get("CODECAIRN_PROGRESS_EVERY", 1.0))
 NOT_INITIALIZED = "the session is not initialized: send initialize (then notifications/initialized) first"
 
 # What `initialize` tells an agent before its first call: which tool answers which question.
@@ -269,6 +274,36 @@ def _cut_to_budget(error: dict[str, Any], budget: int) -> dict[str, Any]:
         message = message[: len(message) * 3 // 4 - 1].rstrip() + "…" if len(message) > 4 else ""
 
 
+def _progress_token(ctx: ServerRequestContext) -> str | int | None:
+    meta = (ctx.params or {}).get("_meta")
+    token = meta.get("progressToken") if isinstance(meta, dict) else None
+    return token if isinstance(token, (str, int)) and not isinstance(token, bool) else None
+
+
+async def _with_heartbeat(served: ServedContext, name: str, work: Awaitable[dict[str, Any]]) -> Any:
+    """``work``'s answer; while it runs, every HEARTBEAT_SECONDS a progress notification saying
+    how long it has been running (unless the tool reports progress of its own). Any tool may take
+    a while on a large tree (a search, references, impact, a batch of edits, semantic search while
+    the model loads): the client hears it is alive rather than guessing from silence."""
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+
+    async def beat() -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            seconds = loop.time() - started
+            try:
+                await served.heartbeat(seconds, f"{name}: working ({seconds:.0f}s)")
+            except Exception:  # the client went away: the answer will not reach it either
+                return
+
+    beating = asyncio.create_task(beat())
+    try:
+        return await work
+    finally:
+        beating.cancel()
+
+
 class CodecairnServer:
     def __init__(self, workspace: Workspace, roots: DeclaredRoots | None = None) -> None:
         self.workspace = workspace
@@ -390,7 +425,10 @@ class CodecairnServer:
                 await self.workspace.indexer.wait_fresh()  # a changed file being re-indexed: answer from its new state
                 # asyncio's own timeout: a quarter of the cost of anyio's cancel scope, per call
                 async with asyncio.timeout(self.timeout_seconds):
-                    payload = await tool.handler(served, args)
+                    if _progress_token(ctx) is None:
+                        payload = await tool.handler(served, args)
+                    else:
+                        payload = await _with_heartbeat(served, tool.name, tool.handler(served, args))
         except ToolError as exc:
             return self._error(exc)
         except (StoreError, sqlite3.DatabaseError) as exc:  # the index database: damaged, read-only, busy
