@@ -65,15 +65,22 @@ async def test_excludes_languages_and_file_size_come_from_the_project(
 
 
 @pytest.mark.anyio
-async def test_the_environment_wins_over_the_file(
+async def test_what_a_new_exclude_names_leaves_the_index_and_the_environment_wins_over_the_file(
     tmp_path: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = _project(tmp_path / "p", CONFIG)
-    monkeypatch.setenv("CODECAIRN_MAX_FILE_BYTES", "100000")
+    root = _project(tmp_path / "p", "")
     ws = await Workspace.open(root)
     try:
         await ws.index_now()
-        assert sorted(ws.state.files_by_path) == ["pkg/big.py", "pkg/core.py"]
+        assert "generated/table.py" in ws.state.files_by_path and "server.go" in ws.state.files_by_path
+    finally:
+        await ws.close()
+    (root / ".codecairn" / "config.toml").write_text(CONFIG)
+    monkeypatch.setenv("CODECAIRN_MAX_FILE_BYTES", "100000")
+    ws = await Workspace.open(root)
+    try:
+        summary = await ws.index_now()
+        assert sorted(ws.state.files_by_path) == ["pkg/big.py", "pkg/core.py"] and summary.deleted == 2
     finally:
         await ws.close()
 
@@ -145,10 +152,13 @@ def test_index_and_serve_refuse_a_wrong_file_and_doctor_reports_it(tmp_path: Pat
     assert doctor.returncode == 1 and not check["ok"]
     assert "limits.search_timeout" in check["found"] and "docs/configuration.md" in check["fix"]
 
-    config.write_text('languages = ["python"]\n[limits]\nsearch_timeout_seconds = 5\n')
+    config.write_text('languages = ["python"]\nembed = false\n[limits]\nsearch_timeout_seconds = 5\n')
     doctor = run(codecairn_exe, cache, "doctor", "--json", cwd=root)  # the current directory by default
     (check,) = [c for c in json.loads(doctor.stdout)["checks"] if c["check"] == "config"]
     assert check["ok"] and 'languages=["python"]' in check["found"] and "search_timeout_seconds" in check["found"]
+    indexed = run(codecairn_exe, cache, "index", str(root), "--json")  # no vectors: the project said so
+    summary = json.loads(indexed.stdout)
+    assert indexed.returncode == 0 and summary["languages"] == {"python": 3} and "embeddings" not in summary
 
 
 def test_the_served_answer_budget_comes_from_the_project(tmp_path: Path, cache_dir: Path) -> None:
