@@ -181,7 +181,8 @@ def test_a_javascript_class_from_eslint(eslint: dict[str, dict]) -> None:
     assert decorative["kind"] == "class"
     assert decorative["path"] == f"{TOKEN_STORE}/decorative-cursor.js"
     assert decorative["doc"] == "The abstract class about cursors which manipulate another cursor."
-    assert members(decorative) == {("constructor", "constructor"), ("moveNext", "method")}
+    # its constructor's `this.cursor = cursor` is an instance field
+    assert members(decorative) == {("constructor", "constructor"), ("moveNext", "method"), ("cursor", "property")}
     assert set(ts_places(decorative["bases"])) == {f"{TOKEN_STORE}/cursor.Cursor"}
     assert {
         f"{TOKEN_STORE}/filter-cursor.FilterCursor",

@@ -169,3 +169,34 @@ async def test_cancelling_an_index_stops_it_and_the_next_run_completes(tmp_path:
         assert con.execute("SELECT COUNT(*) FROM files").fetchone()[0] == total
         orphans = con.execute("SELECT COUNT(*) FROM symbols WHERE file_id NOT IN (SELECT id FROM files)").fetchone()[0]
         assert orphans == 0
+
+
+async def test_tools_that_take_a_while_report_progress_while_they_work(stdlib_part: Path, cache_dir: Path) -> None:
+    # The server's heartbeat, made frequent: what a client waiting on a slow call on a large tree
+    # sees each second (CODECAIRN_PROGRESS_EVERY's default).
+    params = server_params(stdlib_part, cache_dir, "--no-index", "--no-watch", "--no-embed")
+    params.env = {**(params.env or {}), "CODECAIRN_PROGRESS_EVERY": "0.005"}
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            await call(session, "index")
+            heard: dict[str, list[tuple[float, float | None, str | None]]] = {}
+            calls = {
+                "architecture": {},
+                "impact": {"symbols": ["json.decoder.JSONDecoder.raw_decode"]},
+                "search_text": {"pattern": r"def \w+\(self"},
+            }
+            for tool, args in calls.items():
+
+                async def on_progress(done: float, total: float | None, message: str | None, tool: str = tool) -> None:
+                    heard.setdefault(tool, []).append((done, total, message))
+
+                answer = await call(session, tool, args, progress_callback=on_progress)
+                assert "_error" not in answer, (tool, answer)
+            quiet = await session.call_tool("architecture", {})  # no progressToken: nothing is sent for it
+            assert not quiet.is_error
+    assert heard, "no tool reported progress"
+    for tool, notes in heard.items():
+        values = [done for done, _, _ in notes]
+        assert values == sorted(set(values)), f"{tool}: progress must grow with each notification"
+        assert all(message and message.startswith(f"{tool}: working") for _, _, message in notes)

@@ -1,6 +1,12 @@
 """An independent client: the MCP Inspector's CLI (Node, @modelcontextprotocol/inspector, installed
 by scripts/test-prerequisites.sh) lists the tools and calls the file tools against the real server
-— what an agent built on the TypeScript SDK sees, not only what the Python SDK sees."""
+— what an agent built on the TypeScript SDK sees, not only what the Python SDK sees: every tool's
+title and annotations, the output schemas, and structured answers that satisfy them.
+
+`instructions` are not checked here: the Inspector's CLI (0.15) invokes one method
+(tools/*, resources/*, prompts/*, logging/setLevel) and prints only its result, never the
+initialize result that carries them. The raw wire client checks them instead
+(tests/test_mcp_protocol.py, test_initialize_tells_an_agent_which_tool_answers_which_question)."""
 
 from __future__ import annotations
 
@@ -11,7 +17,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jsonschema
 import pytest
+from codecairn.host import PluginHost
 
 NODE_TOOLS = Path(os.environ.get("CODECAIRN_NODE_TOOLS", Path.home() / ".cache" / "codecairn-node"))
 INSPECTOR = NODE_TOOLS / "node_modules" / ".bin" / "mcp-inspector"
@@ -44,9 +52,26 @@ def test_the_inspector_lists_and_calls_the_file_tools(inspector: Path, tmp_path:
     (root / "greet.py").write_text('def hello():\n    return "hi"\n')
 
     listed = {t["name"]: t for t in inspect(inspector, root, cache_dir, "tools/list")["tools"]}
+    served = PluginHost().tools
+    assert set(listed) == set(served)
+    for name, tool in served.items():
+        seen = listed[name]
+        assert seen["title"] == tool.title and seen["annotations"] == {
+            "title": tool.title,
+            "readOnlyHint": tool.hints.read_only,
+            "destructiveHint": tool.hints.destructive,
+            "idempotentHint": tool.hints.idempotent,
+            "openWorldHint": tool.hints.open_world,
+        }, name
+        # The output schema reaches a TypeScript client whole (or, for a tool without one, not at all).
+        assert seen.get("outputSchema") == (json.loads(json.dumps(tool.output_schema)) if tool.output_schema else None)
     assert listed["read"]["annotations"]["readOnlyHint"] is True
     assert listed["edit"]["annotations"]["destructiveHint"] is True
     assert listed["search_text"]["annotations"]["openWorldHint"] is False
+
+    indexed = inspect(inspector, root, cache_dir, "tools/call", "index")
+    assert not indexed.get("isError") and indexed["structuredContent"]["files"] == 1
+    jsonschema.Draft202012Validator(listed["index"]["outputSchema"]).validate(indexed["structuredContent"])
 
     read = inspect(inspector, root, cache_dir, "tools/call", "read", path="greet.py", start_line=2)
     header, text = read["content"][0]["text"].split("\n", 1)

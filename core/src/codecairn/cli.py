@@ -1,6 +1,6 @@
 """The command line: thin wrappers around a Workspace.
 
-codecairn index PATH [--json] [--rebuild] [--no-embed]   build or refresh the index, then show what it found
+codecairn index PATH [--json] [--rebuild] [--no-embed|--embed]   build or refresh the index, then show what it found
 codecairn serve [ROOT [MORE_ROOTS...]] [--no-index] [--no-watch] [--no-embed]   MCP stdio server (the first root is indexed)
 codecairn plugins [--json]                  loaded plugins, their languages and tools
 codecairn query NAME [--root PATH] [--json] get_symbol, else find_symbols, for people; exit 1 if nothing
@@ -9,7 +9,7 @@ codecairn map PATH --html OUT | --mermaid   a picture of the package graph (docs
 codecairn snapshot export [ROOT]            write ROOT/.codecairn/index.db.zst to commit and share
 codecairn workspaces [--gc] [--delete ROOT] [--json]   the index databases in the cache
 codecairn clients {claude,codex,cursor,vscode} [ROOT] [--write]   the registration for an agent
-codecairn doctor [--json]                   what this installation can do, and the fix for what it cannot
+codecairn doctor [ROOT] [--json]            what this installation can do, and the fix for what it cannot
 
 Global options (--cache-dir, --log-level) are taken before or after the command.
 """
@@ -22,7 +22,7 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 
 JSON_HELP = "print the result as JSON (for scripts) instead of text for people"
+EMBED_HELP = "compute semantic-search vectors even if the project's configuration says embed = false"
 
 
 def _global_options(defaults: bool) -> argparse.ArgumentParser:
@@ -68,7 +69,7 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="do not compute semantic-search vectors (computed by default when the semantic extra is installed)",
     )
-    ix.add_argument("--embed", action="store_true", help=argparse.SUPPRESS)  # the default now; kept for old scripts
+    ix.add_argument("--embed", action="store_true", help=EMBED_HELP)
     sv = sub.add_parser("serve", parents=common, help="serve a root over MCP stdio")
     sv.add_argument(
         "roots",
@@ -84,6 +85,7 @@ def _parser() -> argparse.ArgumentParser:
         help="do not watch files for changes (answers still name stale files; `index` refreshes)",
     )
     sv.add_argument("--no-embed", action="store_true", help="do not compute semantic-search vectors")
+    sv.add_argument("--embed", action="store_true", help=EMBED_HELP)
     pl = sub.add_parser("plugins", parents=common, help="list loaded plugins")
     pl.add_argument("--json", action="store_true", help=JSON_HELP)
     q = sub.add_parser("query", parents=common, help="look a symbol up (exit status 1 when nothing matches)")
@@ -145,7 +147,12 @@ def _parser() -> argparse.ArgumentParser:
     ws.add_argument("--dry-run", action="store_true", help="with --gc or --delete: say what would be deleted")
     ws.add_argument("--delete", metavar="ROOT", help="delete the index of this root (not the root itself)")
     ws.add_argument("--json", action="store_true", help=JSON_HELP)
-    dr = sub.add_parser("doctor", parents=common, help="check grammars, model, cache, plugins; say how to fix")
+    dr = sub.add_parser(
+        "doctor",
+        parents=common,
+        help="check grammars, model, cache, plugins, the project's configuration; say how to fix",
+    )
+    dr.add_argument("root", nargs="?", default=".", help="the project whose configuration is checked (default: .)")
     dr.add_argument("--json", action="store_true", help=JSON_HELP)
     cl = sub.add_parser("clients", parents=common, help="print (or --write) the registration for an agent")
     cl.add_argument("client", choices=sorted(CLIENTS), help="the agent to register codecairn with")
@@ -310,6 +317,8 @@ def _doctor(args: argparse.Namespace) -> int:
     reason = unavailable_reason()
     check("semantic model", "installed" if not reason else "not available", reason or "")
 
+    _check_config(check, args.root, host)
+
     from codecairn.workspaces import workspaces_dir
 
     cache = workspaces_dir()
@@ -331,6 +340,24 @@ def _doctor(args: argparse.Namespace) -> int:
             mark = "ok " if c["ok"] else "FIX"
             print(f"{mark} {c['check']}: {c['found']}" + (f"\n    -> {c['fix']}" if not c["ok"] else ""))
     return 0 if all(c["ok"] for c in checks) else 1
+
+
+def _check_config(check: Callable[..., None], root: str, host: Any) -> None:
+    """The project's configuration: where it is and what it sets, or what is wrong with it."""
+    from codecairn import config
+
+    try:
+        found = config.load(Path(root).expanduser().resolve())
+        found.check_languages(host.languages)
+    except config.ConfigError as exc:
+        check("config", str(exc), "correct it: docs/configuration.md lists the keys and their types")
+        return
+    if not found.source:
+        check("config", f"none in {Path(root).resolve()} (every default)")
+        return
+    settings = found.settings()
+    shown = ", ".join(f"{k}={json.dumps(v, separators=(',', ':'))}" for k, v in settings.items())
+    check("config", f"{found.source}: {shown or 'nothing set'}")
 
 
 async def _dispatch(args: argparse.Namespace) -> int:
@@ -366,7 +393,7 @@ async def _dispatch(args: argparse.Namespace) -> int:
                 ws,
                 index_on_start=not args.no_index,
                 watch=not args.no_watch,
-                embed=not args.no_embed,
+                embed=not args.no_embed and (args.embed or ws.config.embed),
                 extra_roots=extra,
             )
         finally:
@@ -544,7 +571,8 @@ async def _index(args: argparse.Namespace) -> int:
                 bar.update(task, completed=done, total=total or None, description=message)
 
             summary = await ws.index_now(progress)
-            embedded = None if args.no_embed or interrupt.cancel_called else await _embed(ws, bar)
+            wanted = not args.no_embed and (args.embed or ws.config.embed)
+            embedded = await _embed(ws, bar) if wanted and not interrupt.cancel_called else None
         if interrupt.cancelled_caught:
             raise KeyboardInterrupt
         overview = await index_overview(ws.store, ws.state.generation)

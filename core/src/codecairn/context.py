@@ -108,6 +108,8 @@ class ServedContext:
         self.memories: MemoryBook = ws.memory
         self._roots = roots or DeclaredRoots(ws.root)  # the session's (server.py), or the indexed root alone
         self._file_access: FileAccess | None = None
+        self.reports_progress = False  # has the tool reported progress of its own?
+        self._beaten = 0.0  # the last heartbeat's value (each must be larger)
 
     @property
     def generation(self) -> int:
@@ -502,8 +504,17 @@ class ServedContext:
     # ---- this call ------------------------------------------------------------------------------
 
     async def report_progress(self, done: float, total: float | None = None, message: str | None = None) -> None:
+        self.reports_progress = True  # the tool counts on its own: the server's heartbeat stops
         if self._progress is not None:
             await self._progress(done, total, message)
+
+    async def heartbeat(self, seconds: float, message: str) -> None:
+        """The server's progress for a call that takes a while and says nothing itself: the time
+        it has run, which grows with each notification as the protocol wants."""
+        seconds = round(seconds, 3)
+        if self._progress is not None and not self.reports_progress and seconds > self._beaten:
+            self._beaten = seconds
+            await self._progress(seconds, None, message)
 
     # ---- files: declared roots, bounded reads, text search, comparison, edits (the file tools) ----
 
@@ -515,10 +526,11 @@ class ServedContext:
                 self._roots,
                 self._state,
                 ws.store,
-                ws.host.language_for,
+                ws.host.language_for,  # any file's language, indexed or not
                 ws.refresh,
                 lambda: ws.indexer.running,
                 ws.indexer.target.pool,
+                ws.config.search_timeout_seconds,
             )
         return self._file_access
 

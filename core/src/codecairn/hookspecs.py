@@ -301,6 +301,9 @@ class ToolContext(Protocol):
     async def clear(self, include_memories: bool = False) -> Dropped: ...
 
     # ---- this call ------------------------------------------------------------------------------
+    # Progress of this call, sent when the client asked for it (a progressToken), each ``done``
+    # larger than the last. A tool that never reports gets the server's heartbeat instead (the
+    # seconds it has run, each second past the first); one that reports replaces the heartbeat.
     async def report_progress(self, done: float, total: float | None = None, message: str | None = None) -> None: ...
 
     # ---- files: declared roots, bounded reads, text search, comparison, edits (the file tools) ----

@@ -7,7 +7,8 @@ Bounds, all enforced here for every tool: arguments are checked against the sche
 tool runs (and a refusal names the argument without repeating it); a call gets
 CODECAIRN_TOOL_TIMEOUT seconds, after which it is cancelled — tools do their heavy work in
 slices or in threads that see the cancellation, so the work stops, not just the wait; every
-answer, error or not, fits CODECAIRN_RESPONSE_BYTES.
+answer, error or not, fits CODECAIRN_RESPONSE_BYTES. Both may be set per project too (limits in
+its configuration, codecairn.config); the environment wins.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import os
 import sqlite3
 import sys
 import warnings
+from collections.abc import Awaitable
 from pathlib import Path
 from typing import Any
 
@@ -41,11 +43,12 @@ from codecairn.workspace import Workspace
 
 log = logging.getLogger("codecairn.server")
 
-RESPONSE_BUDGET_BYTES = int(os.environ.get("CODECAIRN_RESPONSE_BYTES", 200_000))
-TOOL_TIMEOUT_SECONDS = float(os.environ.get("CODECAIRN_TOOL_TIMEOUT", 60))
 # A plugin's string or list argument whose schema sets no limit gets these (built-in tools set their own).
 DEFAULT_MAX_CHARS = 64 * 1024
 DEFAULT_MAX_ITEMS = 1000
+# A call that runs longer than this gets a progress notification every as often (when its client
+# sent a progressToken): clients that reset their time-outs on progress keep waiting for it.
+HEARTBEAT_SECONDS = float(os.environ.get("CODECAIRN_PROGRESS_EVERY", 1.0))
 NOT_INITIALIZED = "the session is not initialized: send initialize (then notifications/initialized) first"
 
 # What `initialize` tells an agent before its first call: which tool answers which question.
@@ -252,28 +255,61 @@ def _advertised(tool: Tool) -> types.Tool:
     )
 
 
-def _too_large(tool: Tool) -> str:
+def _too_large(tool: Tool, budget: int) -> str:
     """Why an answer was refused for its size, and which of *this* tool's arguments narrow it."""
     own = [a for a in NARROWING if a in tool.input_schema.get("properties", {})]
     advice = f"narrow it with {', '.join(own)}" if own else f"{tool.name} takes no argument that narrows it"
-    return f"the answer is larger than {RESPONSE_BUDGET_BYTES} bytes; {advice}"
+    return f"the answer is larger than {budget} bytes; {advice}"
 
 
-def _cut_to_budget(error: dict[str, Any]) -> dict[str, Any]:
+def _cut_to_budget(error: dict[str, Any], budget: int) -> dict[str, Any]:
     """An error larger than the response budget: its code, its state stamps and as much of its
     message as fits; the details (candidates, lists) go."""
     kept: dict[str, Any] = {k: error[k] for k in ("error", "generation", "indexing") if k in error}
     message = str(error.get("message", ""))
     while True:
         cut = {**kept, "message": message, "truncated": True}
-        if _size(cut) <= RESPONSE_BUDGET_BYTES or not message:
+        if _size(cut) <= budget or not message:
             return cut
         message = message[: len(message) * 3 // 4 - 1].rstrip() + "…" if len(message) > 4 else ""
+
+
+def _progress_token(ctx: ServerRequestContext) -> str | int | None:
+    meta = (ctx.params or {}).get("_meta")
+    token = meta.get("progressToken") if isinstance(meta, dict) else None
+    return token if isinstance(token, (str, int)) and not isinstance(token, bool) else None
+
+
+async def _with_heartbeat(served: ServedContext, name: str, work: Awaitable[dict[str, Any]]) -> Any:
+    """``work``'s answer; while it runs, every HEARTBEAT_SECONDS a progress notification saying
+    how long it has been running (unless the tool reports progress of its own). Any tool may take
+    a while on a large tree (a search, references, impact, a batch of edits, semantic search while
+    the model loads): the client hears it is alive rather than guessing from silence."""
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+
+    async def beat() -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            seconds = loop.time() - started
+            try:
+                await served.heartbeat(seconds, f"{name}: working ({seconds:.0f}s)")
+            except Exception:  # the client went away: the answer will not reach it either
+                return
+
+    beating = asyncio.create_task(beat())
+    try:
+        return await work
+    finally:
+        beating.cancel()
 
 
 class CodecairnServer:
     def __init__(self, workspace: Workspace, roots: DeclaredRoots | None = None) -> None:
         self.workspace = workspace
+        # Per call: the time a tool gets and the largest answer (environment, else project config).
+        self.timeout_seconds = workspace.config.tool_timeout_seconds
+        self.budget_bytes = workspace.config.response_bytes
         # The roots file tools may touch: the command line's, then the client's (see _ask_roots).
         self.roots = roots or DeclaredRoots(workspace.root)
         self._background: set[asyncio.Task] = set()
@@ -388,16 +424,19 @@ class CodecairnServer:
             else:
                 await self.workspace.indexer.wait_fresh()  # a changed file being re-indexed: answer from its new state
                 # asyncio's own timeout: a quarter of the cost of anyio's cancel scope, per call
-                async with asyncio.timeout(TOOL_TIMEOUT_SECONDS):
-                    payload = await tool.handler(served, args)
+                async with asyncio.timeout(self.timeout_seconds):
+                    if _progress_token(ctx) is None:
+                        payload = await tool.handler(served, args)
+                    else:
+                        payload = await _with_heartbeat(served, tool.name, tool.handler(served, args))
         except ToolError as exc:
             return self._error(exc)
         except (StoreError, sqlite3.DatabaseError) as exc:  # the index database: damaged, read-only, busy
             return self._error(ToolError(UNAVAILABLE, str(self.workspace.explain(exc))))
         except TimeoutError:
-            log.error("tool %s (%s) timed out after %ss", tool.name, tool.plugin, TOOL_TIMEOUT_SECONDS)
+            log.error("tool %s (%s) timed out after %ss", tool.name, tool.plugin, self.timeout_seconds)
             return self._error(
-                ToolError(UNAVAILABLE, f"{tool.name} took longer than {TOOL_TIMEOUT_SECONDS:g}s and was stopped")
+                ToolError(UNAVAILABLE, f"{tool.name} took longer than {self.timeout_seconds:g}s and was stopped")
             )
         except Exception as exc:  # a plugin's bug is one failed call, not a dead server
             log.exception("tool %s (%s) failed", tool.name, tool.plugin)
@@ -408,8 +447,8 @@ class CodecairnServer:
             )
         payload = self._stamp(payload)
         text = _text(payload)
-        if len(text.encode()) > RESPONSE_BUDGET_BYTES:
-            return self._error(ToolError("too_large", _too_large(tool)))
+        if len(text.encode()) > self.budget_bytes:
+            return self._error(ToolError("too_large", _too_large(tool, self.budget_bytes)))
         if tool.render is not None:  # source text as text, not inside a JSON string; the fields stay structured
             blocks = tool.render(payload)
             return types.CallToolResult(
@@ -438,8 +477,8 @@ class CodecairnServer:
     def _error(self, exc: ToolError) -> types.CallToolResult:
         payload = self._stamp_state(exc.to_dict())
         text = _text(payload)
-        if len(text.encode()) > RESPONSE_BUDGET_BYTES:
-            text = _text(_cut_to_budget(payload))
+        if len(text.encode()) > self.budget_bytes:
+            text = _text(_cut_to_budget(payload, self.budget_bytes))
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
 
     async def run_stdio(self) -> None:

@@ -11,11 +11,14 @@ import logging
 import os
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import cast
 
+from codecairn import config as project_config
+from codecairn.config import ProjectConfig
 from codecairn.errors import StoreError
+from codecairn.hookspecs import Language
 from codecairn.host import PluginHost
 from codecairn.index.indexer import Indexer
 from codecairn.index.parse_pool import ParsePool
@@ -51,10 +54,32 @@ class _Unusable:
         raise self._failure
 
 
+def _only(languages: tuple[str, ...], language_for: Callable[[str], Language | None]):
+    """``language_for`` narrowed to the languages a project's configuration names."""
+    wanted = frozenset(languages)
+
+    def narrowed(path: str) -> Language | None:
+        language = language_for(path)
+        return language if language is not None and language.name in wanted else None
+
+    return narrowed
+
+
 class Workspace:
-    def __init__(self, root: Path, host: PluginHost, store: Store | None, failure: StoreError | None = None) -> None:
+    def __init__(
+        self,
+        root: Path,
+        host: PluginHost,
+        store: Store | None,
+        failure: StoreError | None = None,
+        config: ProjectConfig | None = None,
+    ) -> None:
         self.root = root
         self.host = host
+        self.config = config or ProjectConfig()  # the project's own settings (codecairn.config)
+        language_for = host.language_for
+        if self.config.languages is not None:
+            language_for = _only(self.config.languages, language_for)
         self._store = store  # None only for an unusable workspace (see unusable)
         self.state = IndexState(os.path.realpath(root))
         self._failure = failure  # see unusable()
@@ -62,14 +87,24 @@ class Workspace:
         self.imported: Imported | None = None  # the shared snapshot this index started from, if any
         self._last_used_at = 0.0
         parts_store = store if store is not None else cast(Store, _Unusable(failure))  # never asked
+        self.language_for = language_for
         self.indexer = Indexer(
-            IndexTarget(root, host.languages, host.language_for, parts_store, self.state, ParsePool(host.languages))
+            IndexTarget(
+                root,
+                host.languages,
+                language_for,
+                parts_store,
+                self.state,
+                ParsePool(host.languages),
+                exclude=self.config.exclude_spec(),
+                max_file_bytes=self.config.max_file_bytes,
+            )
         )
         self.names = NameSearch(self.state)
         self.graph = GraphIndex(self.state, parts_store)
         self.embeddings = EmbeddingJob(self.state, parts_store, host.embedder)
         self.semantic = SemanticSearch(self.embeddings, host.embedder)
-        self.memory = Memories(root, self.state, parts_store, host.language_for, host.embedder)
+        self.memory = Memories(root, self.state, parts_store, language_for, host.embedder)
         self.indexer.on_change(self._after_change)
 
     async def _after_change(self, summary: IndexSummary) -> None:
@@ -92,9 +127,12 @@ class Workspace:
     ) -> Workspace:
         """Open ``root``'s index. ``rebuild``: delete it first, keeping the memories agents wrote.
         ``adopt_snapshot``: with no index yet, start from the repository's shared snapshot
-        (``.codecairn/index.db.zst``) when there is one."""
+        (``.codecairn/index.db.zst``) when there is one. A project configuration that cannot be
+        used raises ConfigError before anything is opened or changed."""
         real = validate_root(root)
         host = host or PluginHost()
+        config = project_config.load(real)
+        config.check_languages(host.languages)
         db = db_path or database_path(real, cache_dir)
         kept: list[tuple] = []
         if rebuild:
@@ -118,7 +156,7 @@ class Workspace:
         except BaseException:
             lease.release()
             raise
-        ws = cls(real, host, store)
+        ws = cls(real, host, store, config=config)
         ws.lease = lease
         ws.imported = imported
         try:
@@ -137,7 +175,8 @@ class Workspace:
     @classmethod
     def unusable(cls, root: str | os.PathLike, failure: StoreError, host: PluginHost | None = None) -> Workspace:
         """A served root whose index cannot be used (damaged): every answer is ``failure``."""
-        return cls(validate_root(root), host or PluginHost(), None, failure)
+        real = validate_root(root)
+        return cls(real, host or PluginHost(), None, failure, project_config.load(real))
 
     async def _load_files(self) -> None:
         assert self._store is not None

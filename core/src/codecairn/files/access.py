@@ -98,8 +98,10 @@ class FileAccess:
         refresh: Refresh,
         indexing: Callable[[], bool],
         pool: ParsePool,
+        search_timeout: float = ripgrep.SEARCH_TIMEOUT_SECONDS,
     ) -> None:
         self.roots = roots
+        self.search_timeout = search_timeout  # a search or listing's time (the project may set it)
         self.state = state
         self.store = store
         self.language_for = language_for
@@ -223,7 +225,9 @@ class FileAccess:
             if place.rel and not os.path.exists(place.real):
                 raise ToolError(NOT_FOUND, f"{place.shown} does not exist", path=place.shown)
             try:
-                listed = await ripgrep.list_files(place.root, place.rel, include, exclude, keep)
+                listed = await ripgrep.list_files(
+                    place.root, place.rel, include, exclude, keep, timeout=self.search_timeout
+                )
             except subprocesses.ProgramUnavailable as exc:
                 raise ripgrep.unavailable(exc) from None
             paths += [self._shown(place, p) for p in listed.paths]
@@ -286,7 +290,7 @@ class FileAccess:
         places = self._scopes(path)
         include, exclude = list(include), list(exclude)
         out = TextSearch([])
-        deadline = asyncio.get_running_loop().time() + ripgrep.SEARCH_TIMEOUT_SECONDS
+        deadline = asyncio.get_running_loop().time() + self.search_timeout
         for place in places:
             if place.rel and not os.path.exists(place.real):
                 raise ToolError(NOT_FOUND, f"{place.shown} does not exist", path=place.shown)
@@ -357,7 +361,9 @@ class FileAccess:
         listings = []
         for place in sides:
             try:
-                listed = await ripgrep.list_files(place.root, place.rel, [], [], LISTING_CAP)
+                listed = await ripgrep.list_files(
+                    place.root, place.rel, [], [], LISTING_CAP, timeout=self.search_timeout
+                )
             except subprocesses.ProgramUnavailable as exc:
                 raise ripgrep.unavailable(exc) from None
             prefix = place.rel + "/" if place.rel else ""

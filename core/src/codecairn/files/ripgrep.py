@@ -74,10 +74,15 @@ class Listed:
 
 
 async def list_files(
-    root: str, scope: str = "", include: list[str] | None = None, exclude: list[str] | None = None, limit: int = 500_000
+    root: str,
+    scope: str = "",
+    include: list[str] | None = None,
+    exclude: list[str] | None = None,
+    limit: int = 500_000,
+    timeout: float = SEARCH_TIMEOUT_SECONDS,
 ) -> Listed:
     """Files under ``root/scope`` that the walk rules let through, sorted; at most ``limit`` kept
-    (``total`` counts them all)."""
+    (``total`` counts them all); what is found in ``timeout`` seconds."""
     args = ["--files", "--null", *walk_arguments(), *_globs(include or [], exclude or []), *_scope(scope)]
     paths: list[str] = []
     total = 0
@@ -86,7 +91,7 @@ async def list_files(
         assert proc.stdout is not None
         pending = b""
         try:
-            async with asyncio.timeout(SEARCH_TIMEOUT_SECONDS):
+            async with asyncio.timeout(timeout):
                 while chunk := await proc.stdout.read(READ_CHUNK):
                     pieces = (pending + chunk).split(b"\0")
                     pending = pieces.pop()

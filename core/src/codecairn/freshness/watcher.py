@@ -336,7 +336,12 @@ class Watcher:
     def _scan(self, known: dict[str, tuple[int, int, str]]) -> set[str]:
         """A stat walk of the whole root, compared with ``known`` (path -> size, mtime, language:
         a copy, as the index may change while this runs in its thread)."""
-        walked = walk(str(self.target.root), self.target.language_for)
+        walked = walk(
+            str(self.target.root),
+            self.target.language_for,
+            limit_bytes=self.target.max_file_bytes,
+            exclude=self.target.exclude,
+        )
         seen = set()
         out = set()
         for f in walked.files:

@@ -45,7 +45,9 @@ class Indexer:
         self.target = target
         self.lock = asyncio.Lock()
         self.narrow = NarrowIndexer(target)
-        self.rules = WalkRules(target.root, target.language_for)
+        self.rules = WalkRules(
+            target.root, target.language_for, exclude=target.exclude, max_file_bytes=target.max_file_bytes
+        )
         self.last_summary: IndexSummary | None = None
         self._listeners: list[Listener] = []
         self.pending: set[str] = set()
@@ -93,7 +95,9 @@ class Indexer:
         state, store = target.state, target.store
         started = time.perf_counter()
         summary = IndexSummary()
-        walked = await asyncio.to_thread(walk, target.root_real, target.language_for)
+        walked = await asyncio.to_thread(
+            walk, target.root_real, target.language_for, limit_bytes=target.max_file_bytes, exclude=target.exclude
+        )
         summary.phases["walk"] = time.perf_counter() - started
         if walked.root_error:
             raise unreadable_root_error(target.root, walked.root_error, len(state.files_by_path))

@@ -45,7 +45,7 @@ def plan_paths(state: IndexState, rules: WalkRules, paths: Iterable[str]) -> Pla
     started = time.perf_counter()
     out = Plan()
     root = state.root_real
-    limit = max_file_bytes()
+    limit = rules.max_file_bytes if rules.max_file_bytes is not None else max_file_bytes()
     known = state.files_by_path
     candidates: dict[str, tuple[int, int]] = {}  # path -> (size, mtime_ns)
 
@@ -88,7 +88,7 @@ def plan_paths(state: IndexState, rules: WalkRules, paths: Iterable[str]) -> Pla
                 continue
             # A directory appeared (mkdir, or moved in): files created in it before its watch
             # existed produce no events of their own, so look inside.
-            sub = walk(full, rules.language_for)
+            sub = walk(full, rules.language_for, limit_bytes=limit)
             seen = set()
             for f in sub.files:
                 path = f"{rel}/{f.path}"

@@ -1,5 +1,5 @@
-"""The walker's rules (default excluded directories, nested .gitignore files, known languages,
-size limit), asked about one path at a time — a watcher hears about single paths and must not walk
+"""The walker's rules (default excluded directories, the project's configured excludes, nested
+.gitignore files, known languages, size limit), asked about one path at a time — a watcher hears about single paths and must not walk
 the tree to decide whether one matters.
 """
 
@@ -15,9 +15,18 @@ from codecairn.index.walker import DEFAULT_EXCLUDED_DIRS, _ignore_spec, _ignored
 
 
 class WalkRules:
-    def __init__(self, root: str | os.PathLike, language_for: Callable[[str], Language | None]) -> None:
+    def __init__(
+        self,
+        root: str | os.PathLike,
+        language_for: Callable[[str], Language | None],
+        *,
+        exclude: pathspec.PathSpec | None = None,
+        max_file_bytes: int | None = None,
+    ) -> None:
         self.root = os.path.realpath(root)
         self.language_for = language_for
+        self.exclude = exclude  # the project's configured excludes, matched from the root
+        self.max_file_bytes = max_file_bytes  # None: the walker's default
         self._specs: dict[str, pathspec.PathSpec | None] = {}  # root-relative dir -> its .gitignore
 
     def forget_ignore_files(self) -> None:
@@ -47,7 +56,7 @@ class WalkRules:
 
     def _ignored(self, rel: str, last_is_dir: bool | None) -> bool:
         parts = rel.split("/")
-        specs: tuple = ()
+        specs: tuple = ((self.exclude, ""),) if self.exclude is not None else ()
         own = self._spec("")
         if own is not None:
             specs = ((own, ""),)

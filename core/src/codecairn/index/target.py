@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import pathspec
+
 from codecairn.hookspecs import Language
 from codecairn.index.parse_pool import ParsePool
 from codecairn.index.state import IndexState
@@ -21,6 +23,9 @@ class IndexTarget:
     store: Store
     state: IndexState
     pool: ParsePool
+    # The project's configuration (codecairn.config): its excludes and its file size limit.
+    exclude: pathspec.PathSpec | None = None
+    max_file_bytes: int | None = None  # None: the walker's default (or its environment variable)
 
     @property
     def root_real(self) -> str:

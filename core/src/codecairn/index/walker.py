@@ -97,13 +97,21 @@ def _ignore_spec(root: str, rel_dir: str) -> pathspec.PathSpec | None:
     return pathspec.GitIgnoreSpec.from_lines(lines) if any(l.strip() and not l.startswith("#") for l in lines) else None
 
 
-def walk(root: str, language_for: Callable[[str], Language | None], *, limit_bytes: int | None = None) -> WalkResult:
-    """Every indexable file under ``root`` with its language name (``language_for(path).name``)."""
+def walk(
+    root: str,
+    language_for: Callable[[str], Language | None],
+    *,
+    limit_bytes: int | None = None,
+    exclude: pathspec.PathSpec | None = None,
+) -> WalkResult:
+    """Every indexable file under ``root`` with its language name (``language_for(path).name``).
+    ``exclude``: the project's own excludes (its configuration), matched from ``root`` like a
+    .gitignore there."""
     limit = max_file_bytes() if limit_bytes is None else limit_bytes
     result = WalkResult()
     root = os.path.realpath(root)
     # Stack of (absolute dir, relative dir, [(spec, spec_base_rel)] in force)
-    stack: list[tuple[str, str, tuple]] = [(root, "", ())]
+    stack: list[tuple[str, str, tuple]] = [(root, "", ((exclude, ""),) if exclude is not None else ())]
     while stack:
         abs_dir, rel_dir, specs = stack.pop()
         own = _ignore_spec(root, rel_dir)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import re
 from typing import Any
 
 from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, ToolError, quoted
@@ -174,6 +175,24 @@ def _without_details(
     return kept, hidden
 
 
+_MAJOR_VERSION = re.compile(r"v[0-9]+")
+_IDENTIFIER_HEAD = re.compile(r"[A-Za-z_][0-9A-Za-z_]*")
+
+
+def binds_by_default(module: str, alias: str) -> bool:
+    """Is ``alias`` the name importing ``module`` binds anyway, so that showing it says nothing?
+    Python's ``os.path`` binds ``path`` (as ``from os import path``); Go's ``encoding/json``
+    binds ``json``, ``gopkg.in/yaml.v3`` ``yaml`` and ``github.com/mattn/go-sqlite3`` ``sqlite3``
+    (goimports' guess: the last element but a ``/vN``, no ``go-`` prefix, up to a non-identifier)."""
+    if alias == module.rsplit(".", 1)[-1]:
+        return True
+    parts = module.rstrip("/").split("/")
+    if len(parts) > 1 and _MAJOR_VERSION.fullmatch(parts[-1]):
+        parts.pop()
+    head = _IDENTIFIER_HEAD.match(parts[-1].removeprefix("go-"))
+    return head is not None and alias == head.group()
+
+
 def _imported_names(imports: list) -> dict[str, list[str]]:
     """What a file imports, by module: ``{"typing": ["Any", "IO"], "os": []}``, each name once
     (``name as alias`` when renamed, ``as alias`` for a module bound under another name)."""
@@ -183,7 +202,7 @@ def _imported_names(imports: list) -> dict[str, list[str]]:
         names = out.setdefault(module, [])
         if name:
             shown = name if alias in ("", name) else f"{name} as {alias}"
-        elif alias and alias != module.rsplit(".", 1)[-1]:
+        elif alias and not binds_by_default(module, alias):
             shown = f"as {alias}"
         else:
             continue
@@ -208,7 +227,7 @@ def _import_statements(imports: list) -> list[dict[str, Any]]:
             out.append(entry)
         if name:
             entry.setdefault("names", []).append(name if alias in ("", name) else f"{name} as {alias}")
-        elif alias and alias != module.rsplit(".", 1)[-1]:
+        elif alias and not binds_by_default(module, alias):
             entry["as"] = alias
     return out
 

@@ -138,6 +138,7 @@ class CommonJS(FileWalk):
             if value_type:
                 scope.klass.fields.setdefault(name, value_type)
         if right.type not in FUNCTION_VALUES and not (right.type == "object" and has_function_member(right)):
+            self._instance_field(node, name, scope)
             return
         owner = -1
         if scope.klass is not None:
@@ -155,6 +156,24 @@ class CommonJS(FileWalk):
                 "property", name, node, self._signature(node, right).rstrip("= ").rstrip(), doc, owner, qual
             )
             self._object_members(right, index, self.symbols[index].qualified_name)
+
+    def _instance_field(self, node, name, scope) -> None:
+        """`this.items = []` in a class's constructor: an instance field (JavaScript declares them
+        no other way), unless the class declares it already (TypeScript's `items: Item[]`)."""
+        method = scope.symbol
+        if scope.klass is None or method < 0 or self.symbols[method].kind != "constructor":
+            return
+        owner = self.symbols[method].parent
+        if owner < 0:
+            return
+        declared = self.class_members.get(owner)
+        if declared is None:
+            declared = self.class_members[owner] = {s.name for s in self.symbols if s.parent == owner}
+        if name in declared:
+            return
+        declared.add(name)
+        self._add("property", name, node, self.text(node.child_by_field_name("left")), "", owner,
+                  self.symbols[owner].qualified_name)  # fmt: skip
 
     def _define_from_assignment(self, name, value, node, doc, parent, qual, kind="", static=False) -> None:
         if value.type in FUNCTION_VALUES:

@@ -109,6 +109,7 @@ class _Extraction(Declarations, ImportsExports, CommonJS, Calls, ReceiverTypes):
         self.overloads: dict[int, tuple[str, int]] = {}
         self.module_symbols: dict[str, int] = {}
         self.this_calls: list[tuple[int, ClassFields, str]] = []
+        self.class_members: dict[int, set[str]] = {}  # a class's member names, once a constructor assigns a field
         self.is_script = self._is_script()
         self.module = "" if self.is_script else module_path(path)
 

@@ -41,6 +41,7 @@ class FileWalk:
     overloads: dict[int, tuple[str, int]]
     module_symbols: dict[str, int]  # module-level name -> symbol index
     this_calls: list[tuple[int, ClassFields, str]]  # calls on `this.field`, typed once the class is read
+    class_members: dict[int, set[str]]  # class symbol index -> its members' names (see _instance_field)
 
     def text(self, node) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
