@@ -245,11 +245,8 @@ def test_tokens_with_and_without_codecairn(bench_cache: Path) -> None:
     for kind, k in per_kind.items():
         assert k["correct"] / k["questions"] >= 0.8, (kind, figures[kind])
         assert k["tokens_with"] < k["tokens_without"], (kind, figures[kind])
-        # The metrics log's tokens_saved for the same calls: never more than this measurement (+5 %);
-        # where the answer stands in for file content, the same within 5 %. For callers, what grep
-        # prints besides the call sites (imports, mentions, namesakes' calls) is not counted by the
-        # log: it claims less than the agent was spared (rich: -3 %, Django: -19 %).
+        # The metrics log's tokens_saved for the same calls agrees with this measurement within 5 %,
+        # for every kind (issue 19). For callers the log counts what its own word search prints, as
+        # this benchmark counts grep's (it claimed 19 % less on Django when it counted neither).
         drift = k["logged_saved"] / max(1, k["saved"]) - 1
-        assert drift <= 0.05, (kind, figures[kind])
-        if kind != "callers":
-            assert drift >= -0.05, (kind, figures[kind])
+        assert abs(drift) <= 0.05, (kind, figures[kind])
