@@ -24,6 +24,7 @@ import ast
 import json
 import re
 import subprocess
+import time
 import warnings
 from collections import defaultdict
 from pathlib import Path
@@ -199,12 +200,20 @@ def test_tokens_with_and_without_codecairn(bench_cache: Path) -> None:
             except RuntimeError as exc:  # a tool error (not found...): a wrong answer, still counted
                 answer = exc.args[0] if exc.args and isinstance(exc.args[0], dict) else {}
             answers.append(answer)
-        client.call("stats")  # answered once every record before it is written
+        # Records are written off the event loop; callers' word searches make the writer lag behind the
+        # answers on a busy machine (stats waits for it only briefly): wait until every call is logged.
+        db = database_path(ROOT, bench_cache)
+        log_file = db.with_name(db.stem + ".metrics.jsonl")
+        deadline = time.monotonic() + 900
+        while True:
+            client.call("stats")
+            log = [json.loads(line) for line in log_file.read_text().splitlines()]
+            if sum(r["tool"] not in ("index", "stats") for r in log) >= len(asked) or time.monotonic() > deadline:
+                break
+            time.sleep(2)
     finally:
         client.close()
 
-    db = database_path(ROOT, bench_cache)
-    log = [json.loads(line) for line in db.with_name(db.stem + ".metrics.jsonl").read_text().splitlines()]
     records = [r for r in log if r["tool"] not in ("index", "stats")]
     assert len(records) == len(asked)
 
