@@ -13,7 +13,6 @@ generation, so asking about one function again does not search again.
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections import OrderedDict
 from pathlib import PurePosixPath
@@ -52,19 +51,6 @@ def search_arguments(name: str, path: str) -> list[str]:
     ]
 
 
-async def _output(root: str, args: list[str]) -> bytes | None:
-    out = bytearray()
-    try:
-        async with subprocesses.started("rg", args, root) as proc:
-            assert proc.stdout is not None
-            async with asyncio.timeout(SEARCH_SECONDS):
-                while len(out) < MAX_OUTPUT_BYTES and (chunk := await proc.stdout.read(1 << 16)):
-                    out.extend(chunk)
-    except (subprocesses.ProgramUnavailable, TimeoutError, OSError):
-        return None
-    return bytes(out[:MAX_OUTPUT_BYTES])
-
-
 class WordSearches:
     """The output of word searches over one root, by (name, extension, generation)."""
 
@@ -82,7 +68,12 @@ class WordSearches:
         if key in self._done:
             self._done.move_to_end(key)
             return self._done[key]
-        found = asyncio.run(_output(self.root, search_arguments(name, path)))
+        try:
+            found: bytes | None = subprocesses.read_blocking(
+                "rg", search_arguments(name, path), self.root, SEARCH_SECONDS, MAX_OUTPUT_BYTES
+            )
+        except subprocesses.ProgramUnavailable:
+            found = None
         self._done[key] = found
         if len(self._done) > CACHED_SEARCHES:
             self._done.popitem(last=False)
