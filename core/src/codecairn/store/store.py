@@ -248,6 +248,16 @@ class Store(IndexReads):
                 await _rollback(db)
                 raise
 
+    async def _file_ids(self, paths: list[str]) -> dict[str, int]:
+        """The stored id of each of ``paths`` that has one."""
+        out: dict[str, int] = {}
+        for i in range(0, len(paths), 500):
+            chunk = paths[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = await self.db.execute_fetchall(f"SELECT path, id FROM files WHERE path IN ({marks})", chunk)
+            out.update((r[0], r[1]) for r in rows)
+        return out
+
     async def _load_counters(self, at_least: bool = False) -> None:
         """The next free id of each table; ``at_least``: never below what this store handed out."""
         for table, attr in (("symbols", "_next_symbol_id"), ("files", "_next_file_id"), ("edges", "_next_edge_id")):
@@ -328,8 +338,6 @@ class Store(IndexReads):
         batch is committed, instead of written.
         """
         db = self.db
-        replaced = [known[p.path].id for p in parsed if p.path in known]
-        gone = replaced + deleted
         file_rows: list[tuple] = []
         symbol_rows: list[tuple] = []
         edge_rows: list[tuple] = []
@@ -345,11 +353,15 @@ class Store(IndexReads):
         await db.execute("BEGIN IMMEDIATE")
         try:
             await self._load_counters(at_least=True)
+            # The files' ids as stored now, not as ``known`` says: another server may have added
+            # (or replaced) one of these files since; its row and facts are replaced, not orphaned.
+            stored = await self._file_ids([p.path for p in parsed])
+            gone = [*stored.values(), *deleted]
             next_symbol, next_file, next_edge = self._next_symbol_id, self._next_file_id, self._next_edge_id
             for p in parsed:
-                old = known.get(p.path)
-                if old is not None:
-                    file_id = old.id
+                old_id = stored.get(p.path)
+                if old_id is not None:
+                    file_id = old_id
                 else:
                     file_id, next_file = next_file, next_file + 1
                 file_ids[p.path] = file_id
