@@ -24,6 +24,7 @@ import ast
 import json
 import re
 import subprocess
+import time
 import warnings
 from collections import defaultdict
 from pathlib import Path
@@ -199,12 +200,20 @@ def test_tokens_with_and_without_codecairn(bench_cache: Path) -> None:
             except RuntimeError as exc:  # a tool error (not found...): a wrong answer, still counted
                 answer = exc.args[0] if exc.args and isinstance(exc.args[0], dict) else {}
             answers.append(answer)
-        client.call("stats")  # answered once every record before it is written
+        # Records are written off the event loop; callers' word searches make the writer lag behind the
+        # answers on a busy machine (stats waits for it only briefly): wait until every call is logged.
+        db = database_path(ROOT, bench_cache)
+        log_file = db.with_name(db.stem + ".metrics.jsonl")
+        deadline = time.monotonic() + 900
+        while True:
+            client.call("stats")
+            log = [json.loads(line) for line in log_file.read_text().splitlines()]
+            if sum(r["tool"] not in ("index", "stats") for r in log) >= len(asked) or time.monotonic() > deadline:
+                break
+            time.sleep(2)
     finally:
         client.close()
 
-    db = database_path(ROOT, bench_cache)
-    log = [json.loads(line) for line in db.with_name(db.stem + ".metrics.jsonl").read_text().splitlines()]
     records = [r for r in log if r["tool"] not in ("index", "stats")]
     assert len(records) == len(asked)
 
@@ -245,11 +254,8 @@ def test_tokens_with_and_without_codecairn(bench_cache: Path) -> None:
     for kind, k in per_kind.items():
         assert k["correct"] / k["questions"] >= 0.8, (kind, figures[kind])
         assert k["tokens_with"] < k["tokens_without"], (kind, figures[kind])
-        # The metrics log's tokens_saved for the same calls: never more than this measurement (+5 %);
-        # where the answer stands in for file content, the same within 5 %. For callers, what grep
-        # prints besides the call sites (imports, mentions, namesakes' calls) is not counted by the
-        # log: it claims less than the agent was spared (rich: -3 %, Django: -19 %).
+        # The metrics log's tokens_saved for the same calls agrees with this measurement within 5 %,
+        # for every kind (issue 19). For callers the log counts what its own word search prints, as
+        # this benchmark counts grep's (it claimed 19 % less on Django when it counted neither).
         drift = k["logged_saved"] / max(1, k["saved"]) - 1
-        assert drift <= 0.05, (kind, figures[kind])
-        if kind != "callers":
-            assert drift >= -0.05, (kind, figures[kind])
+        assert abs(drift) <= 0.05, (kind, figures[kind])

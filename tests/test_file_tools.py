@@ -184,6 +184,10 @@ async def test_find_files_ranks_like_quick_open_and_list_files_globs(ws) -> None
     assert cut["complete"] is False and cut["total"] == 4 and len(cut["files"]) == 2
     tree = await call(ws, "project_map")
     assert tree["files"] == 4 and tree["dirs"][0]["name"] == "app" and tree["dirs"][0]["languages"] == {"python": 3}
+    # A glob with a NUL byte (found by fuzzing: an internal error when ripgrep was started with it)
+    for tool, args in (("list_files", {"include": ["\0"]}), ("search_text", {"pattern": "x", "exclude": ["a\0"]})):
+        nul = await refused(ws, tool, **args)
+        assert nul.code == "bad_argument" and "NUL" in nul.message, (tool, nul.message)
 
 
 # ---- comparing -------------------------------------------------------------------------------

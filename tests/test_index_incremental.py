@@ -73,3 +73,47 @@ async def test_the_index_survives_a_restart(stdlib_part: Path, cache_dir: Path) 
         assert again.parsed == 0 and again.unchanged == first.files
     finally:
         await reopened.close()
+
+
+async def test_two_servers_of_one_root_both_refresh(tmp_path: Path, cache_dir: Path) -> None:
+    """Two agents on one project: two servers share its database. Each numbered new symbols from
+    its own counters, read when it opened, so the second one's re-index failed ("UNIQUE constraint
+    failed: symbols.id") once the first had written (found by benchmarks/test_soak.py)."""
+    (tmp_path / "a.py").write_text("def alpha():\n    return 1\n")
+    (tmp_path / "b.py").write_text("def beta():\n    return 2\n")
+    first = await Workspace.open(tmp_path)
+    await first.index_now()
+    second = await Workspace.open(tmp_path)
+    try:
+        (tmp_path / "a.py").write_text("def alpha():\n    return 1\n\n\ndef alpha_two():\n    return 3\n")
+        await first.indexer.refresh(["a.py"])
+        (tmp_path / "b.py").write_text("def beta():\n    return 2\n\n\ndef beta_two():\n    return alpha()\n")
+        await second.indexer.refresh(["b.py"])
+        found = await answers(second).find_symbols(name="beta_two")
+        assert [python_qualified(r) for r in listed(found["results"])] == ["b.beta_two"]
+    finally:
+        await second.close()
+        await first.close()
+
+
+async def test_a_file_two_servers_index_is_stored_once(tmp_path: Path, cache_dir: Path) -> None:
+    """A new file both servers' watchers see: each thought it new and gave it an id of its own; the
+    second's replaced the first's row and left the first's symbols behind, orphans found by name."""
+    (tmp_path / "a.py").write_text("def alpha():\n    return 1\n")
+    first = await Workspace.open(tmp_path)
+    await first.index_now()
+    second = await Workspace.open(tmp_path)
+    try:
+        (tmp_path / "c.py").write_text("def gamma():\n    return 3\n")
+        await first.indexer.refresh(["c.py"])
+        await second.indexer.refresh(["c.py"])
+    finally:
+        await second.close()
+        await first.close()
+    fresh = await Workspace.open(tmp_path)
+    try:
+        found = await answers(fresh).find_symbols(name="gamma")
+        assert [python_qualified(r) for r in listed(found["results"])] == ["c.gamma"]
+        assert (await fresh.index_now()).parsed == 0
+    finally:
+        await fresh.close()

@@ -8,6 +8,7 @@ import fcntl
 import json
 import math
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -107,6 +108,31 @@ async def test_each_call_is_one_record_with_tokens_a_tokenizer_counts(small_tree
     assert cache["tokens_used"] == sum(r["tokens_used"] for r in before)
     assert cache["all_time"]["tokens_saved"] == cache["tokens_saved"]
     assert cache["tokenizer"] == "cl100k_base" and cache["metrics_log"] == str(metrics_file(small_tree, cache_dir))
+
+
+async def test_a_functions_callers_count_the_word_search_they_spare(small_tree: Path, cache_dir: Path) -> None:
+    """Without codecairn, "who calls _split?" is `grep -rnw _split` over the Python files, read whole:
+    the callers in the answer spare that output, and the record counts it (besides the file)."""
+    async with stdio_client(serve(small_tree, cache_dir)) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            await ask(session, "index")
+            answer, _, _ = await ask(session, "get_symbol", {"name": "textwrap.TextWrapper._split"})
+            await ask(session, "stats")
+    assert "textwrap.py" in json.dumps(answer["callers"])
+    record = records(metrics_file(small_tree, cache_dir))[1]
+    word = re.compile(r"(?<!\w)_split(?!\w)")
+    grep_output = "".join(
+        f"{p.relative_to(small_tree).as_posix()}:{n}:{line}\n"
+        for p in sorted(small_tree.rglob("*.py"), key=lambda p: p.relative_to(small_tree).as_posix())
+        for n, line in enumerate(p.read_text().splitlines(), 1)
+        if word.search(line)
+    )
+    assert grep_output.count("\n") >= 3  # the definition, the call, and the other _split names
+    file_part = tokens((small_tree / "textwrap.py").read_text())
+    assert record["files"] == [["textwrap.py", file_part]]
+    assert record["file_tokens"] == file_part + tokens(grep_output)
+    assert record["tokens_saved"] == record["file_tokens"] - record["tokens_used"]
 
 
 async def test_all_time_adds_up_every_session(small_tree: Path, cache_dir: Path) -> None:

@@ -123,6 +123,40 @@ def test_days_and_times_follow_the_time_zone(served: tuple[Path, Path]) -> None:
     assert bad.returncode == 2 and "unknown time zone 'Nowhere/Atlantis'" in bad.stderr
 
 
+@pytest.mark.parametrize("form", [(), ("--json",)], ids=["text", "json"])
+def test_a_reader_that_stops_early_ends_the_report_quietly(served: tuple[Path, Path], form: tuple[str, ...]) -> None:
+    """`codecairn report | head`: the report is short, so it was all still buffered when the reader
+    left, and Python's flush at exit printed "Exception ignored ... BrokenPipeError" (status 120).
+    A real pipe whose reader has gone (as after `head -n 0`), and Python buffering stdout as it
+    does for users (the test environment may set PYTHONUNBUFFERED)."""
+    root, cache = served
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "codecairn.cli", "report", str(root), "--no-claude", *form],
+            env={**env, "CODECAIRN_CACHE_DIR": str(cache)},
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        os.close(write_end)
+    assert done.returncode == 141 and done.stderr == "", (done.returncode, done.stderr[-500:])
+    # and through `head`, as a user types it: the first line, nothing on stderr
+    piped = subprocess.run(
+        f"'{sys.executable}' -m codecairn.cli report '{root}' --no-claude {' '.join(form)} | head -n 1",
+        shell=True,
+        env={**env, "CODECAIRN_CACHE_DIR": str(cache)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert len(piped.stdout.splitlines()) == 1 and piped.stderr == "", piped.stderr[-500:]
+
+
 def test_a_root_without_metrics_says_so(tmp_path: Path) -> None:
     done = report(tmp_path, tmp_path / "cache", "--no-claude")
     assert done.returncode == 2 and "no metrics log" in done.stderr and "Traceback" not in done.stderr

@@ -174,12 +174,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.cache_dir:
         os.environ["CODECAIRN_CACHE_DIR"] = str(Path(args.cache_dir).expanduser().resolve())
     try:
-        return asyncio.run(_dispatch(args))
+        status = asyncio.run(_dispatch(args))
+        # What is still buffered (a short report, a summary: all of it) is written now, while a
+        # reader that has gone can still be told from an error; at exit it would be "Exception
+        # ignored ... BrokenPipeError" and status 120.
+        sys.stdout.flush()
+        return status
     except BrokenPipeError:
-        # `codecairn export . | head`: the reader has what it wanted. Stop quietly (no traceback,
-        # no second error when Python flushes stdout at exit), with the status a SIGPIPE gives.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 141
+        return _reader_gone()
     except KeyboardInterrupt:
         print("interrupted: what was indexed is kept; run again to continue", file=sys.stderr)
         return 130
@@ -192,6 +194,14 @@ def main(argv: list[str] | None = None) -> int:
     except PermissionError as exc:  # e.g. a root under a directory this user may not enter
         print(f"codecairn: {exc.filename}: {exc.strerror}", file=sys.stderr)
         return 2
+
+
+def _reader_gone() -> int:
+    """`codecairn export . | head`, `codecairn report | head`: the reader has what it wanted. Stop
+    quietly (no traceback, no second error when Python flushes stdout at exit), with the status a
+    SIGPIPE gives, as a C tool's would be."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 128 + signal.SIGPIPE
 
 
 # Where each agent reads its MCP servers from (relative to the project, or ~ for codex), and the

@@ -14,9 +14,12 @@ import asyncio
 import atexit
 import contextlib
 import os
+import select
 import shutil
 import signal
+import subprocess
 import sysconfig
+import time
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,7 +56,7 @@ def program(name: str) -> str:
 
 
 _found: dict[str, str] = {}
-_children: set[asyncio.subprocess.Process] = set()
+_children: set[asyncio.subprocess.Process | subprocess.Popen] = set()
 
 
 def running_children() -> list[int]:
@@ -149,3 +152,41 @@ async def run(
         except TimeoutError:
             raise ProgramUnavailable(f"{name} {args[:1]} took longer than {timeout:g}s and was stopped") from None
     return Finished(code, out, getattr(proc, "stderr_head", b""))
+
+
+def read_blocking(name: str, args: list[str], cwd: str | Path, timeout: float, max_bytes: int) -> bytes:
+    """For a thread without an event loop (the metrics writer): ``name ARGS``'s stdout, up to
+    ``max_bytes``, within ``timeout`` seconds (ProgramUnavailable after it). An event loop of its
+    own in that thread would reap children behind the server loop's child watcher ("Unknown child
+    process pid"), so this is plain ``subprocess``; registered like the others, killed at exit."""
+    exe = program(name)
+    try:
+        proc = subprocess.Popen(
+            [exe, *args], cwd=str(cwd), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+        )
+    except OSError as exc:
+        raise ProgramUnavailable(f"{name} could not start: {exc.strerror or exc}") from None
+    _children.add(proc)
+    assert proc.stdout is not None
+    out = bytearray()
+    try:
+        deadline = time.monotonic() + timeout
+        while len(out) < max_bytes:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise ProgramUnavailable(f"{name} {args[:1]} took longer than {timeout:g}s and was stopped")
+            ready, _, _ = select.select([proc.stdout], [], [], remaining)
+            if ready:
+                chunk = os.read(proc.stdout.fileno(), 65536)
+                if not chunk:
+                    break
+                out.extend(chunk)
+    finally:
+        if proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(KILL_WAIT_SECONDS)
+        proc.stdout.close()
+        _children.discard(proc)
+    return bytes(out[:max_bytes])

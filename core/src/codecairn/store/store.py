@@ -248,10 +248,21 @@ class Store(IndexReads):
                 await _rollback(db)
                 raise
 
-    async def _load_counters(self) -> None:
+    async def _file_ids(self, paths: list[str]) -> dict[str, int]:
+        """The stored id of each of ``paths`` that has one."""
+        out: dict[str, int] = {}
+        for i in range(0, len(paths), 500):
+            chunk = paths[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = await self.db.execute_fetchall(f"SELECT path, id FROM files WHERE path IN ({marks})", chunk)
+            out.update((r[0], r[1]) for r in rows)
+        return out
+
+    async def _load_counters(self, at_least: bool = False) -> None:
+        """The next free id of each table; ``at_least``: never below what this store handed out."""
         for table, attr in (("symbols", "_next_symbol_id"), ("files", "_next_file_id"), ("edges", "_next_edge_id")):
-            row = (await _scalar(self.db, f"SELECT COALESCE(MAX(id), 0) + 1 FROM {table}"),)
-            setattr(self, attr, row[0])
+            free = await _scalar(self.db, f"SELECT COALESCE(MAX(id), 0) + 1 FROM {table}")
+            setattr(self, attr, max(free, getattr(self, attr)) if at_least else free)
 
     async def close(self) -> None:
         closed = True
@@ -327,8 +338,6 @@ class Store(IndexReads):
         batch is committed, instead of written.
         """
         db = self.db
-        replaced = [known[p.path].id for p in parsed if p.path in known]
-        gone = replaced + deleted
         file_rows: list[tuple] = []
         symbol_rows: list[tuple] = []
         edge_rows: list[tuple] = []
@@ -337,78 +346,91 @@ class Store(IndexReads):
         new_symbols: list[tuple] = []
         deferred: list[tuple] = []  # for edges_to, once the batch is committed
         file_ids: dict[str, int] = {}
-        next_symbol, next_file, next_edge = self._next_symbol_id, self._next_file_id, self._next_edge_id
-        for p in parsed:
-            old = known.get(p.path)
-            if old is not None:
-                file_id = old.id
-            else:
-                file_id, next_file = next_file, next_file + 1
-            file_ids[p.path] = file_id
-            facts = p.facts
-            file_rows.append(
-                (
-                    file_id,
-                    p.path,
-                    p.language,
-                    p.size,
-                    p.mtime_ns,
-                    p.hash,
-                    p.lines,
-                    facts.module,
-                    facts.extractor,
-                    int(facts.partial),
-                    generation,
-                )
-            )
-            base = next_symbol
-            next_symbol += len(facts.symbols)
-            # Facts from the parse workers arrive as plain tuples (see parse_pool.from_wire): fields
-            # by position, in the model's order.
-            for i, s in enumerate(facts.symbols):
-                kind, name, qualified_name, start_line, start_col, end_line, end_col, signature, doc, up, mods = s
-                parent = base + up if up >= 0 else None
-                symbol_rows.append(
+        # The write lock first, then the ids: another server of this root (several agents on one
+        # project share its database) may have written since this one's counters were read, and
+        # numbering from them failed every re-index with "UNIQUE constraint failed: symbols.id"
+        # (found by benchmarks/test_soak.py). MAX(id) of a rowid table is one b-tree descent.
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            await self._load_counters(at_least=True)
+            # The files' ids as stored now, not as ``known`` says: another server may have added
+            # (or replaced) one of these files since; its row and facts are replaced, not orphaned.
+            stored = await self._file_ids([p.path for p in parsed])
+            gone = [*stored.values(), *deleted]
+            next_symbol, next_file, next_edge = self._next_symbol_id, self._next_file_id, self._next_edge_id
+            for p in parsed:
+                old_id = stored.get(p.path)
+                if old_id is not None:
+                    file_id = old_id
+                else:
+                    file_id, next_file = next_file, next_file + 1
+                file_ids[p.path] = file_id
+                facts = p.facts
+                file_rows.append(
                     (
-                        base + i,
                         file_id,
-                        parent,
-                        kind,
-                        name,
-                        qualified_name,
-                        start_line,
-                        start_col,
-                        end_line,
-                        end_col,
-                        signature,
-                        doc,
-                        " ".join(mods),
+                        p.path,
+                        p.language,
+                        p.size,
+                        p.mtime_ns,
+                        p.hash,
+                        p.lines,
+                        facts.module,
+                        facts.extractor,
+                        int(facts.partial),
+                        generation,
                     )
                 )
-                new_symbols.append((base + i, file_id, parent, kind, name, qualified_name, start_line, end_line))
-            if edges_to is not None:
-                deferred.append((next_edge, file_id, base, facts.relations))
-                next_edge += len(facts.relations)
-            else:
-                for kind, source, target, line, receiver, receiver_type in facts.relations:
-                    edge_rows.append(
+                base = next_symbol
+                next_symbol += len(facts.symbols)
+                # Facts from the parse workers arrive as plain tuples (see parse_pool.from_wire): fields
+                # by position, in the model's order.
+                for i, s in enumerate(facts.symbols):
+                    kind, name, qualified_name, start_line, start_col, end_line, end_col, signature, doc, up, mods = s
+                    parent = base + up if up >= 0 else None
+                    symbol_rows.append(
                         (
-                            next_edge,
+                            base + i,
                             file_id,
+                            parent,
                             kind,
-                            base + source if source >= 0 else None,
-                            target,
-                            receiver,
-                            receiver_type,
-                            line,
+                            name,
+                            qualified_name,
+                            start_line,
+                            start_col,
+                            end_line,
+                            end_col,
+                            signature,
+                            doc,
+                            " ".join(mods),
                         )
                     )
-                    next_edge += 1
-            # The columns of imports and exports are the model's fields, in order.
-            import_rows.extend((file_id, *i) for i in facts.imports)
-            export_rows.extend((file_id, *e) for e in facts.exports)
+                    new_symbols.append((base + i, file_id, parent, kind, name, qualified_name, start_line, end_line))
+                if edges_to is not None:
+                    deferred.append((next_edge, file_id, base, facts.relations))
+                    next_edge += len(facts.relations)
+                else:
+                    for kind, source, target, line, receiver, receiver_type in facts.relations:
+                        edge_rows.append(
+                            (
+                                next_edge,
+                                file_id,
+                                kind,
+                                base + source if source >= 0 else None,
+                                target,
+                                receiver,
+                                receiver_type,
+                                line,
+                            )
+                        )
+                        next_edge += 1
+                # The columns of imports and exports are the model's fields, in order.
+                import_rows.extend((file_id, *i) for i in facts.imports)
+                export_rows.extend((file_id, *e) for e in facts.exports)
+        except BaseException:
+            await _rollback(db)
+            raise
 
-        await db.execute("BEGIN IMMEDIATE")
         try:
             if gone:
                 await db.execute("CREATE TEMP TABLE IF NOT EXISTS gone_files(id INTEGER PRIMARY KEY)")
