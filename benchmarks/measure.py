@@ -145,13 +145,13 @@ class RawMcpClient:
     (The SDK client adds its own validation and a thread hop per call: its figures are the
     server's plus the client's.)"""
 
-    def __init__(self, root: Path, cache: Path, *serve_args: str) -> None:
+    def __init__(self, root: Path, cache: Path, *serve_args: str, env: dict[str, str] | None = None) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "codecairn.cli", "serve", str(root), *serve_args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-            env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache)},
+            env={**os.environ, "CODECAIRN_CACHE_DIR": str(cache), **(env or {})},
         )
         self._id = 0
         self.request(

@@ -4,8 +4,8 @@ these machines are shared and noisy):
 * ``search_text`` through the real server (MCP over stdio, indexed, each match given its enclosing
   symbol) against raw ``rg --json`` on the same query and tree — the issue's target is ≤ 1.3×.
   Large tier: the JDK 17 class library (java-jdk17, ~15,000 files); small: Guava.
-* reading a 20 MB minified file by byte windows through the server: the growth of the server's
-  peak RSS (VmHWM) while it does — target < 60 MB.
+* reading a 20 MB minified file by byte windows through the server: the server process's peak RSS
+  (VmHWM) — issue 15's target was < 60 MB; see the bounds below for what the MCP SDK leaves.
 * ``edit`` of one file, the narrow re-index included (the answer is sent once the index has it):
   p50 — target ≤ 100 ms. Large tier: CPython's json/decoder.py in the whole standard library;
   small: rich/text.py in py-rich.
@@ -65,11 +65,36 @@ def test_search_text_against_raw_ripgrep(bench_cache: Path) -> None:
         client.close()
 
 
-def _peak_rss_mb(pid: int) -> float:
+def _rss_mb(pid: int, field: str = "VmHWM") -> float:
+    """The process's own RSS from /proc: VmHWM is its peak since it started."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
+        if line.startswith(field + ":"):
             return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmHWM")
+    raise RuntimeError(f"no {field}")
+
+
+# Issue 15 asked for < 60 MB. The server cannot start that small with the MCP SDK: Python with asyncio
+# is 19 MB, importing mcp's low-level server 37 MB more (pydantic and the protocol's types 18, the
+# HTTP transports, auth and cryptography it imports whatever the transport), codecairn's own modules
+# 20 — 82 MB at rest (docs/benchmarks.md has the breakdown). The metrics' cl100k tokenizer
+# (docs/metrics.md) adds 27 MB resident once the first call is recorded, 40 at its peak while it loads.
+LEAN_BOUND_MB = 90  # CODECAIRN_METRICS=off: no tokenizer (84 measured)
+SHIPPED_BOUND_MB = 140  # as shipped (the cl100k tokenizer), first start on an empty cache (134 measured): the
+# grammar packs' queries are compiled once and remembered, 13 MB of their tables left resident
+GROWTH_BOUND_MB = 4  # what reading the whole file by windows may add to the peak
+
+
+def _read_by_windows(client: RawMcpClient, size: int, most: int | None = None) -> tuple[int, int]:
+    start, windows, text_bytes = 0, 0, 0
+    while start is not None and (most is None or windows < most):
+        result = client.request(
+            "tools/call", {"name": "read", "arguments": {"path": "bundle.min.js", "start_byte": start}}
+        )
+        window = result["structuredContent"]
+        text_bytes += len(window["text"].encode())
+        start = window.get("next_start_byte")
+        windows += 1
+    return windows, text_bytes
 
 
 def test_reading_a_20_mb_minified_file_by_windows(bench_cache: Path, tmp_path: Path) -> None:
@@ -82,36 +107,49 @@ def test_reading_a_20_mb_minified_file_by_windows(bench_cache: Path, tmp_path: P
             fh.write(",".join(f'"k{block}_{i}":{i}' for i in range(1000)))
         fh.write("];\n")
     size = minified.stat().st_size
+    figures: dict[str, dict[str, float]] = {}
+
+    # As shipped, on an empty cache: the first call's record loads the tokenizer (stats waits for it).
     client = RawMcpClient(root, bench_cache, "--no-watch", "--no-embed", "--no-index")
     try:
-        client.call("read", {"path": "bundle.min.js", "max_bytes": 1000})  # warm: the tool's code loaded
-        before = _peak_rss_mb(client.proc.pid)
-        start, windows, text_bytes = 0, 0, 0
+        client.call("read", {"path": "bundle.min.js", "max_bytes": 1000})
+        client.call("stats")
+        before = _rss_mb(client.proc.pid)
         started = time.perf_counter()
-        while start is not None:
-            result = client.request(
-                "tools/call", {"name": "read", "arguments": {"path": "bundle.min.js", "start_byte": start}}
-            )
-            window = result["structuredContent"]
-            text_bytes += len(window["text"].encode())
-            start = window.get("next_start_byte")
-            windows += 1
+        windows, text_bytes = _read_by_windows(client, size)
         seconds = time.perf_counter() - started
-        after = _peak_rss_mb(client.proc.pid)
-        report(
-            "20 MB minified file by byte windows",
-            {
-                "file_mb": size / 1e6,
-                "windows": windows,
-                "seconds": seconds,
-                "server_peak_rss_before_mb": before,
-                "server_peak_rss_after_mb": after,
-                "peak_growth_mb": after - before,
-            },
-        )
+        figures["as shipped (metrics with cl100k), empty cache"] = {
+            "windows": windows,
+            "seconds": seconds,
+            "peak_rss_before_reads_mb": before,
+            "peak_rss_mb": _rss_mb(client.proc.pid),
+            "rss_after_mb": _rss_mb(client.proc.pid, "VmRSS"),
+        }
         assert text_bytes == size, "every byte read once, in order"
     finally:
         client.close()
+
+    # Without the tokenizer, the cache now warm (a user's usual start): the leanest the server gets.
+    client = RawMcpClient(root, bench_cache, "--no-watch", "--no-embed", "--no-index", env={"CODECAIRN_METRICS": "off"})
+    try:
+        client.call("read", {"path": "bundle.min.js", "max_bytes": 1000})
+        before = _rss_mb(client.proc.pid)
+        windows, _ = _read_by_windows(client, size, None if TIER == "large" else 40)
+        figures["CODECAIRN_METRICS=off, warm cache"] = {
+            "windows": windows,
+            "peak_rss_before_reads_mb": before,
+            "peak_rss_mb": _rss_mb(client.proc.pid),
+            "rss_after_mb": _rss_mb(client.proc.pid, "VmRSS"),
+        }
+    finally:
+        client.close()
+
+    report(f"20 MB minified file ({size / 1e6:.1f} MB) by byte windows: the server's RSS", figures)
+    shipped, lean = figures.values()
+    for f in (shipped, lean):  # the file is streamed: neither it nor the answers are held
+        assert f["peak_rss_mb"] - f["peak_rss_before_reads_mb"] <= GROWTH_BOUND_MB, figures
+    assert shipped["peak_rss_mb"] <= SHIPPED_BOUND_MB, figures
+    assert lean["peak_rss_mb"] <= LEAN_BOUND_MB, figures
 
 
 def test_edit_with_its_index_refresh(bench_cache: Path, tmp_path: Path) -> None:

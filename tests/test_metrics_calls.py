@@ -232,3 +232,24 @@ async def test_metrics_off_writes_no_log_and_still_counts(small_tree: Path, cach
     assert not metrics_file(small_tree, cache_dir).exists()
     assert stats["cache"]["hits"] == 1 and stats["cache"]["misses"] == 1
     assert stats["cache"]["tokenizer"] == "off" and "metrics_log" not in stats["cache"]
+
+
+async def test_answers_waiting_for_their_record_are_bounded(tmp_path: Path) -> None:
+    # A burst of large answers (a big file read window after window) while the writer is behind must
+    # not be held whole until counted: past the bound a call is recorded from its size alone.
+    import mcp.types as types
+    from codecairn.metrics.jsonl import MetricsLog
+    from codecairn.metrics.recorder import MAX_PENDING_TEXT, CallRecorder
+
+    recorder = CallRecorder(str(tmp_path), MetricsLog(tmp_path / "calls.jsonl"))
+    small = types.CallToolResult(content=[types.TextContent(type="text", text="def f():\n    return 1\n")])
+    huge_text = "x" * (MAX_PENDING_TEXT + 1)
+    huge = types.CallToolResult(content=[types.TextContent(type="text", text=huge_text)])
+    recorder.finished(recorder.started(), "read", {"path": "big.min.js"}, huge)
+    recorder.finished(recorder.started(), "read", {"path": "small.py"}, small)
+    assert await recorder.flush()
+    recorder.close()
+    big, little = records(tmp_path / "calls.jsonl")
+    assert big["outcome"] == "hit" and big["answer_bytes"] == len(huge_text)
+    assert big["tokenizer"] == "bytes/4" and big["tokens_used"] == -(-len(huge_text) // 4)
+    assert little["tokenizer"] == "cl100k_base" and little["tokens_used"] == tokens("def f():\n    return 1\n")

@@ -27,7 +27,7 @@ from typing import Any
 from codecairn.errors import NOT_FOUND, NOT_INDEXED
 from codecairn.metrics.jsonl import DEFAULT_KEEP, DEFAULT_MAX_BYTES, MetricsLog, add_record, log_path
 from codecairn.metrics.record import ERROR, FILES_KEPT, HIT, MISS, CallRecord, now_iso
-from codecairn.metrics.tokens import TokenCounter
+from codecairn.metrics.tokens import BYTES_PER_TOKEN, FALLBACK, TokenCounter
 from codecairn.metrics.word_search import WordSearches
 from codecairn.model import CALLABLE_KINDS, CallTotals, Usage
 from codecairn.paths import Refused, read_confined
@@ -41,6 +41,11 @@ DB_URL_ENV = "CODECAIRN_METRICS_DB_URL"
 
 MISS_CODES = (NOT_FOUND, NOT_INDEXED)  # errors that mean "the index could not answer"
 MAX_PENDING = 10_000  # records waiting for the writer; past this, new ones are dropped (and counted)
+# Answer text waiting for the writer. While the writer is behind (the tokenizer loading, busy cores),
+# a burst of large answers — a 20 MB file read window after window — would otherwise be held whole
+# until counted: 80 MB more RSS measured, kept for good (the heap does not shrink). Past this, a call
+# is recorded from its size alone (tokens as bytes/4, its files not counted), without its answer.
+MAX_PENDING_TEXT = 4 * 1024 * 1024
 BATCH = 500
 FILES_COUNTED = 200  # files of one answer read and counted (a bounded list names at most a few dozen)
 MAX_FILE_BYTES = 8 * 1024 * 1024  # larger files are not what an agent reads whole: not counted
@@ -59,6 +64,20 @@ class _Call:
     arguments: Mapping[str, Any] | None
     result: Any  # mcp CallToolResult, or None when the call ended without one
     failure: str | None = None  # "cancelled"
+    pending_text: int = 0  # characters of answer text this call holds while it waits (see MAX_PENDING_TEXT)
+    unheld: _Unheld | None = None  # what is known of an answer not held (over MAX_PENDING_TEXT)
+
+
+@dataclass(slots=True)
+class _Unheld:
+    """An answer recorded from its size: the writer was too far behind to be handed the answer."""
+
+    answer_bytes: int
+    is_error: bool
+
+
+def _answer_text(result: Any) -> str:
+    return "".join(getattr(c, "text", "") or "" for c in (getattr(result, "content", None) or []))
 
 
 def _env_int(name: str, default: int) -> int:
@@ -162,6 +181,8 @@ class CallRecorder:
         self._thread: threading.Thread | None = None
         self._closed = False
         self._log_lock = threading.Lock()
+        self._pending_text = 0  # see MAX_PENDING_TEXT
+        self._pending_lock = threading.Lock()
 
     @classmethod
     def for_database(cls, root_real: str, database: Path | None) -> CallRecorder:
@@ -203,6 +224,20 @@ class CallRecorder:
         if self._queue.qsize() >= MAX_PENDING:
             self.dropped += 1
             return
+        if result is not None:
+            size = sum(len(getattr(c, "text", "") or "") for c in (getattr(result, "content", None) or []))
+            with self._pending_lock:
+                held = self._pending_text + size <= MAX_PENDING_TEXT
+                if held:
+                    self._pending_text += size
+            if held:
+                call.pending_text = size
+            else:
+                text = _answer_text(result)
+                call.result = None
+                call.unheld = _Unheld(
+                    len(text.encode("utf-8", "surrogatepass")), bool(getattr(result, "is_error", False))
+                )
         self._queue.put(call)
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name="codecairn-metrics", daemon=True)
@@ -277,6 +312,10 @@ class CallRecorder:
                         records.append(self.measure(entry))
                     except Exception:  # a record is never worth a dead writer
                         log.exception("metrics: could not measure a %s call", getattr(entry, "tool", "?"))
+                    if entry.pending_text:
+                        with self._pending_lock:
+                            self._pending_text -= entry.pending_text
+                    entry.result = None  # the answer goes now, not with the rest of the batch
             for record in records:
                 add_record(self.session, record)
             if records and self.log is not None:
@@ -305,10 +344,12 @@ class CallRecorder:
             path=_clip(args.get("path")),
         )
         result = call.result
+        if call.unheld is not None:
+            return self._measure_unheld(record, call.unheld)
         if result is None:
             record.error = call.failure or "no_answer"
             return record
-        text = "".join(getattr(c, "text", "") or "" for c in (getattr(result, "content", None) or []))
+        text = _answer_text(result)
         record.answer_bytes = len(text.encode("utf-8", "surrogatepass"))
         # The answer's fields: structured when the tool sends them so (a text-block answer's text is a
         # header line and the code, not one JSON document), else the JSON text itself.
@@ -362,6 +403,17 @@ class CallRecorder:
             return 0
         found = self.searches.output(name, path, payload.get("generation"))
         return self.counter.count_bytes(found) if found else 0
+
+    def _measure_unheld(self, record: CallRecord, unheld: _Unheld) -> CallRecord:
+        record.answer_bytes = unheld.answer_bytes
+        if self.log is not None:
+            record.tokens_used = -(-unheld.answer_bytes // BYTES_PER_TOKEN)
+            record.tokenizer = FALLBACK
+        if unheld.is_error:
+            record.error = "error"
+            return record
+        record.outcome = HIT
+        return record
 
     def _file_tokens(self, rel: str) -> int | None:
         try:

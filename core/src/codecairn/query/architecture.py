@@ -14,13 +14,13 @@ from __future__ import annotations
 import posixpath
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from codecairn.index.state import IndexState
 from codecairn.model import CALLABLE_KINDS, CONTAINER_KINDS, TYPE_KINDS, IndexedSymbol
-from codecairn.query.pagerank import pagerank
+
+if TYPE_CHECKING:
+    import numpy as np
 
 PACKAGE_KINDS = frozenset({"package", "module", "namespace"})
 TEST_MARKERS = ("test", "tests", "testing", "spec", "specs", "__tests__", "testdata")
@@ -60,6 +60,8 @@ def build(
     imports: list[tuple[int, str, str, str]],
 ) -> GraphFacts:
     """Gather GraphFacts from the store's aggregates (store/graph.py). Pure CPU: run it in a thread."""
+    import numpy as np  # here, not at the top: a server that never maps the graph never loads numpy (10 MB)
+
     rows = state.symbols.rows
     file_ids = sorted(state.files_by_id)
     file_index = {fid: i for i, fid in enumerate(file_ids)}
@@ -337,6 +339,10 @@ def rank_symbols(
 ) -> list[tuple[int, float]]:
     """Symbols by how much the code (seen from the seeds, when any) relies on them: PageRank over
     files, each file's rank shared among the symbols it references in proportion to how often."""
+    import numpy as np  # see build
+
+    from codecairn.query.pagerank import pagerank
+
     n = len(facts.file_ids)
     personalization = None
     seeds = {facts.file_index[f] for f in seed_files if f in facts.file_index}
