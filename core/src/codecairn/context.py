@@ -294,7 +294,7 @@ class ServedContext:
         level_limit: int = 400,
     ) -> Walk:
         return await call_graph.walk(
-            list(start), direction, self._ws.graph.fetcher(list(kinds)), depth, fan_out, level_limit
+            list(start), direction, self._ws.graph.around(list(kinds)), depth, fan_out, level_limit
         )
 
     async def call_chains(

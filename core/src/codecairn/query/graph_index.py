@@ -12,6 +12,7 @@ from collections.abc import Collection
 from codecairn.index.state import IndexState
 from codecairn.model import Edge
 from codecairn.query.architecture import GraphFacts, build
+from codecairn.query.graph import Around, most_telling
 from codecairn.query.hierarchy import MembersByOwner, MethodSets
 from codecairn.store import graph as graph_reads
 from codecairn.store.store import Store
@@ -65,3 +66,25 @@ class GraphIndex:
             return await graph_reads.edges_touching(store, ids, direction, kinds)
 
         return fetch
+
+    def around(self, kinds: Collection[str]) -> Around:
+        """A query.graph.Around over the store, for edges of ``kinds``: the ends of every edge around
+        a level's symbols from a covering index, the most telling chosen, whole rows for those only."""
+        store = self.store
+        assert store is not None
+        kinds = tuple(kinds)
+
+        async def around(
+            ids: Collection[int], direction: str, fan_out: int
+        ) -> tuple[dict[int, list[Edge]], dict[int, int]]:
+            by_near: dict[int, list[graph_reads.EdgeEnds]] = {}
+            for ends in await graph_reads.edge_ends(store, ids, direction, kinds):
+                by_near.setdefault(ends[1], []).append(ends)
+            totals = {near: len(found) for near, found in by_near.items()}
+            for near, found in by_near.items():
+                if len(found) > fan_out:
+                    by_near[near] = most_telling(found, lambda r: r[2], lambda r: r[3])[:fan_out]
+            edges = await graph_reads.edges_by_id(store, [r[0] for found in by_near.values() for r in found])
+            return {near: [edges[r[0]] for r in found] for near, found in by_near.items()}, totals
+
+        return around

@@ -162,6 +162,15 @@ MIGRATIONS: list[str] = [
         LEFT JOIN symbols hs ON hs.id = h.target_id
         WHERE r.kind = 'route';
     """,
+    # 6: indexes a graph walk reads without touching the table (store/graph.py): the ends of the
+    # edges around a symbol, both ways, and the unresolved edges by written name.
+    """
+    DROP INDEX IF EXISTS edges_source;
+    DROP INDEX IF EXISTS edges_target_id;
+    CREATE INDEX IF NOT EXISTS edges_out ON edges(source_id, kind, target_id, resolution, file_id, line);
+    CREATE INDEX IF NOT EXISTS edges_in ON edges(target_id, kind, source_id, resolution, file_id, line);
+    CREATE INDEX IF NOT EXISTS edges_unresolved ON edges(target, kind, file_id, line) WHERE target_id IS NULL;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
