@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Collection, Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codecairn.model import Edge
 from codecairn.store.reads import EDGE_COLUMNS, MAX_PARAMS
+from codecairn.store.transactions import one_transaction
 
 if TYPE_CHECKING:
     from codecairn.store.store import Store
@@ -151,6 +153,27 @@ async def files_naming(store: Store, name: str) -> list[int]:
 
 def _like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+# ---- whole-index answers saved per generation (graph_answers) ---------------------------------------
+
+
+async def saved_answers(store: Store, generation: int) -> dict[str, str]:
+    """key -> JSON text of the answers saved for ``generation``."""
+    rows = await store.fetch("SELECT key, value FROM graph_answers WHERE generation=?", (generation,))
+    return dict(rows)
+
+
+async def save_answer(db_path: Path, generation: int, key: str, value: str) -> None:
+    """Save one answer for ``generation``, dropping those of every other generation (one small
+    transaction on a connection of its own: the writer connection belongs to the indexer)."""
+    async with one_transaction(db_path) as db:
+        await db.execute("DELETE FROM graph_answers WHERE generation<>?", (generation,))
+        await db.execute(
+            "INSERT INTO graph_answers(key, generation, value) VALUES (?,?,?) "
+            "ON CONFLICT(key) DO UPDATE SET generation=excluded.generation, value=excluded.value",
+            (key, generation, value),
+        )
 
 
 # ---- whole-index aggregates (architecture; cached by the caller per generation) -----------------

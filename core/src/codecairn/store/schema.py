@@ -171,6 +171,15 @@ MIGRATIONS: list[str] = [
     CREATE INDEX IF NOT EXISTS edges_in ON edges(target_id, kind, source_id, resolution, file_id, line);
     CREATE INDEX IF NOT EXISTS edges_unresolved ON edges(target, kind, file_id, line) WHERE target_id IS NULL;
     """,
+    # 7: the whole-index graph answers (architecture's packages, dependencies, hotspots, map...) of
+    # the current generation, as JSON, so a restarted server answers them at once (query/graph_index.py).
+    """
+    CREATE TABLE graph_answers (
+        key TEXT PRIMARY KEY,                  -- which answer (its arguments)
+        generation INTEGER NOT NULL,           -- the index generation it was computed from
+        value TEXT NOT NULL                    -- JSON
+    );
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
