@@ -391,8 +391,8 @@ class ServedContext:
         rows = self._state.symbols.rows
         return [rows[i] for i in ids if i in rows]
 
-    async def graph_preparing(self, wait: float) -> dict[str, Any] | None:
-        return await self._ws.graph.ready(wait)
+    async def graph_preparing(self, wait: float, facts: bool = False) -> dict[str, Any] | None:
+        return await self._ws.graph.ready(wait, facts)
 
     async def packages(self, depth: int | None = None) -> tuple[list[PackageInfo], int | None]:
         async def compute() -> tuple[list[PackageInfo], int | None]:

@@ -284,9 +284,10 @@ class ToolContext(Protocol):
     # ^ ranked_symbols as text (files, then their symbols' signatures in context) fitted to ``budget`` tokens
     async def entry_points(self) -> dict[str, list[IndexedSymbol]]: ...
     # ^ "main" functions, "cli" commands (click/typer/... decorators), "routes" (route symbols)
-    async def graph_preparing(self, wait: float) -> dict[str, Any] | None: ...
-    # ^ None when the whole-index answers above (packages... entry_points) can be had now; else, after
-    # waiting at most ``wait`` seconds for their background preparation, how far it is ("phase", "seconds")
+    async def graph_preparing(self, wait: float, facts: bool = False) -> dict[str, Any] | None: ...
+    # ^ None when the whole-index answers above (packages... entry_points) for the default arguments can
+    # be had now (with ``facts``: for any arguments); else, after waiting at most ``wait`` seconds for
+    # their background preparation, how far it is ("phase", "seconds")
     async def query_graph(self, sql: str, limit: int = 200, seconds: float = 5.0) -> QueryResult: ...
     def graph_views(self) -> dict[str, dict[str, str]]: ...  # view -> column -> what it holds
     def graph_query_examples(self) -> list[str]: ...  # example SELECTs over the views

@@ -51,7 +51,8 @@ class GraphIndex:
         self._preparer: Callable[[], Awaitable[None]] | None = None
         self._preparing: asyncio.Task | None = None
         self._preparing_generation = -1
-        self._prepared_generation = -1
+        self._prepared_generation = -1  # its answers and facts are ready
+        self._answered_generation = -1  # its default answers are ready (read back, or computed)
         self.progress: dict[str, Any] = {}  # what the preparation under way is doing
 
     # ---- answers derived per generation (kept in memory, saved in the store) ---------------------
@@ -131,6 +132,8 @@ class GraphIndex:
         self.progress = {"generation": generation, "phase": "starting", "started": started}
         try:
             await self._preparer()
+            if generation == self.state.generation:
+                self._answered_generation = generation
             await self.facts()  # what a seeded map needs, too
             if generation == self.state.generation:
                 self._prepared_generation = generation
@@ -151,26 +154,39 @@ class GraphIndex:
             self.progress["phase"] = phase
             self.progress["steps"] = self.progress.get("steps", 0) + 1
 
-    async def ready(self, wait: float) -> dict[str, Any] | None:
+    async def ready(self, wait: float, facts: bool = False) -> dict[str, Any] | None:
         """None when the current generation's answers can be had now (prepared, or nobody prepares
-        them: they are computed on demand); else, having waited at most ``wait`` seconds for the
+        them: they are computed on demand) — with ``facts``, also the whole-index facts a seeded or
+        non-default answer is computed from; else, having waited at most ``wait`` seconds for the
         preparation (started now if it was not), how far it is."""
-        if self._preparer is None or self._prepared_generation == self.state.generation:
+        if self._is_ready(facts) or self._preparer is None:
             return None
         if self._preparing is not None and asyncio.current_task() is self._preparing:
             return None  # the preparation's own questions
         self.after_index()
-        task = self._preparing
-        if task is None:
+        deadline = time.perf_counter() + wait
+        while (task := self._preparing) is not None:
+            if self._is_ready(facts):
+                return None
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                break
+            # Waiting never cancels the preparation; a step at a time, so the default answer is
+            # given as soon as it is there, while the facts go on being built.
+            done, _ = await asyncio.wait({task}, timeout=min(left, 0.05))
+            if done and not self._is_ready(facts):
+                if task.cancelled() or self._preparing_generation == self.state.generation:
+                    break
+                self.after_index()  # it was for a generation the index has left since
+        if self._is_ready(facts) or self._preparing is None:
             return None
-        done, _ = await asyncio.wait({task}, timeout=wait)  # waiting never cancels the preparation
-        if done and self._prepared_generation == self.state.generation:
-            return None
-        if done:  # it finished for a generation the index has left since: the next one starts
-            self.after_index()
         progress = dict(self.progress) or {"phase": "starting"}
         progress["seconds"] = round(time.perf_counter() - progress.pop("started", time.perf_counter()), 1)
         return progress
+
+    def _is_ready(self, facts: bool) -> bool:
+        generation = self.state.generation
+        return self._prepared_generation == generation or (not facts and self._answered_generation == generation)
 
     async def facts(self) -> GraphFacts:
         state, store = self.state, self.store

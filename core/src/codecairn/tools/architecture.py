@@ -37,7 +37,9 @@ async def repository_map(
 
 async def architecture(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     budget = args.get("budget", DEFAULT_BUDGET)
-    preparing = await ctx.graph_preparing(PREPARE_WAIT)
+    # The default answer may have been prepared (or saved) already; any other needs the facts too.
+    custom = bool(args.get("files") or args.get("symbols")) or budget != DEFAULT_BUDGET or "depth" in args
+    preparing = await ctx.graph_preparing(PREPARE_WAIT, facts=custom)
     if preparing is not None:  # never a long silent wait: how far it is, and when to ask again
         return {
             "preparing": True,
