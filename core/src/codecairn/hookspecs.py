@@ -168,6 +168,14 @@ class RouteDetector:
     name: str  # "flask", "express"...
     languages: tuple[str, ...]
     detect: Callable[[bytes, Any, str, FileFacts], tuple[list[Route], list[HttpCall]]]
+    # Bump it when the detector finds something else in the same code: the next index extracts
+    # routes again from the files it may concern (and so when a detector comes or goes), not
+    # from every file (index/route_detectors.py).
+    version: str = "1"
+    # Text every file it finds something in contains (an import its framework needs): only those
+    # files, and those with routes or HTTP calls found before, are read again when detectors
+    # change. Empty: every file of its languages.
+    markers: tuple[bytes, ...] = ()
 
 
 class MemoryBook(Protocol):

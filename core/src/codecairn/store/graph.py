@@ -141,6 +141,11 @@ async def edges_in_files(store: Store, file_ids: Collection[int], kinds: Collect
     return out
 
 
+async def files_with_edges(store: Store, kind: str) -> set[int]:
+    """Files with at least one edge of ``kind``."""
+    return {r[0] for r in await store.fetch("SELECT DISTINCT file_id FROM edges WHERE kind=?", (kind,))}
+
+
 async def files_naming(store: Store, name: str) -> list[int]:
     """Files with an edge whose written target is ``name`` or ends in ``.name`` / ``::name``
     (where a token search for ``name`` should look first)."""
