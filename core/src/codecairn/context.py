@@ -462,7 +462,10 @@ class ServedContext:
         async def compute() -> list[list[str]]:
             return architecture.cycles(await self._package_dependencies(depth), limit)
 
-        found = await self._per_generation(("cycles", depth, limit), compute, list, list)
+        def as_lists(cycles: list[list[str]]) -> list[list[str]]:
+            return [list(c) for c in cycles]
+
+        found = await self._per_generation(("cycles", depth, limit), compute, as_lists, as_lists)
         return [list(c) for c in found]
 
     async def repository_map(

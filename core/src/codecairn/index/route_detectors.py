@@ -5,7 +5,8 @@ languages whose detectors changed that had routes or calls, or whose text holds 
 detector they now have (``RouteDetector.markers``). Everything else keeps its facts.
 
 What was run is kept in the store's meta (``route_detectors``: language -> "name@version,...");
-an index made before detectors had versions has none, and is treated as made by no detector.
+an index without it (a first index, cancelled; one made before detectors had versions) is taken
+as made by the detectors there are now.
 """
 
 from __future__ import annotations
@@ -52,9 +53,11 @@ async def changed(target: IndexTarget) -> tuple[set[str], dict[str, str]]:
     """The languages whose detectors are not those the index was made with, and the current ones."""
     current = signatures(target.languages)
     raw = await target.store.get_meta(META_KEY)
-    if raw is None and not target.state.files_by_path:
-        return set(), current  # a first index: every file is parsed anyway
-    stored = json.loads(raw) if raw else {}
+    if raw is None:
+        # A first index parses every file anyway; an index made before detectors had versions was
+        # made by version 1 of those there are (every detector's version when they came).
+        return set(), current
+    stored = json.loads(raw)
     return {lang for lang in set(stored) | set(current) if stored.get(lang) != current.get(lang)}, current
 
 

@@ -86,9 +86,9 @@ def build(
         dependency[code[k]] = True
     deps = cross & dependency[kind] if kinds else cross
     file_deps: dict[tuple[int, int], dict[str, int]] = {}
-    for (src, dst, k), total in _summed_keys((fid[deps], target_file[deps], kind[deps]), n[deps]).items():
+    for (src, dst, code_of_kind), total in _summed_keys((fid[deps], target_file[deps], kind[deps]), n[deps]).items():
         counts = file_deps.setdefault((src, dst), {})
-        counts[kinds[k]] = counts.get(kinds[k], 0) + total
+        counts[kinds[code_of_kind]] = counts.get(kinds[code_of_kind], 0) + total
     import_pairs = _import_targets(state, imports)
     for pair in import_pairs:
         counts = file_deps.setdefault(pair, {})
