@@ -43,9 +43,12 @@ def test_vectors_barely_depend_on_batch_order_or_padding(embedder):
 
 
 def test_the_int8_model_is_derived_once_from_the_pinned_file_and_a_damaged_copy_is_rebuilt(tmp_path, monkeypatch):
-    monkeypatch.setenv("CODECAIRN_CACHE_DIR", str(tmp_path))
+    # Kept where CODECAIRN_MODELS_DIR says (the test run shares one copy that way), not in the cache.
+    monkeypatch.setenv("CODECAIRN_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv(int8.ENV_MODELS_DIR, str(tmp_path / "shared"))
     first = minilm.load_default_embedder()
-    derived = next((tmp_path / "models").glob("*.onnx"))
+    assert not (tmp_path / "cache" / "models").exists()
+    derived = next((tmp_path / "shared").glob("*.onnx"))
     sidecar = derived.with_name(derived.name + ".sha256")
     assert first.model_path == derived and sidecar.read_text().strip() == minilm.sha256_of(derived)
     built_at = derived.stat().st_mtime_ns
@@ -72,6 +75,7 @@ def test_building_the_int8_model_leaves_the_quantiser_out_of_the_process(tmp_pat
         "print([m for m in sys.modules if m == 'onnx' or m.startswith('onnxruntime.quantization')])"
     )
     env = {**os.environ, "CODECAIRN_CACHE_DIR": str(tmp_path)}
+    env.pop(int8.ENV_MODELS_DIR, None)  # the default place: <cache>/models
     loaded = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
 
     assert len(list((tmp_path / "models").glob("*.onnx"))) == 1  # it was built, by this run
@@ -80,6 +84,7 @@ def test_building_the_int8_model_leaves_the_quantiser_out_of_the_process(tmp_pat
 
 def test_the_shipped_model_as_it_is_when_int8_is_switched_off(tmp_path, monkeypatch):
     monkeypatch.setenv("CODECAIRN_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv(int8.ENV_MODELS_DIR, raising=False)
     monkeypatch.setenv(int8.ENV_SWITCH, "0")
 
     shipped = minilm.load_default_embedder()

@@ -7,7 +7,7 @@ the session loads, so the arithmetic is fp32. Re-quantising the (constant-folded
 quantisation was as fast but drifted to 0.96). Nothing is downloaded: the derived file is made
 from the verified shipped file, on this machine, with the ``onnx`` package.
 
-The derived file sits in ``<cache>/models/`` beside a ``.sha256`` sidecar; a file that no longer
+The derived file sits in ``<cache>/models/`` (or ``$CODECAIRN_MODELS_DIR``) beside a ``.sha256`` sidecar; a file that no longer
 matches its sidecar (damaged, or half-written by a killed process) is rebuilt, never loaded. The
 build runs in a child process, so the memory it takes goes back to the system when it is done.
 """
@@ -28,6 +28,10 @@ log = logging.getLogger("codecairn.semantic")
 
 RECIPE = "int8-dynamic-per-channel"
 ENV_SWITCH = "CODECAIRN_EMBED_INT8"  # "0": use the shipped file as it is
+# Where derived models are kept when not in <cache>/models: the file is named by what it was made
+# from (the shipped file's hash, the recipe, onnxruntime's version) and checked against its sidecar
+# on every load, so caches of several roots, users or test runs may share one copy safely.
+ENV_MODELS_DIR = "CODECAIRN_MODELS_DIR"
 BUILD_TIMEOUT = 300  # seconds; about 5 s on an idle core
 
 
@@ -43,11 +47,17 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+def models_dir(cache: Path) -> Path:
+    """``$CODECAIRN_MODELS_DIR`` when set, else ``<cache>/models``."""
+    chosen = os.environ.get(ENV_MODELS_DIR)
+    return Path(chosen).expanduser() if chosen else cache / "models"
+
+
 def cached_path(cache: Path, source_sha256: str) -> Path:
     import onnxruntime
 
     # The onnxruntime version is in the name: another quantiser may write other numbers.
-    return cache / "models" / f"minilm-{RECIPE}-{source_sha256[:16]}-ort{onnxruntime.__version__}.onnx"
+    return models_dir(cache) / f"minilm-{RECIPE}-{source_sha256[:16]}-ort{onnxruntime.__version__}.onnx"
 
 
 def derived_model(source: Path, source_sha256: str, cache: Path) -> tuple[Path, str] | None:
