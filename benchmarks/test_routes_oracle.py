@@ -4,6 +4,11 @@ precision ≥ 0.95, recall ≥ 0.8. These are correctness figures, so they are a
 
 - Flask 3.1.0's example apps (small tier: py-flask-examples): the tutorial's blueprints, the
   Celery and JavaScript examples — every route listed by hand below (method, full pattern).
+- Spring Framework 4.3.30's MockMvc samples (small tier: java-spring-samples, Debian's
+  libspring-java source): 36 files of Spring MVC controllers — class-level prefixes, methods given
+  as constants and arrays, params- and headers-only mappings, a composed annotation — every
+  method-level mapping listed by hand below (the class-level ones are prefixes, not routes; the
+  one missed: a route declared through a composed annotation, ``@Get(path = ...)``).
 - Django 5.2's URLconfs (large tier: every ``urls*.py`` of py-django's tests and contrib apps):
   the oracle is Python's own ``ast`` — every ``path``/``re_path``/``url`` call with a literal
   pattern whose view is not an ``include``.
@@ -49,6 +54,72 @@ FLASK_ROUTES = {  # (file, line, method, pattern), read off the sources by hand
     ("tutorial/flaskr/blog.py", 86, "POST", "/<int:id>/update"),
     ("tutorial/flaskr/blog.py", 113, "POST", "/<int:id>/delete"),
 }
+SPRING_ROUTES = {  # (file, line, method, pattern): every method-level mapping, read by hand
+    ("context/AsyncControllerJavaConfigTests.java", 125, "GET", "/callable"),
+    ("context/PersonController.java", 36, "GET", "/person/{id}"),  # class @RequestMapping("/person")
+    ("spr/CustomRequestAttributesRequestContextHolderTests.java", 121, "ANY", "/singletonController"),
+    ("spr/EncodedUriTests.java", 107, "GET", "/circuit/{id}"),
+    ("spr/FormContentTests.java", 52, "PUT", "/"),  # @PutMapping with no path
+    ("spr/HttpOptionsTests.java", 92, "OPTIONS", "/myUrl"),
+    ("spr/RequestContextHolderTests.java", 192, "ANY", "/singletonController"),
+    ("spr/RequestContextHolderTests.java", 205, "ANY", "/requestScopedController"),
+    ("spr/RequestContextHolderTests.java", 241, "ANY", "/requestScopedService"),
+    ("spr/RequestContextHolderTests.java", 255, "ANY", "/sessionScopedService"),
+    ("standalone/AsyncTests.java", 201, "ANY", "/{id}"),  # class @RequestMapping(path = "/{id}"); params only
+    ("standalone/AsyncTests.java", 206, "ANY", "/{id}"),
+    ("standalone/AsyncTests.java", 211, "ANY", "/{id}"),
+    ("standalone/AsyncTests.java", 225, "ANY", "/{id}"),
+    ("standalone/AsyncTests.java", 231, "ANY", "/{id}"),
+    ("standalone/AsyncTests.java", 238, "ANY", "/{id}"),
+    ("standalone/AsyncTests.java", 245, "ANY", "/{id}"),
+    ("standalone/AsyncTests.java", 262, "ANY", "/{id}"),
+    ("standalone/AsyncTests.java", 269, "ANY", "/{id}"),
+    ("standalone/ExceptionHandlerTests.java", 111, "GET", "/person/{name}"),
+    ("standalone/ExceptionHandlerTests.java", 140, "GET", "/person/{name}"),
+    ("standalone/FileUploadControllerTests.java", 89, "POST", "/test"),
+    ("standalone/FileUploadControllerTests.java", 99, "POST", "/testJson"),
+    ("standalone/FilterTests.java", 141, "POST", "/persons"),
+    ("standalone/FilterTests.java", 151, "ANY", "/user"),
+    ("standalone/FilterTests.java", 156, "ANY", "/forward"),
+    ("standalone/FilterTests.java", 161, "GET", "/persons/{id}"),  # "persons/{id}": no leading slash
+    ("standalone/FrameworkExtensionTests.java", 135, "ANY", "/"),  # class @RequestMapping("/"); headers only
+    ("standalone/FrameworkExtensionTests.java", 142, "ANY", "/"),
+    ("standalone/RedirectTests.java", 112, "GET", "/persons/{name}"),
+    ("standalone/RedirectTests.java", 118, "POST", "/persons"),
+    ("standalone/RedirectTests.java", 128, "POST", "/people"),
+    ("standalone/RequestParameterTests.java", 52, "ANY", "/search"),
+    ("standalone/ResponseBodyTests.java", 52, "ANY", "/person/{name}"),
+    ("standalone/ViewResolutionTests.java", 139, "GET", "/person/{name}"),
+    ("standalone/resulthandlers/PrintingResultHandlerSmokeTests.java", 75, "ANY", "/"),
+    ("standalone/resultmatchers/ContentAssertionTests.java", 113, "ANY", "/handle"),
+    ("standalone/resultmatchers/ContentAssertionTests.java", 119, "ANY", "/handleUtf8"),
+    ("standalone/resultmatchers/CookieAssertionTests.java", 116, "ANY", "/"),
+    ("standalone/resultmatchers/FlashAttributeAssertionTests.java", 82, "POST", "/persons"),
+    ("standalone/resultmatchers/HandlerAssertionTests.java", 95, "ANY", "/"),
+    ("standalone/resultmatchers/HeaderAssertionTests.java", 214, "ANY", "/persons/{id}"),
+    ("standalone/resultmatchers/JsonPathAssertionTests.java", 122, "ANY", "/music/people"),
+    ("standalone/resultmatchers/ModelAssertionTests.java", 107, "ANY", "/"),
+    ("standalone/resultmatchers/ModelAssertionTests.java", 115, "POST", "/persons"),
+    ("standalone/resultmatchers/RequestAttributeAssertionTests.java", 70, "ANY", "/{id}"),
+    ("standalone/resultmatchers/SessionAttributeAssertionTests.java", 77, "ANY", "/"),
+    ("standalone/resultmatchers/StatusAssertionTests.java", 96, "ANY", "/created"),
+    # missed by codecairn: @Get(path = ...), a composed annotation meta-annotated with @RequestMapping
+    ("standalone/resultmatchers/StatusAssertionTests.java", 101, "ANY", "/createdWithComposedAnnotation"),
+    ("standalone/resultmatchers/StatusAssertionTests.java", 105, "ANY", "/badRequest"),
+    ("standalone/resultmatchers/StatusAssertionTests.java", 110, "ANY", "/notImplemented"),
+    ("standalone/resultmatchers/UrlAssertionTests.java", 67, "ANY", "/persons"),
+    ("standalone/resultmatchers/UrlAssertionTests.java", 72, "ANY", "/"),
+    ("standalone/resultmatchers/ViewNameAssertionTests.java", 63, "ANY", "/"),
+    ("standalone/resultmatchers/XmlContentAssertionTests.java", 88, "ANY", "/music/people"),
+    ("standalone/resultmatchers/XpathAssertionTests.java", 170, "ANY", "/music/people"),
+    (
+        "standalone/resultmatchers/XpathAssertionTests.java",
+        221,
+        "GET",
+        "/blog.atom",
+    ),  # method = { GET, HEAD } (static imports)
+    ("standalone/resultmatchers/XpathAssertionTests.java", 221, "HEAD", "/blog.atom"),
+}
 EXPRESS_CALL = re.compile(r"\b\w+\s*\.\s*(get|post|put|patch|delete|del|all)\(\s*(['\"`])(/[^'\"`]*)\2", re.S)
 
 
@@ -77,6 +148,11 @@ def score(name: str, truth: set[tuple], found: set[tuple]) -> None:
 def flask_examples(tmp_path: Path) -> None:
     root = corpus_path("py-flask-examples", "small")
     score("flask examples", FLASK_ROUTES, found_routes(root, tmp_path / "cache"))
+
+
+def spring_samples(tmp_path: Path) -> None:
+    root = corpus_path("java-spring-samples", "small")
+    score("spring mvc samples", SPRING_ROUTES, found_routes(root, tmp_path / "cache"))
 
 
 def django_urlconfs(tmp_path: Path) -> None:
@@ -114,7 +190,7 @@ def ghost_express(tmp_path: Path) -> None:
     score("ghost (express)", truth, found)
 
 
-PROJECTS = [flask_examples] + ([django_urlconfs, ghost_express] if TIER == "large" else [])
+PROJECTS = [flask_examples, spring_samples] + ([django_urlconfs, ghost_express] if TIER == "large" else [])
 
 
 @pytest.mark.parametrize("project", PROJECTS, ids=lambda p: p.__name__)

@@ -200,6 +200,25 @@ def shout(word: str) -> str:
     return word.upper()
 
 
+def hello_routes(method: str, source: bytes, tree, path: str, facts):
+    """A third party's route detector: every `@Hello("/path")` line is a route of ``method``."""
+    from codecairn.model import Route
+
+    routes = []
+    for number, line in enumerate(source.decode("utf-8", "replace").splitlines(), 1):
+        if line.strip().startswith('@Hello("'):
+            routes.append(Route(method, line.split('"')[1], "", number, number, "hello"))
+    return routes, []
+
+
+def hello_get(source: bytes, tree, path: str, facts):
+    return hello_routes("GET", source, tree, path, facts)
+
+
+def hello_post(source: bytes, tree, path: str, facts):
+    return hello_routes("POST", source, tree, path, facts)
+
+
 def pid_after(seconds: float) -> int:
     time.sleep(seconds)
     return os.getpid()

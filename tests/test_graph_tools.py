@@ -4,12 +4,14 @@ diff break, what is the shape of this repository, and SQL for the rest."""
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import textwrap
 from pathlib import Path
 
 import pytest
 from codecairn.errors import ToolError
+from codecairn.tools import architecture as architecture_tool
 from codecairn.workspace import Workspace
 from realcode import answers
 
@@ -326,6 +328,66 @@ async def test_architecture_is_kept_per_generation_and_follows_the_index(shop) -
     after = await a.call("architecture", budget=64)
     assert "billing" in {p["name"] for p in after["packages"]}
     assert {"from": "billing", "to": "shop"} in [{k: d[k] for k in ("from", "to")} for d in after["dependencies"]]
+
+
+async def test_architecture_is_saved_with_its_generation_and_read_back_after_a_restart(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    """A restarted server answers the architecture from the store (the same answer, no whole-index
+    facts built); once the index changes, the saved answer is not used."""
+    root = write(tmp_path / "shop", SHOP)
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        first = await answers(ws).call("architecture")
+        while ws.graph._saving:  # the answers are saved in the background
+            await asyncio.gather(*ws.graph._saving)
+    finally:
+        await ws.close()
+    ws = await Workspace.open(root)
+    try:
+        again = await answers(ws).call("architecture")
+        assert again == first
+        assert ws.graph._facts is None  # read back, not computed
+        write(
+            root, {"billing/invoice.py": "from shop.payments import charge\n\n\ndef invoice():\n    return charge(1)\n"}
+        )
+        await ws.index_now()
+        after = await answers(ws).call("architecture")
+        assert "billing" in {p["name"] for p in after["packages"]}
+    finally:
+        await ws.close()
+
+
+async def test_architecture_during_its_preparation_waits_a_bounded_time_then_says_how_far(shop, monkeypatch) -> None:
+    """After an index run the answers are prepared in the background; a call meanwhile waits at most
+    PREPARE_WAIT, then answers that it is preparing (with the phase); the next generation's run
+    cancels a preparation still under way; once prepared, the answer is the usual one."""
+    root, ws, a = shop
+    monkeypatch.setattr(architecture_tool, "PREPARE_WAIT", 0.2)
+    release = asyncio.Event()
+    runs: list[int] = []
+
+    async def slow_preparer() -> None:
+        runs.append(ws.state.generation)
+        await release.wait()  # a preparation that takes as long as the test wants
+        await a.call("architecture")
+
+    ws.graph.prepare_with(slow_preparer)
+    ws.graph.after_index()
+    first_task = ws.graph._preparing
+    answer = await a.call("architecture")
+    assert answer["preparing"] is True and answer["complete"] is False
+    assert "phase" in answer["progress"] and answer["progress"]["seconds"] >= 0
+    write(root, {"billing/invoice.py": "def invoice():\n    return 1\n"})
+    await ws.index_now()  # a new generation: the older preparation is cancelled, a new one started
+    await asyncio.sleep(0)
+    assert first_task is not None and first_task.cancelled()
+    assert runs == [runs[0], ws.state.generation]
+    release.set()
+    await asyncio.wait_for(asyncio.shield(ws.graph._preparing), 60)
+    ready = await a.call("architecture")
+    assert "preparing" not in ready and "billing" in {p["name"] for p in ready["packages"]}
 
 
 async def test_a_wildcard_import_is_one_dependency(tmp_path: Path, cache_dir: Path) -> None:

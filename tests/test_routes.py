@@ -8,8 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from codecairn.hookspecs import RouteDetector, hookimpl
+from codecairn.host import PluginHost
 from codecairn.workspace import Workspace
-from realcode import answers
+from realcode import answers, hello_get, hello_post
 
 pytestmark = pytest.mark.anyio
 
@@ -105,3 +107,50 @@ async def test_routes_behind_a_wrapped_express_and_wrapped_django_views(tmp_path
         ]
     finally:
         await ws.close()
+
+
+class HelloRoutes:
+    """A third party's route detector for Java, at a given version."""
+
+    def __init__(self, version: str, detect) -> None:
+        self.version, self.detect = version, detect
+
+    @hookimpl
+    def codecairn_route_detectors(self) -> list[RouteDetector]:
+        return [RouteDetector("hello", ("java",), self.detect, version=self.version, markers=(b"@Hello(",))]
+
+
+async def test_a_changed_route_detector_extracts_again_only_the_files_it_concerns(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    """A detector's new version, or a plugin removed, re-extracts the routes of the files it may
+    concern on the next index (those with its marker, those with routes before) — not every file."""
+    root = tmp_path / "svc"
+    files = {
+        "web/Greeter.java": 'package web;\n\nclass Greeter {\n    @Hello("/hi")\n    void hi() {}\n}\n',
+        **{
+            f"lib/Util{i}.java": f"package lib;\n\nclass Util{i} {{\n    int one() {{ return {i}; }}\n}}\n"
+            for i in range(3)
+        },
+        "app.py": "from flask import Flask\n\napp = Flask(__name__)\n\n\n@app.get('/up')\ndef up():\n    return 'ok'\n",
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+
+    async def index_with(*plugins) -> tuple[int, list]:
+        ws = await Workspace.open(root, PluginHost(extra_plugins=plugins))
+        try:
+            summary = await ws.index_now()
+            found = await answers(ws).call("query_graph", sql="SELECT path, method, pattern FROM routes ORDER BY path")
+            return summary.parsed, found["rows"]
+        finally:
+            await ws.close()
+
+    parsed, routes = await index_with(HelloRoutes("1", hello_get))
+    assert parsed == len(files) and routes == [["app.py", "GET", "/up"], ["web/Greeter.java", "GET", "/hi"]]
+    assert await index_with(HelloRoutes("1", hello_get)) == (0, routes)  # the same detectors: nothing
+    parsed, routes = await index_with(HelloRoutes("2", hello_post))  # a new version: its file only
+    assert parsed == 1 and routes == [["app.py", "GET", "/up"], ["web/Greeter.java", "POST", "/hi"]]
+    parsed, routes = await index_with()  # the plugin removed: its routes go, with one file re-read
+    assert parsed == 1 and routes == [["app.py", "GET", "/up"]]

@@ -9,11 +9,12 @@ gets from here is a model type; nothing here shapes an answer (tools do).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import threading
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import tree_sitter
 
@@ -296,7 +297,7 @@ class ServedContext:
         level_limit: int = 400,
     ) -> Walk:
         return await call_graph.walk(
-            list(start), direction, self._ws.graph.fetcher(list(kinds)), depth, fan_out, level_limit
+            list(start), direction, self._ws.graph.around(list(kinds)), depth, fan_out, level_limit
         )
 
     async def call_chains(
@@ -363,24 +364,53 @@ class ServedContext:
     def is_test_file(self, path: str) -> bool:
         return architecture.is_test_path(path)
 
-    async def _per_generation(self, key: tuple, compute: Callable[[], Awaitable[T]]) -> T:
-        """An answer derived from the whole index, computed once per index generation (kept with
-        the generation's graph facts, dropped when the index changes)."""
-        facts = await self._ws.graph.facts()
-        if key not in facts.derived:
-            facts.derived[key] = await compute()
-        return facts.derived[key]
+    async def _per_generation(
+        self,
+        key: tuple,
+        compute: Callable[[], Awaitable[T]],
+        encode: Callable[[T], Any] | None = None,
+        decode: Callable[[Any], T] | None = None,
+    ) -> T:
+        """An answer derived from the whole index, computed once per index generation (dropped when
+        the index changes). With ``encode``/``decode`` (JSON-able, symbols as ids), it is also saved
+        in the store, and a restarted server reads it back instead of computing it again."""
+        graph, generation = self._ws.graph, self._state.generation
+        known, value = graph.derived(key)
+        if known:
+            return value
+        if decode is not None:
+            raw = await graph.saved(key)
+            if raw is not None:
+                value = decode(raw)
+                graph.keep(key, generation, value)
+                return value
+        graph.step(key[0])
+        value = await compute()
+        graph.keep(key, generation, value, encode(value) if encode is not None else None)
+        return value
+
+    def _symbols(self, ids: Iterable[int]) -> list[IndexedSymbol]:
+        rows = self._state.symbols.rows
+        return [rows[i] for i in ids if i in rows]
+
+    async def graph_preparing(self, wait: float, facts: bool = False) -> dict[str, Any] | None:
+        return await self._ws.graph.ready(wait, facts)
 
     async def packages(self, depth: int | None = None) -> tuple[list[PackageInfo], int | None]:
         async def compute() -> tuple[list[PackageInfo], int | None]:
             chosen = depth
             if chosen is None:
                 chosen = await asyncio.to_thread(architecture.choose_depth, list(self._state.files_by_path))
-            found = architecture.packages(self._state, chosen)
+            found = await asyncio.to_thread(architecture.packages, self._state, chosen)
             return [PackageInfo(p.name, p.files, p.lines, p.symbols, dict(p.languages), p.tests)
                     for p in found.values()], chosen  # fmt: skip
 
-        found, chosen = await self._per_generation(("packages", depth), compute)
+        found, chosen = await self._per_generation(
+            ("packages", depth),
+            compute,
+            lambda v: [[dataclasses.astuple(p) for p in v[0]], v[1]],
+            lambda raw: ([PackageInfo(*p) for p in raw[0]], raw[1]),
+        )
         return list(found), chosen
 
     async def _package_dependencies(self, depth: int | None) -> dict[tuple[str, str], Counter]:
@@ -388,7 +418,12 @@ class ServedContext:
             facts = await self._ws.graph.facts()
             return await asyncio.to_thread(architecture.package_dependencies, facts, self._state, depth)
 
-        return await self._per_generation(("package_dependencies", depth), compute)
+        return await self._per_generation(
+            ("package_dependencies", depth),
+            compute,
+            lambda v: [[a, b, dict(c)] for (a, b), c in v.items()],
+            lambda raw: {(a, b): Counter(c) for a, b, c in raw},
+        )
 
     async def package_dependencies(self, depth: int | None) -> list[PackageDependency]:
         deps = await self._package_dependencies(depth)
@@ -399,7 +434,13 @@ class ServedContext:
             facts = await self._ws.graph.facts()
             return await asyncio.to_thread(architecture.hotspots, facts, self._state, limit)
 
-        found = await self._per_generation(("hotspots", limit), compute)
+        rows = self._state.symbols.rows
+        found = await self._per_generation(
+            ("hotspots", limit),
+            compute,
+            lambda v: {key: [[s.id, n] for s, n in items] for key, items in v.items()},
+            lambda raw: {key: [(rows[i], n) for i, n in items if i in rows] for key, items in raw.items()},
+        )
         return {key: list(items) for key, items in found.items()}
 
     async def ranked_symbols(
@@ -423,7 +464,11 @@ class ServedContext:
         async def compute() -> list[list[str]]:
             return architecture.cycles(await self._package_dependencies(depth), limit)
 
-        return [list(c) for c in await self._per_generation(("cycles", depth, limit), compute)]
+        def as_lists(cycles: list[list[str]]) -> list[list[str]]:
+            return [list(c) for c in cycles]
+
+        found = await self._per_generation(("cycles", depth, limit), compute, as_lists, as_lists)
+        return [list(c) for c in found]
 
     async def repository_map(
         self, seed_files: Iterable[str] = (), seed_symbols: Iterable[int] = (), budget: int = 1024
@@ -451,7 +496,7 @@ class ServedContext:
 
         if seed_files or seed_symbols:
             return await compute()
-        return await self._per_generation(("map", budget), compute)
+        return await self._per_generation(("map", budget), compute, dataclasses.astuple, lambda raw: RepoMap(*raw))
 
     async def entry_points(self) -> dict[str, list[IndexedSymbol]]:
         async def compute() -> dict[str, list[IndexedSymbol]]:
@@ -464,7 +509,12 @@ class ServedContext:
                 "routes": sorted(routes, key=lambda s: (self._state.path_of(s), s.start_line)),
             }
 
-        found = await self._per_generation(("entry_points",), compute)
+        found = await self._per_generation(
+            ("entry_points",),
+            compute,
+            lambda v: {key: [s.id for s in items] for key, items in v.items()},
+            lambda raw: {key: self._symbols(ids) for key, ids in raw.items()},
+        )
         return {key: list(items) for key, items in found.items()}
 
     async def query_graph(self, sql: str, limit: int = 200, seconds: float = 5.0) -> QueryResult:

@@ -168,6 +168,14 @@ class RouteDetector:
     name: str  # "flask", "express"...
     languages: tuple[str, ...]
     detect: Callable[[bytes, Any, str, FileFacts], tuple[list[Route], list[HttpCall]]]
+    # Bump it when the detector finds something else in the same code: the next index extracts
+    # routes again from the files it may concern (and so when a detector comes or goes), not
+    # from every file (index/route_detectors.py).
+    version: str = "1"
+    # Text every file it finds something in contains (an import its framework needs): only those
+    # files, and those with routes or HTTP calls found before, are read again when detectors
+    # change. Empty: every file of its languages.
+    markers: tuple[bytes, ...] = ()
 
 
 class MemoryBook(Protocol):
@@ -284,6 +292,10 @@ class ToolContext(Protocol):
     # ^ ranked_symbols as text (files, then their symbols' signatures in context) fitted to ``budget`` tokens
     async def entry_points(self) -> dict[str, list[IndexedSymbol]]: ...
     # ^ "main" functions, "cli" commands (click/typer/... decorators), "routes" (route symbols)
+    async def graph_preparing(self, wait: float, facts: bool = False) -> dict[str, Any] | None: ...
+    # ^ None when the whole-index answers above (packages... entry_points) for the default arguments can
+    # be had now (with ``facts``: for any arguments); else, after waiting at most ``wait`` seconds for
+    # their background preparation, how far it is ("phase", "seconds")
     async def query_graph(self, sql: str, limit: int = 200, seconds: float = 5.0) -> QueryResult: ...
     def graph_views(self) -> dict[str, dict[str, str]]: ...  # view -> column -> what it holds
     def graph_query_examples(self) -> list[str]: ...  # example SELECTs over the views

@@ -516,6 +516,7 @@ async def _serve(server: CodecairnServer, workspace: Workspace, index_on_start: 
         index_on_start = watch = embed = False
     async with anyio.create_task_group() as tg:
         _stop_on_signals(tg.cancel_scope)
+        _prepare_architecture(workspace)
         if index_on_start:
 
             async def background_index() -> None:
@@ -551,6 +552,22 @@ async def _serve(server: CodecairnServer, workspace: Workspace, index_on_start: 
             server.metrics.close()  # the records of the last calls are written before the exit
             _forget_signals()
         tg.cancel_scope.cancel()
+
+
+def _prepare_architecture(workspace: Workspace) -> None:
+    """The architecture tool's default answer (and the facts a seeded one needs) is prepared in the
+    background after every index run, and now for the index there is (read back from the store
+    when it was saved for this generation), so a call never computes it while the agent waits."""
+    tool = workspace.host.tools.get("architecture")
+    if tool is None or workspace.failure is not None:
+        return
+
+    async def prepare() -> None:
+        await tool.handler(ServedContext(workspace), {})
+
+    workspace.graph.prepare_with(prepare)
+    if workspace.state.generation > 0:
+        workspace.graph.after_index()
 
 
 STOP_SIGNALS = ("SIGTERM", "SIGINT")

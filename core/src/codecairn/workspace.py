@@ -110,6 +110,7 @@ class Workspace:
     async def _after_change(self, summary: IndexSummary) -> None:
         await self.memory.after_index()  # memories follow the code that just changed
         self.embeddings.notify()  # the background job embeds what changed
+        self.graph.after_index()  # the whole-index graph answers of the new generation, in the background
 
     # ---- opening and closing --------------------------------------------------------------------
 

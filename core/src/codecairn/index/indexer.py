@@ -16,6 +16,7 @@ answering from the old state.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import sqlite3
 import time
@@ -24,6 +25,7 @@ from collections.abc import Awaitable, Callable, Iterable
 import anyio
 
 from codecairn.errors import UNAVAILABLE, StoreError, ToolError
+from codecairn.index import route_detectors
 from codecairn.index.collector import collector_paused
 from codecairn.index.heap import give_back_free_memory
 from codecairn.index.narrow import NarrowIndexer
@@ -114,6 +116,19 @@ class Indexer:
             await store.clear()
             state.forget_all()
         todo = plan_walk(state, walked)
+        detectors_changed, detectors = await route_detectors.changed(target)
+        if detectors_changed:  # their files' routes are extracted again, with the rest of the changes
+            await route_detectors.add_stale(target, todo, detectors_changed)
+        summary = await self._apply(todo, summary, started, progress)
+        if detectors_changed or await store.get_meta(route_detectors.META_KEY) is None:
+            await store.set_meta({route_detectors.META_KEY: json.dumps(detectors, sort_keys=True)})
+        return summary
+
+    async def _apply(
+        self, todo: Plan, summary: IndexSummary, started: float, progress: Progress | None
+    ) -> IndexSummary:
+        target = self.target
+        state, store = target.state, target.store
         pending_resolution = await store.get_meta("resolution_pending") == "1"
         if not todo.jobs and not todo.deleted and not pending_resolution:
             summary.unchanged = todo.unchanged

@@ -1,9 +1,10 @@
 """Walking the call graph: callers or callees of symbols, level by level, and the shortest call
 chains between two symbols.
 
-Edges live in the store, so a walk asks for one whole level at a time (``Fetch``: symbol ids in,
-the edges around them out) — depth 8 is eight statements, not one per symbol. Every level is
-bounded twice: a symbol shows at most ``fan_out`` of its edges, and a level follows at most
+Edges live in the store, so a walk asks for one whole level at a time (``Around``: symbol ids
+in, the edges around them out) — depth 8 is eight statements, not one per symbol. Every level is
+bounded twice: a symbol shows at most ``fan_out`` of its edges (chosen by ``most_telling`` where
+they are more, before whole edges are read: see store/graph.py), and a level follows at most
 ``level_limit`` symbols; what either bound left out is counted, never silently dropped. A symbol
 met again is not followed again; when it is one of the symbols the walk came through (recursion,
 mutual recursion), the hop is marked as a cycle.
@@ -11,12 +12,18 @@ mutual recursion), the hop is marked as a cycle.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable, Collection, Sequence
+from typing import TypeVar
 
 from codecairn.model import Chains, Edge, Hop, Walk
 
 # (symbol ids, direction "in" | "out") -> the edges around them, in file and line order
 Fetch = Callable[[Collection[int], str], Awaitable[list[Edge]]]
+# (symbol ids, direction, fan_out) -> per symbol: the edges shown around it (all of them in file
+# and line order when they are at most fan_out, else the fan_out most telling in that order), and
+# how many edges it has in all
+Around = Callable[[Collection[int], str, int], Awaitable[tuple[dict[int, list[Edge]], dict[int, int]]]]
+T = TypeVar("T")
 
 DEFAULT_DEPTH = 3
 MAX_DEPTH = 8
@@ -28,7 +35,7 @@ CHAIN_FRONTIER_LIMIT = 20_000  # symbols one side of a chain search may hold in 
 async def walk(
     start: Collection[int],
     direction: str,
-    fetch: Fetch,
+    around: Around,
     depth: int = DEFAULT_DEPTH,
     fan_out: int = DEFAULT_FAN_OUT,
     level_limit: int = LEVEL_LIMIT,
@@ -46,20 +53,14 @@ async def walk(
     for level in range(1, depth + 1):
         if not frontier:
             break
-        edges = await fetch(frontier, direction)
-        by_near: dict[int, list[Edge]] = {}
-        for e in edges:
-            near = e.target_id if direction == "in" else e.source_id
-            if near is not None:
-                by_near.setdefault(near, []).append(e)
+        shown, totals = await around(frontier, direction, fan_out)
         nxt: list[int] = []
         for near in frontier:
-            around = by_near.get(near, [])
-            if len(around) > fan_out:
-                result.cut_fan_out[level] = result.cut_fan_out.get(level, 0) + len(around) - fan_out
-                around = _most_telling(around, direction)[:fan_out]
+            edges = shown.get(near, [])
+            if totals.get(near, 0) > len(edges):
+                result.cut_fan_out[level] = result.cut_fan_out.get(level, 0) + totals[near] - len(edges)
             on_path = set(result.path_to(near))
-            for e in around:
+            for e in edges:
                 far = e.source_id if direction == "in" else e.target_id
                 if far is None:
                     result.hops.append(Hop(e, near, None, level))
@@ -80,18 +81,20 @@ async def walk(
     return result
 
 
-def _most_telling(edges: list[Edge], direction: str) -> list[Edge]:
-    """Which edges of a symbol to show first when there are too many: resolved before guessed,
-    one per far symbol before repeats, then by place."""
-    order = {"exact": 0, "import": 0, "inherited": 1, "route": 1, "name-only": 3, None: 4}
+_TELLING = {"exact": 0, "import": 0, "inherited": 1, "route": 1, "name-only": 3, None: 4}
+
+
+def most_telling(items: Sequence[T], far: Callable[[T], int | None], resolution: Callable[[T], str | None]) -> list[T]:
+    """Which of a symbol's edges (``items``, in file and line order) to show first when there are
+    too many: resolved before guessed, one per far symbol before repeats, then by place."""
     seen: set[int | None] = set()
-    firsts: list[Edge] = []
-    repeats: list[Edge] = []
-    for e in edges:
-        far = e.source_id if direction == "in" else e.target_id
-        (repeats if far in seen and far is not None else firsts).append(e)
-        seen.add(far)
-    return sorted(firsts, key=lambda e: order.get(e.resolution, 2)) + repeats
+    firsts: list[T] = []
+    repeats: list[T] = []
+    for item in items:
+        other = far(item)
+        (repeats if other in seen and other is not None else firsts).append(item)
+        seen.add(other)
+    return sorted(firsts, key=lambda i: _TELLING.get(resolution(i), 2)) + repeats
 
 
 async def shortest_chains(

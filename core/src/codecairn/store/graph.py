@@ -2,15 +2,23 @@
 set of symbols in one statement per traversal level, unresolved uses by name, and the whole-index
 aggregates the architecture map is computed from. Model types and plain tuples out; all through
 the reader connection, which never waits for the indexer's transaction.
+
+A walk level reads the ends of every edge around its symbols from a covering index (``edges_in``,
+``edges_out``: no table row is touched), chooses which to show, and only then reads the whole
+rows of those (by primary key): the JDK's most-called method has 7,289 callers, a trace shows 20.
+Unresolved uses by name read a partial index of the unresolved edges only (``edges_unresolved``).
 """
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Collection, Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codecairn.model import Edge
 from codecairn.store.reads import EDGE_COLUMNS, MAX_PARAMS
+from codecairn.store.transactions import one_transaction
 
 if TYPE_CHECKING:
     from codecairn.store.store import Store
@@ -48,6 +56,40 @@ async def edges_touching(
     return out
 
 
+# (edge id, near symbol, far symbol or None, resolution, file id, line): what choosing needs
+EdgeEnds = tuple[int, int, int | None, str | None, int, int]
+
+
+async def edge_ends(
+    store: Store, symbol_ids: Collection[int], direction: str, kinds: Collection[str]
+) -> list[EdgeEnds]:
+    """The ends of the edges pointing at (``direction="in"``: near is the target) or occurring in
+    (``"out"``: near is the source) any of ``symbol_ids``, of ``kinds``, in file and line order —
+    from the covering index alone."""
+    near, far = ("target_id", "source_id") if direction == "in" else ("source_id", "target_id")
+    kinds = tuple(kinds)
+    out: list[EdgeEnds] = []
+    for chunk in _chunks(sorted(set(symbol_ids))):
+        out.extend(
+            await store.fetch(
+                f"SELECT id, {near}, {far}, resolution, file_id, line FROM edges "
+                f"WHERE {near} IN ({_marks(chunk)}) AND kind IN ({_marks(kinds)})",
+                (*chunk, *kinds),
+            )
+        )
+    out.sort(key=lambda r: (r[4], r[5], r[0]))
+    return out
+
+
+async def edges_by_id(store: Store, edge_ids: Collection[int]) -> dict[int, Edge]:
+    """Whole edges by id (primary-key lookups)."""
+    out: dict[int, Edge] = {}
+    for chunk in _chunks(sorted(set(edge_ids))):
+        for r in await store.fetch(f"SELECT {EDGE_COLUMNS} FROM edges WHERE id IN ({_marks(chunk)})", chunk):
+            out[r[0]] = Edge(*r)
+    return out
+
+
 async def unresolved_named(
     store: Store, names: Collection[str], kinds: Collection[str], limit: int
 ) -> tuple[list[Edge], dict[str, int]]:
@@ -57,17 +99,31 @@ async def unresolved_named(
     shown: list[Edge] = []
     counts: dict[str, int] = {}
     for chunk in _chunks(names):
+        # The partial index holds the unresolved edges only; left to itself the planner would take
+        # "target_id IS NULL" to edges_in and count through every unresolved edge of the index.
         where = f"target IN ({_marks(chunk)}) AND target_id IS NULL AND kind IN ({_marks(kinds)})"
-        for name, n in await store.fetch(f"SELECT target, COUNT(*) FROM edges WHERE {where} GROUP BY target",
+        for name, n in await _unresolved(store, f"SELECT target, COUNT(*) FROM {{edges}} WHERE {where} GROUP BY target",
                                          (*chunk, *kinds)):  # fmt: skip
             counts[name] = n
         if len(shown) < limit:
-            rows = await store.fetch(
-                f"SELECT {EDGE_COLUMNS} FROM edges WHERE {where} ORDER BY file_id, line LIMIT ?",
+            rows = await _unresolved(
+                store,
+                f"SELECT {EDGE_COLUMNS} FROM {{edges}} WHERE {where} ORDER BY file_id, line LIMIT ?",
                 (*chunk, *kinds, limit - len(shown)),
             )
             shown.extend(Edge(*r) for r in rows)
     return shown, counts
+
+
+async def _unresolved(store: Store, sql: str, params: tuple) -> list[tuple]:
+    """``sql`` (``{edges}`` standing for the table) through the partial index of unresolved edges;
+    without it while a first index has its edge indexes dropped for the bulk load."""
+    try:
+        return await store.fetch(sql.format(edges="edges INDEXED BY edges_unresolved"), params)
+    except sqlite3.OperationalError as exc:
+        if "no such index" not in str(exc):
+            raise
+        return await store.fetch(sql.format(edges="edges"), params)
 
 
 async def edges_in_files(store: Store, file_ids: Collection[int], kinds: Collection[str] = ()) -> list[Edge]:
@@ -85,6 +141,11 @@ async def edges_in_files(store: Store, file_ids: Collection[int], kinds: Collect
     return out
 
 
+async def files_with_edges(store: Store, kind: str) -> set[int]:
+    """Files with at least one edge of ``kind``."""
+    return {r[0] for r in await store.fetch("SELECT DISTINCT file_id FROM edges WHERE kind=?", (kind,))}
+
+
 async def files_naming(store: Store, name: str) -> list[int]:
     """Files with an edge whose written target is ``name`` or ends in ``.name`` / ``::name``
     (where a token search for ``name`` should look first)."""
@@ -97,6 +158,27 @@ async def files_naming(store: Store, name: str) -> list[int]:
 
 def _like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+# ---- whole-index answers saved per generation (graph_answers) ---------------------------------------
+
+
+async def saved_answers(store: Store, generation: int) -> dict[str, str]:
+    """key -> JSON text of the answers saved for ``generation``."""
+    rows = await store.fetch("SELECT key, value FROM graph_answers WHERE generation=?", (generation,))
+    return dict(rows)
+
+
+async def save_answer(db_path: Path, generation: int, key: str, value: str) -> None:
+    """Save one answer for ``generation``, dropping those of every other generation (one small
+    transaction on a connection of its own: the writer connection belongs to the indexer)."""
+    async with one_transaction(db_path) as db:
+        await db.execute("DELETE FROM graph_answers WHERE generation<>?", (generation,))
+        await db.execute(
+            "INSERT INTO graph_answers(key, generation, value) VALUES (?,?,?) "
+            "ON CONFLICT(key) DO UPDATE SET generation=excluded.generation, value=excluded.value",
+            (key, generation, value),
+        )
 
 
 # ---- whole-index aggregates (architecture; cached by the caller per generation) -----------------

@@ -162,6 +162,24 @@ MIGRATIONS: list[str] = [
         LEFT JOIN symbols hs ON hs.id = h.target_id
         WHERE r.kind = 'route';
     """,
+    # 6: indexes a graph walk reads without touching the table (store/graph.py): the ends of the
+    # edges around a symbol, both ways, and the unresolved edges by written name.
+    """
+    DROP INDEX IF EXISTS edges_source;
+    DROP INDEX IF EXISTS edges_target_id;
+    CREATE INDEX IF NOT EXISTS edges_out ON edges(source_id, kind, target_id, resolution, file_id, line);
+    CREATE INDEX IF NOT EXISTS edges_in ON edges(target_id, kind, source_id, resolution, file_id, line);
+    CREATE INDEX IF NOT EXISTS edges_unresolved ON edges(target, kind, file_id, line) WHERE target_id IS NULL;
+    """,
+    # 7: the whole-index graph answers (architecture's packages, dependencies, hotspots, map...) of
+    # the current generation, as JSON, so a restarted server answers them at once (query/graph_index.py).
+    """
+    CREATE TABLE graph_answers (
+        key TEXT PRIMARY KEY,                  -- which answer (its arguments)
+        generation INTEGER NOT NULL,           -- the index generation it was computed from
+        value TEXT NOT NULL                    -- JSON
+    );
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

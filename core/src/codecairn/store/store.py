@@ -476,11 +476,15 @@ class Store(IndexReads):
         self._next_symbol_id, self._next_file_id, self._next_edge_id = next_symbol, next_file, next_edge
         return new_symbols, file_ids
 
+    # edges_in / edges_out cover what a graph walk chooses by (store/graph.py's edge_ends);
+    # edges_unresolved holds only the unresolved edges, counted by name for "might call" answers.
+    # (The same in schema migration 6, for databases made before.)
     EDGE_INDEXES = {
         "edges_file": "edges(file_id)",
-        "edges_source": "edges(source_id)",
-        "edges_target_id": "edges(target_id)",
+        "edges_out": "edges(source_id, kind, target_id, resolution, file_id, line)",
+        "edges_in": "edges(target_id, kind, source_id, resolution, file_id, line)",
         "edges_target": "edges(target)",
+        "edges_unresolved": "edges(target, kind, file_id, line) WHERE target_id IS NULL",
     }
 
     @_writes

@@ -13,6 +13,9 @@ from codecairn.model import IndexedSymbol, PackageDependency
 from codecairn.tools import arguments as a
 
 DEFAULT_BUDGET, MAX_BUDGET = 1024, 16384  # tokens of the repository map
+# The longest a call waits for the background preparation (after an index run) before it is
+# told how far that is.
+PREPARE_WAIT = 5.0
 PACKAGES_SHOWN, DEPENDENCIES_SHOWN, ENTRY_POINTS_SHOWN, HOTSPOTS_SHOWN = 40, 60, 15, 8
 
 
@@ -34,6 +37,17 @@ async def repository_map(
 
 async def architecture(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     budget = args.get("budget", DEFAULT_BUDGET)
+    # The default answer may have been prepared (or saved) already; any other needs the facts too.
+    custom = bool(args.get("files") or args.get("symbols")) or budget != DEFAULT_BUDGET or "depth" in args
+    preparing = await ctx.graph_preparing(PREPARE_WAIT, facts=custom)
+    if preparing is not None:  # never a long silent wait: how far it is, and when to ask again
+        return {
+            "preparing": True,
+            "progress": preparing,
+            "complete": False,
+            "note": "the architecture of this index generation is being prepared in the background "
+            f"({preparing['seconds']} s so far); ask again in a few seconds",
+        }
     seed_files = [ctx.resolve_path(p) for p in args.get("files", [])]
     for p in seed_files:
         if ctx.file(p) is None and not any(f.path.startswith(p.rstrip("/") + "/") for f in ctx.files()):

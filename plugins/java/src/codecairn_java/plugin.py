@@ -27,4 +27,7 @@ def codecairn_languages() -> list[Language]:
 
 @hookimpl
 def codecairn_route_detectors() -> list[RouteDetector]:
-    return [RouteDetector("java-http", ("java",), ImportedOnCall("codecairn_java.routes:detect"))]
+    # routes.py looks only at files importing one of these (Spring MVC and its clients, JAX-RS,
+    # java.net.http): the files read again when the detector changes
+    markers = (b"org.springframework.web", b"javax.ws.rs", b"jakarta.ws.rs", b"java.net.http")
+    return [RouteDetector("java-http", ("java",), ImportedOnCall("codecairn_java.routes:detect"), markers=markers)]
