@@ -14,7 +14,7 @@ from __future__ import annotations
 import posixpath
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from codecairn.index.state import IndexState
 from codecairn.model import CALLABLE_KINDS, CONTAINER_KINDS, TYPE_KINDS, IndexedSymbol
