@@ -164,6 +164,9 @@ async def test_search_text_stops_at_max_matches_and_says_so(ws) -> None:
     got = await call(ws, "search_text", pattern="needle", max_matches=7, context=1)
     assert got["matches"] == 7 and got["complete"] is False
     assert got["limit_reached"] is True and got["limit_reason"] == "max_matches"
+    (root / "thrice.txt").write_text("é needle, needle and needle\n")
+    (line,) = (await call(ws, "search_text", pattern="needle", path="thrice.txt"))["files"][0]["matches"]
+    assert (line["column"], line["more_columns"]) == (3, [11, 22]), "every match on the line, in characters"
 
 
 async def test_a_search_with_no_match_says_what_could_explain_it(ws) -> None:

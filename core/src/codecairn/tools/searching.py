@@ -27,6 +27,8 @@ def _search_answer(ctx: ToolContext, found: TextSearch, max_matches: int) -> dic
             group = by_path[m.path] = {"path": m.path, "matches": []}
             files.append(group)
         entry: dict[str, Any] = {"line": m.line, "column": m.column, "text": m.text}
+        if m.more_columns:  # the line matches more than once (an edit's expected_occurrences)
+            entry["more_columns"] = list(m.more_columns)
         if m.line_truncated:
             entry["line_truncated"] = True
         if m.symbol is not None:
@@ -196,6 +198,11 @@ TEXT_MATCH = {
         "line": out.LINE,
         "column": out.LINE,
         "text": {"type": "string", "description": "the matched line (cut around the match when long)"},
+        "more_columns": {
+            "type": "array",
+            "items": out.LINE,
+            "description": "where the line's other matches start (at most 20)",
+        },
         "line_truncated": out.TRUE,
         "symbol": {"type": "string", "description": "the indexed symbol the line is in"},
         "before": out.STRINGS,
