@@ -19,7 +19,7 @@ from typing import Any
 import jsonschema
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rawwire import RawServer, tool_call
+from rawwire import TEXT_FIELDS, RawServer, answer_from_blocks, tool_call
 
 # The error codes docs/tools.md documents; "internal_error" (a crash) is not among them.
 DOCUMENTED_ERRORS = {"bad_argument", "outside_workspace", "not_found", "not_indexed", "unavailable", "too_large"}
@@ -157,7 +157,10 @@ def fuzz_every_tool(root: Path, cache: Path, cases: int) -> dict[str, int]:
                 seen["protocol_error"] = seen.get("protocol_error", 0) + 1
                 return
             result = reply["result"]
-            payload = json.loads(result["content"][0]["text"])
+            if name in TEXT_FIELDS and not result.get("isError"):
+                payload = answer_from_blocks(name, result)
+            else:
+                payload = json.loads(result["content"][0]["text"])
             if result.get("isError"):
                 assert payload["error"] in DOCUMENTED_ERRORS, (where, payload)
                 assert len(result["content"][0]["text"]) < 20_000, f"an error repeats what it was given: {where}"

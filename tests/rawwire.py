@@ -106,6 +106,26 @@ class RawServer:
             self.proc.wait(timeout=30)
 
 
+# Tools whose answers are sent as text blocks: a JSON header line, then this field verbatim
+# (structuredContent carries every field beside them).
+TEXT_FIELDS = {"read": "text", "read_snippets": "text", "read_symbol": "source", "compare_symbols": "unified_diff"}
+
+
+def answer_from_blocks(tool: str, result: dict) -> dict:
+    """A text-block answer put back together from its blocks, as an agent reading them would."""
+    field = TEXT_FIELDS[tool]
+    blocks = [c["text"] for c in result["content"]]
+
+    def unblock(block: str) -> dict:
+        head, newline, text = block.partition("\n")
+        return {**json.loads(head), **({field: text} if newline else {})}
+
+    if tool == "read_snippets":  # the answer's other fields, then one block per snippet
+        return {**json.loads(blocks[0]), "snippets": [unblock(b) for b in blocks[1:]]}
+    (block,) = blocks
+    return unblock(block)
+
+
 def tool_answer(reply: dict) -> dict:
     """The JSON answer of a tools/call reply, with ``_error`` when the tool failed."""
     result = reply["result"]

@@ -14,7 +14,7 @@ import sysconfig
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from mcp import ClientSession
@@ -236,7 +236,12 @@ class Answers:
         self.tools = ws.host.tools
 
     async def call(self, tool: str, **args) -> dict:
-        return await self.tools[tool].handler(self.ctx, {k: v for k, v in args.items() if v is not None})
+        """The tool's answer, checked against the schema it advertises (its outputSchema)."""
+        answer = await self.tools[tool].handler(self.ctx, {k: v for k, v in args.items() if v is not None})
+        schema = self.tools[tool].output_schema
+        if schema is not None:
+            _validator(tool, schema).validate(answer)
+        return answer
 
     async def find_symbols(self, **args) -> dict:
         return await self.call("find_symbols", **args)
@@ -252,6 +257,18 @@ class Answers:
 
     async def stats(self) -> dict:
         return await self.call("stats")
+
+
+_VALIDATORS: dict[str, Any] = {}
+
+
+def _validator(tool: str, schema: dict) -> Any:
+    import jsonschema
+
+    checker = _VALIDATORS.get(tool)
+    if checker is None or checker.schema is not schema:
+        checker = _VALIDATORS[tool] = jsonschema.Draft202012Validator(schema)
+    return checker
 
 
 def answers(ws) -> Answers:

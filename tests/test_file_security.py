@@ -145,6 +145,9 @@ async def test_a_link_inside_the_root_is_read_but_written_only_when_acknowledged
         ("keys/id_ed25519", "credentials"),
         (".ssh/config", "credentials"),
         ("home/.aws/credentials", "credentials"),
+        ("home/.gnupg/pubring.kbx", "credentials"),
+        (".git-credentials", "credentials"),
+        ("certs/client.key", "credentials"),
     ],
 )
 async def test_risky_places_need_acknowledge_risk(ws, tree, path: str, rule: str) -> None:

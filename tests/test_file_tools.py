@@ -164,6 +164,9 @@ async def test_search_text_stops_at_max_matches_and_says_so(ws) -> None:
     got = await call(ws, "search_text", pattern="needle", max_matches=7, context=1)
     assert got["matches"] == 7 and got["complete"] is False
     assert got["limit_reached"] is True and got["limit_reason"] == "max_matches"
+    (root / "thrice.txt").write_text("é needle, needle and needle\n")
+    (line,) = (await call(ws, "search_text", pattern="needle", path="thrice.txt"))["files"][0]["matches"]
+    assert (line["column"], line["more_columns"]) == (3, [11, 22]), "every match on the line, in characters"
 
 
 async def test_a_search_with_no_match_says_what_could_explain_it(ws) -> None:
@@ -404,3 +407,27 @@ async def test_encodings_are_read_and_kept(ws) -> None:
     (root / "wide.txt").write_bytes("\ufeffone\r\ntwo\r\n".encode("utf-16-le"))
     wide = await call(ws, "read", path="wide.txt", start_line=2)
     assert wide["text"] == "two\n" and wide["encoding"].startswith("utf-16") and wide["bom"] is True
+
+
+async def test_compare_symbols_groups_a_parsed_sides_candidates_by_file(ws, tmp_path: Path) -> None:
+    """Ambiguity in a file parsed on the spot (another declared root) is answered like the
+    index's: candidates grouped by file, each with its kind and lines — nothing compared."""
+    import jsonschema
+    from codecairn.context import ServedContext
+    from codecairn.files.roots import DeclaredRoots
+
+    vendored = tmp_path / "vendored"
+    vendored.mkdir()
+    (vendored / "stores.py").write_text(
+        SERVICE + "\n\nclass Store:\n    def get(self, key, default=None):\n        return default\n"
+    )
+    ctx = ServedContext(ws, roots=DeclaredRoots(ws.root, (str(vendored),)))
+    tool = ws.host.tools["compare_symbols"]
+    other = str(vendored / "stores.py")
+    got = await tool.handler(ctx, {"left": {"name": "Cache.get"}, "right": {"name": "get", "path": other}})
+    jsonschema.validate(got, tool.output_schema)
+    assert got["ambiguous"] is True and "unified_diff" not in got and "left_candidates" not in got
+    ((path, candidates),) = got["right_candidates"].items()
+    assert path == other
+    assert [(c["kind"], c["lines"]) for c in candidates] == [("method", "8-9"), ("method", "20-21")]
+    assert candidates[1]["name"].endswith("Store.get") and "default=None" in candidates[1]["signature"]

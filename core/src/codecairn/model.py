@@ -422,6 +422,7 @@ class TextMatch(NamedTuple):
     before: tuple[str, ...] = ()
     after: tuple[str, ...] = ()
     symbol: IndexedSymbol | None = None
+    more_columns: tuple[int, ...] = ()  # where the line's other matches start (1-based, characters)
 
 
 @dataclass

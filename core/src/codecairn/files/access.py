@@ -309,7 +309,15 @@ class FileAccess:
                 symbol = self.enclosing_symbol(shown, m.line) if place.primary else None
                 out.matches.append(
                     TextMatch(
-                        shown, m.line, m.column, m.text, m.line_truncated, tuple(m.before), tuple(m.after), symbol
+                        shown,
+                        m.line,
+                        m.column,
+                        m.text,
+                        m.line_truncated,
+                        tuple(m.before),
+                        tuple(m.after),
+                        symbol,
+                        tuple(m.more_columns),
                     )
                 )
             out.files_searched += found.files_searched

@@ -11,6 +11,7 @@ end, characters the file's encoding cannot hold.
 from __future__ import annotations
 
 import bisect
+import itertools
 
 from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, ToolError, quoted
 from codecairn.files.reading import BINARY_SNIFF, sniff
@@ -82,12 +83,9 @@ class Text:
         return Text(raw, self.encoding, self.bom, self.newline)
 
     def line_starts(self) -> list[int]:
-        starts = [0]
-        position = 0
-        while (i := self.lf.find("\n", position)) >= 0:
-            starts.append(i + 1)
-            position = i + 1
-        return starts
+        # Lengths summed in C (split, accumulate): a Python loop per line costs ~10 ms on argparse.py.
+        lines = self.lf.split("\n")
+        return [0, *itertools.accumulate(len(line) + 1 for line in lines[:-1])]
 
     @property
     def line_count(self) -> int:

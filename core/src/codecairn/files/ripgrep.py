@@ -32,6 +32,7 @@ MAX_RECORD_BYTES = 4 << 20  # a JSON record longer than this (a match in a huge 
 KEPT_OF_LONG_RECORD = 64 << 10
 LINE_CHARS = 240  # of a matched line shown; a longer one is cut around the match
 ERRORS_KEPT = 5
+MORE_COLUMNS = 20  # of one line's further matches, listed
 
 
 def walk_arguments() -> list[str]:
@@ -136,6 +137,7 @@ class RawMatch:
     line_truncated: bool = False
     before: list[str] = field(default_factory=list)
     after: list[str] = field(default_factory=list)
+    more_columns: list[int] = field(default_factory=list)  # the line's other matches (1-based, characters)
 
 
 @dataclass
@@ -248,11 +250,9 @@ class _Collector:
         kind, data = item.get("type"), item.get("data", {})
         if kind == "match":
             text = _text(data["lines"]).rstrip("\r\n")
-            subs = data.get("submatches") or []
-            byte_start = subs[0]["start"] if subs else 0
-            column = len(text.encode("utf-8", "surrogateescape")[:byte_start].decode("utf-8", "replace")) + 1
-            shown, cut = _around(text, column - 1)
-            self._match(_text(data["path"]), data.get("line_number") or 0, column, shown, cut)
+            columns = _columns(text, [sub["start"] for sub in data.get("submatches") or ()]) or [1]
+            shown, cut = _around(text, columns[0] - 1)
+            self._match(_text(data["path"]), data.get("line_number") or 0, columns[0], shown, cut, columns[1:])
         elif kind == "context":
             self._context_line(_text(data["path"]), data.get("line_number") or 0, _text(data["lines"]).rstrip("\r\n"))
         elif kind == "summary":
@@ -279,7 +279,7 @@ class _Collector:
         column, shown = _read_around(self.root, name, line_start, byte_start)
         self._match(name, int(where.group(1)), column, shown, True)
 
-    def _match(self, path: str, line: int, column: int, shown: str, cut: bool) -> None:
+    def _match(self, path: str, line: int, column: int, shown: str, cut: bool, more: list[int] | None = None) -> None:
         if len(self.out.matches) >= self.q.max_matches:
             self._stop("max_matches")
             return
@@ -287,8 +287,8 @@ class _Collector:
             return  # binary content is never returned
         before = [t for p, n, t in self._context if p == path and line - self.q.context <= n < line]
         self._context.clear()
-        match = RawMatch(path, line, column, shown, cut, before)
-        self.used += len(shown) + sum(len(t) for t in before) + 64
+        match = RawMatch(path, line, column, shown, cut, before, more_columns=(more or [])[:MORE_COLUMNS])
+        self.used += len(shown) + sum(len(t) for t in before) + 64 + 6 * len(match.more_columns)
         if self.used > self.q.max_bytes:
             self._stop("max_bytes")
             return
@@ -308,6 +308,17 @@ class _Collector:
         self.out.limit_reached = True
         self.out.limit_reason = reason
         self.done = True
+
+
+def _columns(text: str, byte_starts: list[int]) -> list[int]:
+    """1-based character columns of matches starting at these byte offsets of ``text``'s line."""
+    data = text.encode("utf-8", "surrogateescape")
+    columns, characters, at = [], 0, 0
+    for start in byte_starts:  # ripgrep gives them in order: each prefix decoded once
+        characters += len(data[at:start].decode("utf-8", "replace"))
+        at = start
+        columns.append(characters + 1)
+    return columns
 
 
 def _around(text: str, column: int) -> tuple[str, bool]:

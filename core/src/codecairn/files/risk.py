@@ -5,8 +5,9 @@ Inside them, three kinds of places are refused unless the call says ``acknowledg
 
 * ``git_internals``: anything inside a ``.git`` directory (hooks run code; a broken index or ref
   loses work);
-* ``credentials``: well-known credential locations — ``.ssh/``, ``.aws/``, ``.env`` files
-  (``.env``, ``.env.local``...), ``*.pem``, ``id_*`` key files;
+* ``credentials``: well-known credential locations — ``.ssh/``, ``.aws/``, ``.gnupg/``, ``.kube/``,
+  ``.env`` files (``.env``, ``.env.local``...), private keys and certificates (``*.pem``, ``*.key``,
+  ``*.p12``, ``*.pfx``, ``id_*``), stored passwords (``.netrc``, ``.git-credentials``, ``.pgpass``);
 * ``symlink``: a path that passes through a symbolic link (the write would land somewhere other
   than the name says). Acknowledged, the link's target is written and the link stays a link.
 """
@@ -19,8 +20,9 @@ from dataclasses import dataclass
 from codecairn.errors import RISK, ToolError, quoted
 from codecairn.files.roots import Place
 
-CREDENTIAL_DIRS = frozenset({".ssh", ".aws"})
-CREDENTIAL_NAMES = (".env*", "*.pem", "id_*")
+CREDENTIAL_DIRS = frozenset({".ssh", ".aws", ".gnupg", ".kube"})
+CREDENTIAL_NAMES = (".env*", "*.pem", "*.key", "*.p12", "*.pfx", "id_*", ".netrc", ".git-credentials", ".pgpass")
+CREDENTIAL_RULE = "it is a well-known credential location (.ssh, .aws, .gnupg, .kube, .env*, keys, .netrc...)"
 
 
 @dataclass(frozen=True)
@@ -37,7 +39,7 @@ def risks(place: Place) -> list[Risk]:
         found.append(Risk("git_internals", "it is inside a .git directory"))
     name = parts[-1] if parts else ""
     if any(p in CREDENTIAL_DIRS for p in parts[:-1]) or any(fnmatch.fnmatchcase(name, pat) for pat in CREDENTIAL_NAMES):
-        found.append(Risk("credentials", "it is a well-known credential location (.ssh, .aws, .env*, *.pem, id_*)"))
+        found.append(Risk("credentials", CREDENTIAL_RULE))
     if place.through_link:
         found.append(Risk("symlink", "the path passes through a symbolic link"))
     return found

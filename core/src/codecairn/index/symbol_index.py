@@ -77,17 +77,22 @@ class SymbolIndex:
             removed.update(self.by_file.pop(fid, ()))
         order = self._order
         removed_rows = []
+        # By name, each list filtered once: a common name's list (CPython's __init__: thousands of
+        # ids) is not scanned again for every symbol of the file that goes.
+        gone_by_name: dict[str, set[int]] = defaultdict(set)
         for sid in removed:
             s = self.rows.pop(sid)
             removed_rows.append(s)
             if order is not None:
                 order.pop(sid, None)
-            _discard(self.by_name, s.name, sid)
+            gone_by_name[s.name].add(sid)
             _discard(self.by_qn, s.qualified_name, sid)
             if s.parent_id is not None:
                 _discard(self.children, s.parent_id, sid)
             self.children.pop(sid, None)
             self.bases.pop(sid, None)
+        for name, sids in gone_by_name.items():
+            _discard_all(self.by_name, name, sids)
         if removed:
             self._ancestry = {}
             for tid, supertypes in list(self.bases.items()):
@@ -356,6 +361,17 @@ def build_grams(names: list[str], stop: threading.Event | None = None) -> dict[s
         for i in range(len(lower) - GRAM + 1):
             grams[lower[i : i + GRAM]].add(lower)
     return grams
+
+
+def _discard_all(mapping: dict, key, values: set) -> None:
+    lst = mapping.get(key)
+    if lst is not None:
+        if len(values) == 1:
+            _discard(mapping, key, next(iter(values)))
+            return
+        lst[:] = [v for v in lst if v not in values]
+        if not lst:
+            del mapping[key]
 
 
 def _discard(mapping: dict, key, value) -> None:

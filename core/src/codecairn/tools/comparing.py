@@ -12,8 +12,9 @@ from typing import Any
 from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, ToolError, quoted
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
 from codecairn.model import IndexedSymbol, Symbol
+from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
-from codecairn.tools.shaping import LIST_LIMIT, bounded, symbols_by_path, text_blocks
+from codecairn.tools.shaping import LIST_LIMIT, bounded, line_span, symbols_by_path, text_blocks, tidy
 
 SYMBOL_BYTES = 256 * 1024  # of one symbol's source compared
 DIFF_CHARS = 100_000
@@ -81,7 +82,7 @@ async def _side(ctx: ToolContext, spec: dict[str, Any], label: str) -> _Side | d
         if len(symbols) > 1:
             return {
                 "ambiguous": True,
-                "candidates": [_parsed_brief(s, path) for s in symbols[:LIST_LIMIT]],
+                "candidates": {path: [_parsed_entry(s) for s in symbols[:LIST_LIMIT]]},
                 **bounded(len(symbols), LIST_LIMIT),
             }
         s: Symbol = symbols[0]
@@ -118,9 +119,14 @@ def _names(qualified: str, name: str, wanted: str) -> bool:
     return wanted in (qualified, name) or qualified.endswith("." + wanted)
 
 
-def _parsed_brief(s: Symbol, path: str) -> dict[str, Any]:
-    return {"name": s.name, "kind": s.kind, "qualified_name": s.qualified_name, "path": path,
-            "start_line": s.start_line, "end_line": s.end_line}  # fmt: skip
+def _parsed_entry(s: Symbol) -> dict[str, Any]:
+    """A candidate parsed now (a file the index does not hold), shaped like an indexed one in a
+    file's group: its qualified name (no module is known for the file), kind, lines, signature."""
+    out: dict[str, Any] = {"name": s.qualified_name, "kind": s.kind, "lines": line_span(s.start_line, s.end_line)}
+    words = s.signature.split()
+    if words and not (len(words) <= 3 and words[-1] == s.name):  # more than `def name`
+        out["signature"] = tidy(s.signature)
+    return out
 
 
 async def compare_symbols(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -142,8 +148,12 @@ async def compare_symbols(ctx: ToolContext, args: dict[str, Any]) -> dict[str, A
             raise ToolError(BAD_ARGUMENT, f"{side.path} is binary")
         side.text = window.text
     answer = {
-        "left": {"qualified_name": left.qualified_name, "path": left.path, "lines": f"{left.start}-{left.end}"},
-        "right": {"qualified_name": right.qualified_name, "path": right.path, "lines": f"{right.start}-{right.end}"},
+        "left": {"qualified_name": left.qualified_name, "path": left.path, "lines": line_span(left.start, left.end)},
+        "right": {
+            "qualified_name": right.qualified_name,
+            "path": right.path,
+            "lines": line_span(right.start, right.end),
+        },
         "same_content": left.text == right.text,
     }
     changed: dict[str, Any] = {}
@@ -171,6 +181,81 @@ async def compare_symbols(ctx: ToolContext, args: dict[str, Any]) -> dict[str, A
             diff, answer["diff_truncated"] = diff[:DIFF_CHARS], True
         answer["unified_diff"] = diff
     return answer
+
+
+# ---- answers' schemas ----------------------------------------------------------------------------
+
+MODIFIED_FILE = {
+    "type": "object",
+    "properties": {
+        "path": out.STRING,
+        "left_size_bytes": out.COUNT,
+        "right_size_bytes": out.COUNT,
+        "diff": {"type": "string", "description": "unified diff (include_diff)"},
+        "diff_truncated": out.TRUE,
+    },
+    "required": ["path", "left_size_bytes", "right_size_bytes"],
+    "additionalProperties": False,
+}
+COMPARE_DIRECTORIES_ANSWER = out.answer(
+    {
+        "left": out.STRING,
+        "right": out.STRING,
+        "modified": {"type": "array", "items": MODIFIED_FILE},
+        "renamed": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"from": out.STRING, "to": out.STRING},
+                "required": ["from", "to"],
+                "additionalProperties": False,
+            },
+        },
+        "added": out.STRINGS,
+        "removed": out.STRINGS,
+        "unchanged": out.COUNT,
+        "left_files": out.COUNT,
+        "right_files": out.COUNT,
+        **out.CUT,
+        "complete": {"type": "boolean"},
+    },
+    ("left", "right", "unchanged", "left_files", "right_files", "complete"),
+    "a manifest: changed files by how they changed (an empty group is left out), the unchanged counted",
+)
+COMPARED_SIDE = {
+    "type": "object",
+    "properties": {"qualified_name": out.STRING, "path": out.STRING, "lines": out.LINES},
+    "required": ["qualified_name", "path", "lines"],
+    "additionalProperties": False,
+}
+PAIR = {"type": "array", "minItems": 2, "maxItems": 2, "description": "[left, right]"}
+COMPARE_SYMBOLS_ANSWER = out.answer(
+    {
+        "left": COMPARED_SIDE,
+        "right": COMPARED_SIDE,
+        "same_content": {"type": "boolean"},
+        "changed": {
+            "type": "object",
+            "properties": {
+                "kind": {**PAIR, "items": out.STRING},
+                "signature": {**PAIR, "items": out.STRING},
+                "line_count": {**PAIR, "items": out.COUNT},
+                "name": {**PAIR, "items": out.STRING},
+            },
+            "additionalProperties": False,
+        },
+        "unified_diff": out.STRING,
+        "diff_truncated": out.TRUE,
+        "ambiguous": out.TRUE,
+        "left_candidates": out.SYMBOLS_BY_PATH,
+        "left_candidates_complete": out.FALSE,
+        "right_candidates": out.SYMBOLS_BY_PATH,
+        "right_candidates_complete": out.FALSE,
+        "hint": out.STRING,
+    },
+    description="the two symbols, what changed and a unified diff; or ambiguous: true with each ambiguous "
+    "side's candidates grouped by file (nothing compared)",
+)
 
 
 _SYMBOL_SIDE = {
@@ -203,6 +288,7 @@ def codecairn_tools() -> list[Tool]:
             compare_directories,
             title="Compare directories",
             hints=READ_ONLY,
+            output_schema=COMPARE_DIRECTORIES_ANSWER,
         ),
         Tool(
             "compare_symbols",
@@ -218,5 +304,6 @@ def codecairn_tools() -> list[Tool]:
             title="Compare symbols",
             hints=READ_ONLY,
             render=text_blocks("unified_diff"),
+            output_schema=COMPARE_SYMBOLS_ANSWER,
         ),
     ]

@@ -17,8 +17,9 @@ from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, ToolError, quoted
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, ToolHints, hookimpl
 from codecairn.limits import MAX_BATCH_FILES
 from codecairn.model import FileChange, TextEdit, WriteReport
+from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
-from codecairn.tools.shaping import LIST_LIMIT, bounded, symbols_by_path
+from codecairn.tools.shaping import LIST_LIMIT, bounded, line_span, symbols_by_path
 
 # An edit: exactly one of these ways, with new_text where it takes one.
 MODES = ("old_text", "start_line", "insert_line", "create", "delete")
@@ -128,7 +129,7 @@ async def edit_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     )
     answer = report_answer(report, single=True)
     answer["symbol"] = sym.qualified_name
-    answer["lines"] = f"{sym.start_line}-{sym.end_line}"
+    answer["lines"] = line_span(sym.start_line, sym.end_line)
     return answer
 
 
@@ -177,6 +178,66 @@ def _history_file(path: str, before: str, after: str) -> dict[str, Any]:
     return out
 
 
+# ---- answers' schemas ----------------------------------------------------------------------------
+
+WRITTEN_FIELDS: dict[str, Any] = {
+    "path": out.STRING,
+    "sha256_before": out.STRING,
+    "sha256_after": out.STRING,
+    "created": {**out.TRUE, "description": "the file did not exist before (no sha256_before)"},
+    "deleted": {**out.TRUE, "description": "the file was deleted (no sha256_after)"},
+    "replacements": {**out.COUNT, "description": "spans replaced, when more than one"},
+}
+WRITTEN_FILE = {"type": "object", "properties": WRITTEN_FIELDS, "required": ["path"], "additionalProperties": False}
+# What is unusual about a write, said only when it holds.
+WRITE_NOTES: dict[str, Any] = {
+    "history_id": {**out.INTEGER, "description": "the history entry (undo takes it)"},
+    "history": {"type": "string", "description": "why the write is not in the history"},
+    "index": {"type": "string", "description": "why the index does not follow the write yet"},
+    "acknowledged": {**out.STRINGS, "description": "the risk rules acknowledge_risk let through"},
+}
+EDIT_ANSWER = out.answer({**WRITTEN_FIELDS, **WRITE_NOTES}, ("path",))
+EDIT_SYMBOL_ANSWER = out.answer(
+    {**WRITTEN_FIELDS, **WRITE_NOTES, "symbol": out.STRING, "lines": out.LINES, **out.AMBIGUOUS},
+    description="the write, with the symbol edited and its lines before; or ambiguous: true with candidates "
+    "(nothing changed)",
+)
+EDIT_FILES_ANSWER = out.answer({"files": {"type": "array", "items": WRITTEN_FILE}, **WRITE_NOTES}, ("files",))
+UNDO_ANSWER = out.answer(
+    {
+        **WRITTEN_FIELDS,
+        "files": {"type": "array", "items": WRITTEN_FILE},
+        **WRITE_NOTES,
+        "undone": {**out.INTEGER, "description": "the history entry reverted"},
+    },
+    ("undone",),
+    "one file's write (path...) or several (files), and the entry undone",
+)
+HISTORY_ANSWER = out.answer(
+    {
+        "entries": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "id": out.INTEGER,
+                    "at": {"type": "string", "description": "UTC, ISO 8601"},
+                    "tool": out.STRING,
+                    "files": {"type": "array", "items": WRITTEN_FILE},
+                    "undoes": out.INTEGER,
+                    "undone_by": out.INTEGER,
+                },
+                "required": ["id", "at", "tool", "files"],
+                "additionalProperties": False,
+            },
+        },
+        **out.CUT,
+    },
+    ("entries",),
+    "newest first",
+)
+
+
 _WRITES = ToolHints(read_only=False, destructive=True, idempotent=False)
 
 
@@ -199,6 +260,7 @@ def codecairn_tools() -> list[Tool]:
             edit,
             title="Edit a file",
             hints=_WRITES,
+            output_schema=EDIT_ANSWER,
         ),
         Tool(
             "edit_symbol",
@@ -221,6 +283,7 @@ def codecairn_tools() -> list[Tool]:
             edit_symbol,
             title="Edit a symbol",
             hints=_WRITES,
+            output_schema=EDIT_SYMBOL_ANSWER,
         ),
         Tool(
             "edit_files",
@@ -248,6 +311,7 @@ def codecairn_tools() -> list[Tool]:
             edit_files,
             title="Edit several files atomically",
             hints=_WRITES,
+            output_schema=EDIT_FILES_ANSWER,
         ),
         Tool(
             "undo",
@@ -261,6 +325,7 @@ def codecairn_tools() -> list[Tool]:
             undo,
             title="Undo an edit",
             hints=_WRITES,
+            output_schema=UNDO_ANSWER,
         ),
         Tool(
             "history",
@@ -274,5 +339,6 @@ def codecairn_tools() -> list[Tool]:
             history,
             title="Edit history",
             hints=READ_ONLY,
+            output_schema=HISTORY_ANSWER,
         ),
     ]

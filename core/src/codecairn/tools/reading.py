@@ -13,6 +13,7 @@ from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, ToolError
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
 from codecairn.limits import MAX_JSON_TEXT_CHARS, MAX_SNIPPETS
 from codecairn.model import TextWindow
+from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
 from codecairn.tools.shaping import text_blocks
 
@@ -129,6 +130,60 @@ async def validate_json(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any
     return out
 
 
+# ---- answers' schemas ----------------------------------------------------------------------------
+
+WINDOW_FIELDS: dict[str, Any] = {
+    "path": out.STRING,
+    "start_line": out.LINE,
+    "end_line": out.COUNT,
+    "start_byte": out.COUNT,
+    "end_byte": out.COUNT,
+    "total_lines": out.COUNT,
+    "size_bytes": out.COUNT,
+    "sha256": out.STRING,
+    "truncated": {**out.TRUE, "description": "the range did not fit the window: next_start_line continues"},
+    "next_start_line": out.LINE,
+    "line_truncated": {**out.TRUE, "description": "one line longer than the window: next_start_byte continues"},
+    "next_start_byte": out.COUNT,
+    "bom": {**out.TRUE, "description": "the file starts with a byte order mark (stripped)"},
+    "line_endings": {"enum": ["crlf", "cr", "mixed"], "description": "the file's (shown as LF)"},
+    "encoding": out.STRING,
+    "text": out.STRING,
+    "binary": {**out.TRUE, "description": "binary content: never returned"},
+    "json_pointer": out.STRING,
+    "value": {"description": "the JSON value the pointer selects"},
+    "value_bytes": out.COUNT,
+}
+WINDOW = {"type": "object", "properties": WINDOW_FIELDS, "required": ["path", "sha256"], "additionalProperties": False}
+# A snippet that failed, in place: the error's code and message, and what it says about where.
+SNIPPET_ERROR = {
+    "type": "object",
+    "properties": {"path": out.STRING, "error": out.STRING, "message": out.STRING},
+    "required": ["error", "message"],
+}
+
+READ_ANSWER = out.answer(WINDOW_FIELDS, ("path", "sha256"), "a window of a file, a JSON value, or binary: true")
+READ_SNIPPETS_ANSWER = out.answer(
+    {"snippets": {"type": "array", "items": {"anyOf": [WINDOW, SNIPPET_ERROR]}}}, ("snippets",)
+)
+FILE_HASH_ANSWER = out.answer(
+    {"path": out.STRING, "sha256": out.STRING, "size_bytes": out.COUNT, "lines": out.COUNT},
+    ("path", "sha256", "size_bytes", "lines"),
+)
+VALIDATE_JSON_ANSWER = out.answer(
+    {
+        "valid": {"type": "boolean"},
+        "path": out.STRING,
+        "size_bytes": out.COUNT,
+        "error": out.STRING,
+        "line": out.LINE,
+        "column": out.LINE,
+        "offset": out.COUNT,
+    },
+    ("valid", "size_bytes"),
+)
+
+
 _READ_SCHEMA = {"type": "object", "properties": dict(_WINDOW), "required": ["path"], "additionalProperties": False}
 
 
@@ -146,6 +201,7 @@ def codecairn_tools() -> list[Tool]:
             title="Read a file (bounded)",
             hints=READ_ONLY,
             render=text_blocks("text"),
+            output_schema=READ_ANSWER,
         ),
         Tool(
             "read_snippets",
@@ -168,6 +224,7 @@ def codecairn_tools() -> list[Tool]:
             title="Read several snippets",
             hints=READ_ONLY,
             render=text_blocks("text", listed="snippets"),
+            output_schema=READ_SNIPPETS_ANSWER,
         ),
         Tool(
             "file_hash",
@@ -176,6 +233,7 @@ def codecairn_tools() -> list[Tool]:
             file_hash,
             title="Hash a file",
             hints=READ_ONLY,
+            output_schema=FILE_HASH_ANSWER,
         ),
         Tool(
             "validate_json",
@@ -188,5 +246,6 @@ def codecairn_tools() -> list[Tool]:
             validate_json,
             title="Validate JSON",
             hints=READ_ONLY,
+            output_schema=VALIDATE_JSON_ANSWER,
         ),
     ]

@@ -11,6 +11,7 @@ from typing import Any
 
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
 from codecairn.model import TextSearch
+from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
 from codecairn.tools.shaping import bounded
 
@@ -26,6 +27,8 @@ def _search_answer(ctx: ToolContext, found: TextSearch, max_matches: int) -> dic
             group = by_path[m.path] = {"path": m.path, "matches": []}
             files.append(group)
         entry: dict[str, Any] = {"line": m.line, "column": m.column, "text": m.text}
+        if m.more_columns:  # the line matches more than once (an edit's expected_occurrences)
+            entry["more_columns"] = list(m.more_columns)
         if m.line_truncated:
             entry["line_truncated"] = True
         if m.symbol is not None:
@@ -184,6 +187,83 @@ class _Node:
         return out
 
 
+# ---- answers' schemas ----------------------------------------------------------------------------
+
+# Answers that always say whether they are complete (a search an agent may repeat wider).
+SAID_COMPLETE: dict[str, Any] = {**out.CUT, "complete": {"type": "boolean"}, "timed_out": out.TRUE}
+
+TEXT_MATCH = {
+    "type": "object",
+    "properties": {
+        "line": out.LINE,
+        "column": out.LINE,
+        "text": {"type": "string", "description": "the matched line (cut around the match when long)"},
+        "more_columns": {
+            "type": "array",
+            "items": out.LINE,
+            "description": "where the line's other matches start (at most 20)",
+        },
+        "line_truncated": out.TRUE,
+        "symbol": {"type": "string", "description": "the indexed symbol the line is in"},
+        "before": out.STRINGS,
+        "after": out.STRINGS,
+    },
+    "required": ["line", "column", "text"],
+    "additionalProperties": False,
+}
+SEARCH_TEXT_ANSWER = out.answer(
+    {
+        "files": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"path": out.STRING, "matches": {"type": "array", "items": TEXT_MATCH}},
+                "required": ["path", "matches"],
+                "additionalProperties": False,
+            },
+        },
+        "matches": {**out.COUNT, "description": "matched lines in all"},
+        **SAID_COMPLETE,
+        "errors": {**out.STRINGS, "description": "what ripgrep could not read (the first few)"},
+        "files_searched": out.COUNT,
+        "filters": {"type": "object", "description": "what narrowed a search that matched nothing"},
+        "hint": out.STRING,
+    },
+    ("files", "matches", "complete"),
+    "matches grouped by file; zero matches say which filters could explain it",
+)
+FILE_LIST_ANSWER = out.answer(
+    {"files": out.STRINGS, "total": out.COUNT, **out.CUT, "timed_out": out.TRUE},
+    ("files",),
+)
+MAP_NODE: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "name": out.STRING,
+        "files": out.COUNT,
+        "size_bytes": out.COUNT,
+        "languages": {**out.COUNTS, "description": "files by language, the most common first"},
+        "dirs": {"type": "array", "items": {"$ref": "#/$defs/dir"}},
+        "more_dirs": {**out.COUNT, "description": "subdirectories left out (the limit)"},
+        "dirs_below": {**out.COUNT, "description": "subdirectories deeper than depth"},
+    },
+    "required": ["name", "files", "size_bytes"],
+    "additionalProperties": False,
+}
+PROJECT_MAP_ANSWER = {
+    **out.answer(
+        {
+            **{k: v for k, v in MAP_NODE["properties"].items() if k != "name"},
+            "path": out.STRING,
+            **out.CUT,
+            "timed_out": out.TRUE,
+        },
+        ("path", "files", "size_bytes"),
+    ),
+    "$defs": {"dir": MAP_NODE},
+}
+
+
 _GLOBS = {"include": a.GLOBS, "exclude": a.GLOBS}
 
 
@@ -214,6 +294,7 @@ def codecairn_tools() -> list[Tool]:
             search_text,
             title="Search text",
             hints=READ_ONLY,
+            output_schema=SEARCH_TEXT_ANSWER,
         ),
         Tool(
             "find_files",
@@ -232,6 +313,7 @@ def codecairn_tools() -> list[Tool]:
             find_files,
             title="Find files by name",
             hints=READ_ONLY,
+            output_schema=FILE_LIST_ANSWER,
         ),
         Tool(
             "list_files",
@@ -244,6 +326,7 @@ def codecairn_tools() -> list[Tool]:
             list_files,
             title="List files",
             hints=READ_ONLY,
+            output_schema=FILE_LIST_ANSWER,
         ),
         Tool(
             "project_map",
@@ -261,5 +344,6 @@ def codecairn_tools() -> list[Tool]:
             project_map,
             title="Map the project",
             hints=READ_ONLY,
+            output_schema=PROJECT_MAP_ANSWER,
         ),
     ]
