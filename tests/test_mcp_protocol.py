@@ -103,6 +103,23 @@ def test_every_tool_advertises_an_output_schema_its_answers_satisfy(root: Path, 
         ("recall", {}),
         ("notes", {}),
         ("forget", {"symbol": "textwrap.TextWrapper._wrap_chunks"}),
+        # the graph tools (issue 16): full, cut, ambiguous and still-preparing answers alike
+        ("trace", {"name": "JSONDecoder.raw_decode", "direction": "both"}),
+        ("trace", {"name": "TextWrapper._split", "direction": "callers", "depth": 1, "limit": 1}),
+        ("trace", {"name": "JSONDecoder.decode", "to": "JSONDecoder.raw_decode"}),
+        ("trace", {"name": "JSONDecoder.decode", "to": "__init__"}),
+        ("trace", {"name": "__init__"}),
+        ("find_references", {"name": "JSONDecodeError"}),
+        ("find_references", {"name": "TextWrapper", "tokens": False, "limit": 1}),
+        ("type_hierarchy", {"name": "JSONDecodeError"}),
+        ("type_hierarchy", {"name": "JSONDecoder", "limit": 1}),
+        ("impact", {"symbols": ["JSONDecoder.raw_decode"]}),
+        ("impact", {"symbols": ["TextWrapper._split"], "depth": 1, "limit": 1}),
+        ("architecture", {"budget": 64}),
+        ("graph_schema", {}),
+        ("query_graph", {"sql": "SELECT name, kind FROM symbols", "limit": 2}),
+        ("invalidate", {"paths": ["json/tool.py"]}),
+        ("index", {}),
         # the file tools (issue 15): reads, searches, comparisons, edits, each answer as its schema says
         ("read", {"path": "json/decoder.py", "start_line": 1, "end_line": 4}),
         ("read", {"path": "textwrap.py", "start_byte": 0, "max_bytes": 50}),
@@ -132,6 +149,7 @@ def test_every_tool_advertises_an_output_schema_its_answers_satisfy(root: Path, 
         ),  # fmt: skip
         ("history", {"limit": 2}),
         ("undo", {}),
+        ("clear", {}),
     ]
     with RawServer(root, cache_dir, *QUIET) as server:
         server.initialize()
@@ -148,8 +166,9 @@ def test_every_tool_advertises_an_output_schema_its_answers_satisfy(root: Path, 
             else:
                 assert result["structuredContent"] == json.loads(result["content"][0]["text"]), name
         server.close()
-    # Every tool called here advertises a schema (the graph tools do not yet).
-    assert all("outputSchema" in tools[name] for name, _ in calls)
+    # Every tool advertises a schema, and every one was called above.
+    assert all("outputSchema" in tool for tool in tools.values())
+    assert {name for name, _ in calls} == set(tools)
 
 
 def test_at_end_of_input_a_request_still_running_gets_a_bounded_time(tmp_path: Path, cache_dir: Path) -> None:

@@ -71,6 +71,32 @@ SYMBOL_HEADER: dict[str, Any] = {
 
 AMBIGUOUS: dict[str, Any] = {"ambiguous": TRUE, "candidates": SYMBOLS_BY_PATH, "hint": STRING, **CUT}
 
+# The graph tools (issue 16): a bound that may or may not have cut, and the places they name.
+BOOLEAN = {"type": "boolean"}
+BOUNDED: dict[str, Any] = {**CUT, "complete": BOOLEAN}
+SYMBOL_AT = {
+    "type": "object",
+    "properties": {"qualified_name": STRING, "kind": STRING, "path": STRING, "line": LINE},
+    "required": ["qualified_name", "path", "line"],
+    "additionalProperties": False,
+}
+# Call sites resolution left open that might call the symbol (counted in full, the first few listed).
+POSSIBLE_CALLERS: dict[str, Any] = {
+    "unresolved_call_sites": COUNT,
+    "possible_callers": {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "properties": {"name": STRING, "path": STRING, "line": INTEGER, "receiver": STRING, "in": STRING},
+            "required": ["name", "path", "line"],
+            "additionalProperties": False,
+        },
+    },
+    "possible_callers_complete": FALSE,
+}
+# How one edge resolved, beyond a plain exact call: its kind, unresolved, or its resolution label.
+EDGE_LABEL: dict[str, Any] = {"kind": STRING, "resolved": FALSE, "resolution": STRING}
+
 
 def answer(properties: dict[str, Any], required: tuple[str, ...] = (), description: str = "") -> dict[str, Any]:
     """An answer's schema: these properties and the server's stamps, nothing else."""

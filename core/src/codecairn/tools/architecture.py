@@ -10,6 +10,7 @@ from typing import Any
 from codecairn.errors import BAD_ARGUMENT, ToolError, quoted
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
 from codecairn.model import IndexedSymbol, PackageDependency
+from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
 
 DEFAULT_BUDGET, MAX_BUDGET = 1024, 16384  # tokens of the repository map
@@ -117,6 +118,91 @@ async def architecture(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]
     return answer
 
 
+_AT = {"type": "object", "properties": {"qualified_name": out.STRING, "path": out.STRING, "line": out.LINE},
+       "required": ["qualified_name", "path", "line"], "additionalProperties": False}  # fmt: skip
+
+
+def _ranked(measure: str) -> dict[str, Any]:
+    return {"type": "array", "items": {**_AT, "properties": {**_AT["properties"], measure: out.COUNT}}}
+
+
+ARCHITECTURE_ANSWER = out.answer(
+    {
+        "preparing": {**out.TRUE, "description": "still being prepared: progress says how far; ask again"},
+        "progress": {
+            "type": "object",
+            "properties": {"phase": out.STRING, "seconds": {"type": "number"}},
+            "required": ["seconds"],
+        },
+        "note": out.STRING,
+        "files": out.COUNT,
+        "lines": out.COUNT,
+        "languages": {
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "properties": {"files": out.COUNT, "lines": out.COUNT},
+                "additionalProperties": False,
+            },
+        },
+        "package_depth": {"anyOf": [out.LINE, {"const": "directory"}]},
+        "packages": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"name": out.STRING, "files": out.COUNT, "lines": out.COUNT, "symbols": out.COUNT,
+                               "tests": out.TRUE},  # fmt: skip
+                "required": ["name", "files", "lines", "symbols"],
+                "additionalProperties": False,
+            },
+        },
+        "packages_total": out.COUNT,
+        "dependencies": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"from": out.STRING, "to": out.STRING},
+                "required": ["from", "to"],
+                "additionalProperties": out.COUNT,
+                "description": "from, to, and a count per kind of link (imports, calls...)",
+            },
+        },
+        "dependencies_total": out.COUNT,
+        "cycles": {"type": "array", "items": out.STRINGS},
+        "entry_points": {
+            "type": "object",
+            "properties": {
+                "main": {"type": "array", "items": _AT},
+                "cli": {"type": "array", "items": _AT},
+                "routes": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {"route": out.STRING, "path": out.STRING, "line": out.LINE},
+                        "required": ["route", "path", "line"],
+                        "additionalProperties": False,
+                    },
+                },
+                "routes_total": out.COUNT,
+            },
+            "additionalProperties": False,
+        },
+        "hotspots": {
+            "type": "object",
+            "properties": {"fan_in": _ranked("fan_in"), "fan_out": _ranked("fan_out"), "size": _ranked("lines")},
+            "additionalProperties": False,
+        },
+        "map": {**out.STRING, "description": "the repository map, fitted to budget tokens"},
+        "map_symbols": out.COUNT,
+        "map_tokens": out.COUNT,
+        "token_counter": out.STRING,
+        **out.BOUNDED,
+    },
+    ("complete",),
+    description="the repository's orientation, or preparing: true with progress while it is prepared",
+)
+
+
 @hookimpl
 def codecairn_tools() -> list[Tool]:
     return [
@@ -149,5 +235,6 @@ def codecairn_tools() -> list[Tool]:
             architecture,
             title="Repository architecture",
             hints=READ_ONLY,
+            output_schema=ARCHITECTURE_ANSWER,
         )
     ]

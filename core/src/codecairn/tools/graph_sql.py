@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
+from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
 
 DEFAULT_ROWS, MAX_ROWS = 100, 1000
@@ -38,6 +39,41 @@ async def query_graph(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     return answer
 
 
+GRAPH_SCHEMA_ANSWER = out.answer(
+    {
+        "node_kinds": {**out.COUNTS, "description": "symbol kind -> count"},
+        "edge_kinds": {
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "properties": {"edges": out.COUNT, "resolved": out.COUNT, "resolution": out.COUNTS},
+                "required": ["edges", "resolved", "resolution"],
+                "additionalProperties": False,
+            },
+        },
+        "views": {
+            "type": "object",
+            "additionalProperties": {"type": "object", "additionalProperties": out.STRING},
+            "description": "view -> column -> what it holds",
+        },
+        "examples": out.STRINGS,
+        "hint": out.STRING,
+    },
+    ("node_kinds", "edge_kinds", "views", "examples"),
+)
+QUERY_GRAPH_ANSWER = out.answer(
+    {
+        "columns": out.STRINGS,
+        "rows": {"type": "array", "items": {"type": "array"}},
+        "row_count": out.COUNT,
+        "truncated_cells": {**out.COUNT, "description": "text cells cut short"},
+        "seconds": {"type": "number", "minimum": 0},
+        **out.BOUNDED,
+    },
+    ("columns", "rows", "row_count", "complete"),
+)
+
+
 @hookimpl
 def codecairn_tools() -> list[Tool]:
     return [
@@ -49,6 +85,7 @@ def codecairn_tools() -> list[Tool]:
             graph_schema,
             title="Graph schema",
             hints=READ_ONLY,
+            output_schema=GRAPH_SCHEMA_ANSWER,
         ),
         Tool(
             "query_graph",
@@ -67,5 +104,6 @@ def codecairn_tools() -> list[Tool]:
             query_graph,
             title="Query the graph (SQL)",
             hints=READ_ONLY,
+            output_schema=QUERY_GRAPH_ANSWER,
         ),
     ]

@@ -9,6 +9,7 @@ from typing import Any
 from codecairn.errors import BAD_ARGUMENT, ToolError
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
 from codecairn.model import INHERITANCE_KINDS, TYPE_KINDS, TypeLink
+from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
 from codecairn.tools.symbols import one_symbol
 
@@ -86,6 +87,37 @@ async def type_hierarchy(ctx: ToolContext, args: dict[str, Any]) -> dict[str, An
     return answer
 
 
+_RELATIVE = {
+    "type": "object",
+    "properties": {
+        "qualified_name": out.STRING,
+        "kind": out.STRING,
+        "path": out.STRING,
+        "line": out.LINE,
+        "depth": out.LINE,
+        "via": out.STRING,
+        "relation": {**out.STRING, "description": "implements, method-set... (extends says nothing)"},
+        "resolution": out.STRING,
+    },
+    "required": ["qualified_name", "kind", "path", "line"],
+    "additionalProperties": False,
+}
+_METHOD = {"type": "object", "properties": {"qualified_name": out.STRING, "path": out.STRING, "line": out.LINE},
+           "required": ["qualified_name", "path", "line"], "additionalProperties": False}  # fmt: skip
+TYPE_HIERARCHY_ANSWER = out.answer(
+    {
+        "type": out.SYMBOL_AT,
+        "ancestors": {"type": "array", "items": _RELATIVE},
+        "descendants": {"type": "array", "items": _RELATIVE},
+        "overrides": {"type": "object", "additionalProperties": {"type": "array", "items": _METHOD}},
+        "not_listed": {**out.COUNT, "description": "types reached beyond the limit"},
+        **out.AMBIGUOUS,
+        **out.BOUNDED,
+    },
+    description="a type's ancestors and descendants, or ambiguous: true with candidates",
+)
+
+
 @hookimpl
 def codecairn_tools() -> list[Tool]:
     return [
@@ -108,5 +140,6 @@ def codecairn_tools() -> list[Tool]:
             type_hierarchy,
             title="Type hierarchy",
             hints=READ_ONLY,
+            output_schema=TYPE_HIERARCHY_ANSWER,
         )
     ]

@@ -10,6 +10,7 @@ from typing import Any
 from codecairn.errors import BAD_ARGUMENT, ToolError, quoted
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
 from codecairn.model import DiffedFile, IndexedSymbol
+from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
 from codecairn.tools.symbols import one_symbol
 from codecairn.tools.trace import label, place, possible_callers, symbol_name
@@ -145,6 +146,64 @@ async def impact(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     return answer
 
 
+_IMPACTED = {
+    "type": "object",
+    "properties": {
+        "qualified_name": out.STRING,
+        "line": out.LINE,
+        "distance": out.LINE,
+        "uses": {**out.STRING, "description": "the symbol it reaches the change through"},
+        "at": out.INTEGER,
+        **out.EDGE_LABEL,
+    },
+    "required": ["qualified_name", "line", "distance", "uses", "at"],
+    "additionalProperties": False,
+}
+IMPACT_ANSWER = out.answer(
+    {
+        "source": {**out.STRING, "description": "symbols, or the git diff the change came from"},
+        "changed_files": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"path": out.STRING, "status": out.STRING, "old_path": out.STRING,
+                               "indexed": out.FALSE, "symbols": out.COUNT},  # fmt: skip
+                "required": ["path", "status"],
+                "additionalProperties": False,
+            },
+        },
+        "lines_from": out.STRING,
+        "changed": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"qualified_name": out.STRING, "kind": out.STRING, "path": out.STRING,
+                               "lines": out.LINES},  # fmt: skip
+                "required": ["qualified_name", "kind", "path", "lines"],
+                "additionalProperties": False,
+            },
+        },
+        "impacted": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"path": out.STRING, "distance": out.LINE, "test": out.TRUE,
+                               "symbols": {"type": "array", "items": _IMPACTED}},  # fmt: skip
+                "required": ["path", "distance", "symbols"],
+                "additionalProperties": False,
+            },
+        },
+        "impacted_symbols": out.COUNT,
+        "tests": {**out.STRINGS, "description": "the impacted files that are tests"},
+        **out.POSSIBLE_CALLERS,
+        "note": out.STRING,
+        "cut": {**out.COUNTS, "description": "what the bounds left out: fan_out, level, limit, changed"},
+        **out.BOUNDED,
+    },
+    ("source", "changed", "impacted", "complete"),
+)
+
+
 @hookimpl
 def codecairn_tools() -> list[Tool]:
     return [
@@ -167,5 +226,6 @@ def codecairn_tools() -> list[Tool]:
             impact,
             title="Change impact",
             hints=READ_ONLY,
+            output_schema=IMPACT_ANSWER,
         )
     ]

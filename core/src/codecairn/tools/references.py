@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
+from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
 from codecairn.tools.symbols import one_symbol
 from codecairn.tools.trace import label, place
@@ -79,6 +80,53 @@ async def find_references(ctx: ToolContext, args: dict[str, Any]) -> dict[str, A
     return answer
 
 
+_PLACE = {"type": "object", "properties": {"path": out.STRING, "line": out.LINE},
+          "required": ["path", "line"], "additionalProperties": False}  # fmt: skip
+FIND_REFERENCES_ANSWER = out.answer(
+    {
+        "symbol": out.SYMBOL_AT,
+        "definition": _PLACE,
+        "references": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"path": out.STRING, "line": out.INTEGER, **out.EDGE_LABEL, "in": out.STRING},
+                "required": ["path", "line", "kind"],
+                "additionalProperties": False,
+            },
+        },
+        "references_complete": out.BOOLEAN,
+        "tokens": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "path": out.STRING,
+                    "line": out.LINE,
+                    "column": out.COUNT,
+                    "category": {"enum": ["code", "comment", "string"]},
+                    "definition": out.TRUE,
+                    "resolved": {**out.TRUE, "description": "a resolved reference is on this line"},
+                    "unresolved_use": {**out.TRUE, "description": "a use of the name resolution left open"},
+                },
+                "required": ["path", "line", "column", "category"],
+                "additionalProperties": False,
+            },
+        },
+        "token_counts": {
+            "type": "object",
+            "properties": {"code": out.COUNT, "comment": out.COUNT, "string": out.COUNT},
+            "additionalProperties": False,
+        },
+        "tokens_complete": out.BOOLEAN,
+        "files_scanned": {**out.STRING, "description": "'scanned/total' when the scan stopped early"},
+        **out.AMBIGUOUS,
+        **out.BOUNDED,
+    },
+    description="a symbol's references and token occurrences, or ambiguous: true with candidates",
+)
+
+
 @hookimpl
 def codecairn_tools() -> list[Tool]:
     return [
@@ -103,5 +151,6 @@ def codecairn_tools() -> list[Tool]:
             find_references,
             title="Find references",
             hints=READ_ONLY,
+            output_schema=FIND_REFERENCES_ANSWER,
         )
     ]

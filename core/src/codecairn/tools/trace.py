@@ -10,6 +10,7 @@ from typing import Any
 from codecairn.errors import BAD_ARGUMENT, ToolError
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
 from codecairn.model import CALLABLE_KINDS, TYPE_KINDS, Edge, Hop, IndexedSymbol, Walk
+from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
 from codecairn.tools.symbols import one_symbol
 
@@ -223,6 +224,57 @@ _SCHEMA = {
 }
 
 
+_HOP = {
+    "type": "object",
+    "properties": {
+        "depth": out.LINE,
+        "caller": out.STRING,
+        "calls": {**out.STRING, "description": "the symbol of the level below it calls (when not the traced one)"},
+        "callee": out.STRING,
+        "path": out.STRING,
+        "line": out.INTEGER,
+        **out.EDGE_LABEL,
+        "cycle": out.TRUE,
+        "seen": {**out.TRUE, "description": "reached by another path: listed there, not followed again"},
+    },
+    "required": ["depth", "path", "line"],
+    "additionalProperties": False,
+}
+_LINK = {
+    "type": "object",
+    "properties": {"caller": out.STRING, "callee": out.STRING, "path": out.STRING, "line": out.INTEGER,
+                   **out.EDGE_LABEL},  # fmt: skip
+    "required": ["caller", "callee", "path", "line"],
+    "additionalProperties": False,
+}
+_CUT = {
+    "type": "object",
+    "properties": {"fan_out": out.COUNTS, "level": out.COUNTS, "limit": out.COUNT},
+    "additionalProperties": False,
+    "description": "edges not followed: by depth (fan_out, level) and past the hop limit",
+}
+TRACE_ANSWER = out.answer(
+    {
+        "symbol": out.SYMBOL_AT,
+        "to": {"anyOf": [out.SYMBOL_AT, out.answer(out.AMBIGUOUS, ("ambiguous", "candidates"))]},
+        "callers": {"type": "array", "items": _HOP},
+        "callers_complete": out.BOOLEAN,
+        "callers_cut": _CUT,
+        "callees": {"type": "array", "items": _HOP},
+        "callees_complete": out.BOOLEAN,
+        "callees_cut": _CUT,
+        **out.POSSIBLE_CALLERS,
+        "chains": {"type": "array", "items": {"type": "array", "items": _LINK}},
+        "length": out.COUNT,
+        "note": out.STRING,
+        **out.AMBIGUOUS,
+        **out.BOUNDED,
+    },
+    description="the call graph around a symbol (or the chains between two); ambiguous: true with candidates; "
+    "an ambiguous `to` as to: {ambiguous, candidates}",
+)
+
+
 @hookimpl
 def codecairn_tools() -> list[Tool]:
     return [
@@ -235,5 +287,6 @@ def codecairn_tools() -> list[Tool]:
             trace,
             title="Trace calls",
             hints=READ_ONLY,
+            output_schema=TRACE_ANSWER,
         )
     ]
