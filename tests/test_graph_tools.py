@@ -390,6 +390,26 @@ async def test_architecture_during_its_preparation_waits_a_bounded_time_then_say
     assert "preparing" not in ready and "billing" in {p["name"] for p in ready["packages"]}
 
 
+async def test_the_server_prepares_every_warm_tool_after_each_index_run(shop) -> None:
+    """The server knows which tools to prepare only from their `warm` flag (architecture is one): it
+    prepares them for the index there is and again after every index run, without being asked."""
+    from codecairn.server import _prepare_warm_tools
+
+    root, ws, a = shop
+    assert [t.name for t in ws.host.tools.values() if t.warm] == ["architecture"]
+    _prepare_warm_tools(ws)
+    assert ws.graph._preparing is not None
+    await asyncio.wait_for(asyncio.shield(ws.graph._preparing), 60)
+    assert ws.graph._prepared_generation == ws.state.generation
+    write(root, {"billing/invoice.py": "def invoice():\n    return 1\n"})
+    await ws.index_now()
+    await asyncio.sleep(0)
+    assert ws.graph._preparing is not None
+    await asyncio.wait_for(asyncio.shield(ws.graph._preparing), 60)
+    assert ws.graph._prepared_generation == ws.state.generation
+    assert "billing" in {p["name"] for p in (await a.call("architecture"))["packages"]}
+
+
 async def test_a_wildcard_import_is_one_dependency(tmp_path: Path, cache_dir: Path) -> None:
     """`import a.*` depends on package a once, however many files a has (the JDK's wildcard imports
     once made millions of file pairs, and counted each as an import)."""

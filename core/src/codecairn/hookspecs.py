@@ -370,6 +370,9 @@ class Tool:
     # A long-running tool (an index run) is bounded by cancellation, not by the per-call time limit,
     # and does not wait for pending re-indexing before it starts.
     long_running: bool = False
+    # A warm tool's default answer (the call with no arguments) is prepared in the background after
+    # every index run, so an agent never waits for it (the architecture map: seconds on a large repo).
+    warm: bool = False
     title: str = ""  # a human-readable name ("Find symbols")
     hints: ToolHints = READ_ONLY
     # The JSON schema of a successful answer: advertised as outputSchema, and the answer is sent as

@@ -516,7 +516,7 @@ async def _serve(server: CodecairnServer, workspace: Workspace, index_on_start: 
         index_on_start = watch = embed = False
     async with anyio.create_task_group() as tg:
         _stop_on_signals(tg.cancel_scope)
-        _prepare_architecture(workspace)
+        _prepare_warm_tools(workspace)
         if index_on_start:
 
             async def background_index() -> None:
@@ -554,16 +554,17 @@ async def _serve(server: CodecairnServer, workspace: Workspace, index_on_start: 
         tg.cancel_scope.cancel()
 
 
-def _prepare_architecture(workspace: Workspace) -> None:
-    """The architecture tool's default answer (and the facts a seeded one needs) is prepared in the
-    background after every index run, and now for the index there is (read back from the store
-    when it was saved for this generation), so a call never computes it while the agent waits."""
-    tool = workspace.host.tools.get("architecture")
-    if tool is None or workspace.failure is not None:
+def _prepare_warm_tools(workspace: Workspace) -> None:
+    """A warm tool's default answer (and the facts a seeded one needs) is prepared in the background
+    after every index run, and now for the index there is (read back from the store when it was saved
+    for this generation), so a call never computes it while the agent waits."""
+    warm = [tool for tool in workspace.host.tools.values() if tool.warm]
+    if not warm or workspace.failure is not None:
         return
 
     async def prepare() -> None:
-        await tool.handler(ServedContext(workspace), {})
+        for tool in warm:
+            await tool.handler(ServedContext(workspace), {})
 
     workspace.graph.prepare_with(prepare)
     if workspace.state.generation > 0:

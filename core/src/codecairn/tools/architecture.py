@@ -118,8 +118,8 @@ async def architecture(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]
     return answer
 
 
-_AT = {"type": "object", "properties": {"qualified_name": out.STRING, "path": out.STRING, "line": out.LINE},
-       "required": ["qualified_name", "path", "line"], "additionalProperties": False}  # fmt: skip
+_AT: dict[str, Any] = {"type": "object", "properties": {"qualified_name": out.STRING, "path": out.STRING, "line": out.LINE},
+                           "required": ["qualified_name", "path", "line"], "additionalProperties": False}  # fmt: skip
 
 
 def _ranked(measure: str) -> dict[str, Any]:
@@ -150,8 +150,13 @@ ARCHITECTURE_ANSWER = out.answer(
             "type": "array",
             "items": {
                 "type": "object",
-                "properties": {"name": out.STRING, "files": out.COUNT, "lines": out.COUNT, "symbols": out.COUNT,
-                               "tests": out.TRUE},  # fmt: skip
+                "properties": {
+                    "name": out.STRING,
+                    "files": out.COUNT,
+                    "lines": out.COUNT,
+                    "symbols": out.COUNT,
+                    "tests": out.TRUE,
+                },  # fmt: skip
                 "required": ["name", "files", "lines", "symbols"],
                 "additionalProperties": False,
             },
@@ -236,5 +241,6 @@ def codecairn_tools() -> list[Tool]:
             title="Repository architecture",
             hints=READ_ONLY,
             output_schema=ARCHITECTURE_ANSWER,
+            warm=True,  # its default answer is prepared after every index run
         )
     ]

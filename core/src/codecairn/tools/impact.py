@@ -166,8 +166,13 @@ IMPACT_ANSWER = out.answer(
             "type": "array",
             "items": {
                 "type": "object",
-                "properties": {"path": out.STRING, "status": out.STRING, "old_path": out.STRING,
-                               "indexed": out.FALSE, "symbols": out.COUNT},  # fmt: skip
+                "properties": {
+                    "path": out.STRING,
+                    "status": out.STRING,
+                    "old_path": out.STRING,
+                    "indexed": out.FALSE,
+                    "symbols": out.COUNT,
+                },  # fmt: skip
                 "required": ["path", "status"],
                 "additionalProperties": False,
             },
@@ -177,8 +182,12 @@ IMPACT_ANSWER = out.answer(
             "type": "array",
             "items": {
                 "type": "object",
-                "properties": {"qualified_name": out.STRING, "kind": out.STRING, "path": out.STRING,
-                               "lines": out.LINES},  # fmt: skip
+                "properties": {
+                    "qualified_name": out.STRING,
+                    "kind": out.STRING,
+                    "path": out.STRING,
+                    "lines": out.LINES,
+                },  # fmt: skip
                 "required": ["qualified_name", "kind", "path", "lines"],
                 "additionalProperties": False,
             },
@@ -187,8 +196,12 @@ IMPACT_ANSWER = out.answer(
             "type": "array",
             "items": {
                 "type": "object",
-                "properties": {"path": out.STRING, "distance": out.LINE, "test": out.TRUE,
-                               "symbols": {"type": "array", "items": _IMPACTED}},  # fmt: skip
+                "properties": {
+                    "path": out.STRING,
+                    "distance": out.LINE,
+                    "test": out.TRUE,
+                    "symbols": {"type": "array", "items": _IMPACTED},
+                },  # fmt: skip
                 "required": ["path", "distance", "symbols"],
                 "additionalProperties": False,
             },

@@ -242,8 +242,13 @@ _HOP = {
 }
 _LINK = {
     "type": "object",
-    "properties": {"caller": out.STRING, "callee": out.STRING, "path": out.STRING, "line": out.INTEGER,
-                   **out.EDGE_LABEL},  # fmt: skip
+    "properties": {
+        "caller": out.STRING,
+        "callee": out.STRING,
+        "path": out.STRING,
+        "line": out.INTEGER,
+        **out.EDGE_LABEL,
+    },  # fmt: skip
     "required": ["caller", "callee", "path", "line"],
     "additionalProperties": False,
 }
