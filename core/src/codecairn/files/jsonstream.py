@@ -10,10 +10,12 @@ The first error is reported with its byte offset, 1-based line and column (in ch
 from __future__ import annotations
 
 import codecs
+import functools
 import json
 import os
 import re
 from collections.abc import Callable
+from typing import NamedTuple
 
 CHUNK = 256 * 1024
 MAX_DEPTH = 10_000  # deeper than any real document; a stack of this many small ints is nothing
@@ -32,10 +34,19 @@ def _run_end(pattern: re.Pattern[bytes], buf: bytes | bytearray, pos: int) -> in
     return pos if m is None else m.end()
 
 
-def _runs() -> tuple[re.Pattern[bytes], re.Pattern[bytes], re.Pattern[bytes], re.Pattern[bytes]]:
+class _Runs(NamedTuple):
+    elements: re.Pattern[bytes]  # many array elements, each with its comma
+    members: re.Pattern[bytes]  # many object members, each with its comma
+    element: re.Pattern[bytes]  # one element and its comma
+    member: re.Pattern[bytes]  # one member and its comma (key in group 1, value in group "value")
+
+
+@functools.cache
+def _runs() -> _Runs:
     """Regular expressions that consume many complete elements at once (C speed): values nested
     up to three levels deep, each followed by a comma — so every element they take is complete
-    even where a chunk of the document ends. Anything else goes the slow way, one token at a time."""
+    even where a chunk of the document ends. Anything else goes the slow way, one token at a time.
+    Compiled on first use: they take the better part of a second, which a server start should not pay."""
     string = rb'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"'
     scalar = rb"(?:" + string + rb"|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null)"
     value = scalar
@@ -48,10 +59,7 @@ def _runs() -> tuple[re.Pattern[bytes], re.Pattern[bytes], re.Pattern[bytes], re
     members = re.compile(rb"(?:\s*" + string + rb"\s*:\s*" + value + rb"\s*,)*")
     element = re.compile(rb"\s*" + value + rb"\s*,")
     member_ = re.compile(rb"\s*(" + string + rb")\s*:\s*(?P<value>" + value + rb")\s*,")
-    return elements, members, element, member_
-
-
-_ELEMENTS, _MEMBERS, _ELEMENT, _MEMBER = _runs()
+    return _Runs(elements, members, element, member_)
 
 
 class JsonError(Exception):
@@ -192,6 +200,7 @@ def _scalar(src: _Source, first: int) -> None:
 
 def _value(src: _Source) -> None:
     """Consume one value, however deep, with an explicit stack (``{`` or ``[`` per level)."""
+    runs = _runs()
     stack: list[int] = []
     first = src.peek()
     while True:
@@ -201,7 +210,7 @@ def _value(src: _Source) -> None:
             stack.append(first)
             src.pos += 1
             opened_at = src.pos
-            src.pos = _run_end(_MEMBERS if first == 0x7B else _ELEMENTS, src.buf, src.pos)
+            src.pos = _run_end(runs.members if first == 0x7B else runs.elements, src.buf, src.pos)
             ran = src.pos > opened_at  # elements were taken: a closing bracket now follows a comma
             first = src.peek()
             closing = 0x7D if stack[-1] == 0x7B else 0x5D
@@ -221,7 +230,7 @@ def _value(src: _Source) -> None:
             closing = 0x7D if stack[-1] == 0x7B else 0x5D
             if after == 0x2C:  # ,
                 src.pos += 1
-                src.pos = _run_end(_MEMBERS if stack[-1] == 0x7B else _ELEMENTS, src.buf, src.pos)
+                src.pos = _run_end(runs.members if stack[-1] == 0x7B else runs.elements, src.buf, src.pos)
                 first = src.peek()
                 if stack[-1] == 0x7B:
                     _member_key(src, first)
@@ -335,7 +344,7 @@ def _enter_member(src: _Source, token: str, walked: str) -> None:
         raise NotThere(f"{walked or '(the document)'} has no member {token!r}")
     wanted = json.dumps(token, ensure_ascii=False).encode()
     while True:
-        fast = _MEMBER.match(src.buf, src.pos)
+        fast = _runs().member.match(src.buf, src.pos)
         if fast is not None:  # a whole member and its comma, in one match
             raw = fast.group(1)
             if raw == wanted or (len(raw) >= len(token) + 2 and json.loads(raw) == token):
@@ -370,7 +379,7 @@ def _enter_element(src: _Source, token: str, walked: str) -> None:
     while True:
         if index == wanted:
             return
-        fast = _ELEMENT.match(src.buf, src.pos)
+        fast = _runs().element.match(src.buf, src.pos)
         if fast is not None:  # a whole element and its comma, in one match
             src.pos = fast.end()
             index += 1
