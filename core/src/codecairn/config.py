@@ -19,6 +19,7 @@ A leaf: it imports nothing of codecairn.
 
 from __future__ import annotations
 
+import logging
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -26,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 import pathspec
+
+log = logging.getLogger(__name__)
 
 CONFIG_FILE = ".codecairn/config.toml"
 PYPROJECT = "pyproject.toml"
@@ -133,9 +136,9 @@ def load(root: str | os.PathLike) -> ProjectConfig:
     pyproject = root / PYPROJECT
     table: dict[str, Any] | None = None
     source = ""
-    if own.is_file():
+    if _present(own):
         table, source = _read(own), str(own)
-    if pyproject.is_file():
+    if _present(pyproject):
         tool = _read(pyproject).get("tool", {})
         theirs = tool.get("codecairn") if isinstance(tool, dict) else None
         if theirs is not None:
@@ -149,6 +152,17 @@ def load(root: str | os.PathLike) -> ProjectConfig:
     if table is None:
         return ProjectConfig()
     return _parse(table, source)
+
+
+def _present(path: Path) -> bool:
+    """Whether a settings file is there. A root that cannot be searched (its permissions taken
+    away) hides its settings as it hides its files: the stored index is still served, with the
+    defaults, and the warning says why. A file that is there but unreadable is an error (_read)."""
+    try:
+        return path.is_file()
+    except PermissionError as exc:
+        log.warning("cannot look for settings in %s (%s): using the defaults", path.parent, exc.strerror or exc)
+        return False
 
 
 def _read(path: Path) -> dict[str, Any]:
