@@ -155,6 +155,9 @@ class Language:
     # Languages of one family import each other's modules (TypeScript, TSX and JavaScript share
     # module names); empty = the language is its own family.
     family: str = ""
+    # Bump it when the extractor finds something else in the same code: the next index extracts
+    # every file of this language again, though its text did not change (index/extractor_versions.py).
+    version: str = "1"
 
 
 @dataclass(frozen=True)

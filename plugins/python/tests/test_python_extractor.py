@@ -535,6 +535,37 @@ def test_receiver_types_read_off_the_syntax():
     assert typed[("add", 29)] == ""  # another method's local is not visible
 
 
+def test_receiver_types_from_forward_references_optionals_and_unions_with_none():
+    """The annotations typed code writes (rich's ``console: "Console"``) name one receiver type; a
+    union of several classes or a generic names none — no guess."""
+    result = facts("""\
+        from typing import Optional, Union
+
+        def render(console: "Console", options: Optional[Options] = None, live: "Live | None" = None,
+                   pair: Union[Segment, None] = None, either: Foo | Bar = None, many: list[Row] = (),
+                   style: t.Optional["rich.style.Style"] = None):
+            console.print(1)
+            options.update()
+            live.refresh()
+            pair.split()
+            either.go()
+            many.append(1)
+            style.combine()
+            table: "Table | None" = None
+            table.add_row()
+        """)
+
+    typed = {r.target: r.receiver_type for r in result.relations if r.kind == "calls"}
+    assert typed["print"] == "Console"
+    assert typed["update"] == "Options"
+    assert typed["refresh"] == "Live"
+    assert typed["split"] == "Segment"
+    assert typed["go"] == ""  # two classes: which one is not the syntax's to say
+    assert typed["append"] == ""  # a list of rows is not a row
+    assert typed["combine"] == "rich.style.Style"
+    assert typed["add_row"] == "Table"
+
+
 # ---- imports ------------------------------------------------------------------------------------
 
 

@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable, Iterable
 import anyio
 
 from codecairn.errors import UNAVAILABLE, StoreError, ToolError
-from codecairn.index import route_detectors
+from codecairn.index import extractor_versions, route_detectors
 from codecairn.index.collector import collector_paused
 from codecairn.index.heap import give_back_free_memory
 from codecairn.index.narrow import NarrowIndexer
@@ -116,12 +116,17 @@ class Indexer:
             await store.clear()
             state.forget_all()
         todo = plan_walk(state, walked)
+        extractors_changed, extractors = await extractor_versions.changed(target)
+        if extractors_changed:  # every file of those languages is extracted again, with the changes
+            extractor_versions.add_stale(target, todo, extractors_changed)
         detectors_changed, detectors = await route_detectors.changed(target)
         if detectors_changed:  # their files' routes are extracted again, with the rest of the changes
             await route_detectors.add_stale(target, todo, detectors_changed)
         summary = await self._apply(todo, summary, started, progress)
         if detectors_changed or await store.get_meta(route_detectors.META_KEY) is None:
             await store.set_meta({route_detectors.META_KEY: json.dumps(detectors, sort_keys=True)})
+        if extractors_changed or await store.get_meta(extractor_versions.META_KEY) is None:
+            await store.set_meta({extractor_versions.META_KEY: json.dumps(extractors, sort_keys=True)})
         return summary
 
     async def _apply(

@@ -145,8 +145,13 @@ _ASSIGN_CALL = re.compile(
     r"\s*(self\s*\.\s*)?([A-Za-z_]\w*)\s*(?::\s*([A-Za-z_][\w.]*)\s*)?(?::[^=]*)?=\s*([A-Za-z_][\w.]*)\s*\(",
     re.ASCII,
 )
-_ASSIGN_TYPED = re.compile(r"\s*(self\s*\.\s*)?([A-Za-z_]\w*)\s*:\s*([A-Za-z_][\w.]*)\s*(?:=|$)", re.ASCII)
-_PARAM_TYPE = re.compile(r"\s*([A-Za-z_]\w*)\s*:\s*([A-Za-z_][\w.]*)\s*(?:=|$)", re.ASCII)
+# The annotation is taken whole (up to a default's `=`) and read by _annotated_class.
+_ASSIGN_TYPED = re.compile(r"\s*(self\s*\.\s*)?([A-Za-z_]\w*)\s*:\s*([^=\n]+?)\s*(?:=|$)", re.ASCII)
+_PARAM_TYPE = re.compile(r"\s*([A-Za-z_]\w*)\s*:\s*([^=\n]+?)\s*(?:=|$)", re.ASCII)
+_DOTTED = re.compile(r"[A-Za-z_][\w.]*", re.ASCII)
+_OPTIONAL = re.compile(r"(?:typing\.|t\.)?Optional\[(.*)\]", re.ASCII | re.DOTALL)
+_UNION = re.compile(r"(?:typing\.|t\.)?Union\[(.*)\]", re.ASCII | re.DOTALL)
+_NONE = frozenset(("None", "'None'", '"None"', "NoneType", "types.NoneType"))
 _FIRST_PARAM = re.compile(r"\(\s*([A-Za-z_]\w*)", re.ASCII)
 _ATTRIBUTE_TARGET = re.compile(r"([A-Za-z_]\w*)\s*\.\s*([A-Za-z_]\w*)\s*[:=]", re.ASCII)
 
@@ -210,6 +215,30 @@ def _source_order(node) -> tuple[int, int]:
     """Source order; of nodes that start together (a call chain and the calls in its receiver),
     the outermost first."""
     return node.start_byte, -node.end_byte
+
+
+def _unquoted(text: str) -> str:
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        return text[1:-1].strip()
+    return text
+
+
+def _annotated_class(annotation: str) -> str:
+    """The one class an annotation says a name holds, or "": ``Foo``, ``mod.Foo``, ``"Foo"`` (a
+    forward reference), ``Optional[Foo]``, ``Foo | None``, ``Union[Foo, None]``. A union of
+    several classes or a generic (``list[Foo]``) names no one receiver type: "" rather than a guess."""
+    text = _unquoted(annotation)
+    if (m := _OPTIONAL.fullmatch(text)) is not None:
+        parts = [m.group(1)]
+    elif (m := _UNION.fullmatch(text)) is not None:
+        parts = m.group(1).split(",")
+    else:
+        parts = text.split("|")
+    kept = [part for part in map(_unquoted, parts) if part not in _NONE]
+    if len(kept) != 1 or _DOTTED.fullmatch(kept[0]) is None:
+        return ""
+    return kept[0]
 
 
 def _is_type_name(dotted: str) -> bool:
@@ -758,12 +787,12 @@ class _FileExtraction:
         for node in sorted(typed_assignments, key=_source_order):
             start = node.start_byte
             m = _ASSIGN_TYPED.match(text, start, min(node.end_byte, start + SIGNATURE_SCAN))
-            if m is not None:
-                note(start, m.group(1), m.group(2), m.group(3))
+            if m is not None and (named := _annotated_class(m.group(3))):
+                note(start, m.group(1), m.group(2), named)
         for node in sorted(typed_parameters, key=_source_order):
             m = _PARAM_TYPE.match(text, node.start_byte, node.end_byte)
-            if m is not None:
-                note(node.start_byte, None, m.group(1), m.group(2))
+            if m is not None and (named := _annotated_class(m.group(2))):
+                note(node.start_byte, None, m.group(1), named)
         self.typed_names = {name for names in self.local_types.values() for name in names}
 
     def _note_type(self, byte: int, is_self, name: str, type_name: str) -> None:

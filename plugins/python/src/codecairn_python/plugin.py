@@ -16,6 +16,7 @@ def codecairn_languages() -> list[Language]:
             extensions=(".py", ".pyi"),
             grammar=tree_sitter_python.language,
             extractor=ImportedOnCall("codecairn_python.extractor:extract"),
+            version="2",  # 2: receiver types from forward references, Optional[...] and unions with None
             resolution=ResolutionRules(
                 separator=".",
                 implicit_members=False,
