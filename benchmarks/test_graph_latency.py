@@ -37,7 +37,8 @@ PREPARE_WAIT_MS = 5_000  # tools/architecture.py's PREPARE_WAIT: the longest a c
 @pytest.fixture(scope="module")
 def cache(tmp_path_factory) -> Path:
     cache = tmp_path_factory.mktemp("graph") / "cache"
-    run_measured(codecairn_cmd("--cache-dir", str(cache), "index", str(ROOT), "--json"))
+    # the graph, not vectors: embedding the JDK would take most of the run
+    run_measured(codecairn_cmd("--cache-dir", str(cache), "index", str(ROOT), "--json", "--no-embed"))
     return cache
 
 
