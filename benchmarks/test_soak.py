@@ -10,7 +10,8 @@ edits, creates and deletes Python files in the tree.
 Asserted: every request a client sent is answered exactly once (responses are counted on the wire,
 below the SDK), each with an answer or a documented error; the servers' open file descriptors do
 not grow after the warm-up (the fewest open near the end are no more than the fewest open at its
-start: a leak raises that floor, a search's pipes in flight do not). Reported (extra_info): calls,
+start: a leak raises that floor, a search's pipes in flight do not; the database's own descriptors
+are bounded instead, see DB_FDS_BOUND). Reported (extra_info): calls,
 errors by code, and per server the least-squares slope of RSS (whole process tree, MB/min) and of
 open descriptors (per minute) after the warm-up — RSS is not asserted: on a shared machine its
 slope over minutes is noise-prone (allocator arenas, caches filling), the figure is for reading.
@@ -64,24 +65,29 @@ def _pool(root: Path) -> tuple[list[str], list[str], list[str]]:
     return names, qualified, paths
 
 
-def _call(rng: random.Random, names: list[str], qualified: list[str], paths: list[str]) -> tuple[str, dict]:
+def _calls(rng: random.Random, names: list[str], qualified: list[str], paths: list[str]) -> list[tuple[str, dict]]:
+    """One call of each kind in the mix (arguments drawn at random), in the order of WEIGHTS."""
     name, qn, path = rng.choice(names), rng.choice(qualified), rng.choice(paths)
-    return rng.choices(
-        [
-            ("find_symbols", {"name": name}),
-            ("get_symbol", {"name": qn}),
-            ("read_symbol", {"name": qn}),
-            ("file_outline", {"path": path}),
-            ("search_text", {"pattern": name, "literal": True, "max_matches": 20}),
-            ("list_files", {"include": ["*.py"], "limit": 50}),
-            ("find_references", {"name": qn, "limit": 20}),
-            ("trace", {"name": qn, "depth": 2}),
-            ("stats", {}),
-            ("recall", {"query": name}),
-            ("index", {"paths": [path]}),
-        ],
-        weights=[14, 14, 10, 10, 8, 4, 6, 6, 4, 4, 2],
-    )[0]
+    return [
+        ("find_symbols", {"name": name}),
+        ("get_symbol", {"name": qn}),
+        ("read_symbol", {"name": qn}),
+        ("file_outline", {"path": path}),
+        ("search_text", {"pattern": name, "literal": True, "max_matches": 20}),
+        ("list_files", {"include": ["*.py"], "limit": 50}),
+        ("find_references", {"name": qn, "limit": 20}),
+        ("trace", {"name": qn, "depth": 2}),
+        ("stats", {}),
+        ("recall", {"query": name}),
+        ("index", {"paths": [path]}),
+    ]
+
+
+WEIGHTS = [14, 14, 10, 10, 8, 4, 6, 6, 4, 4, 2]
+
+
+def _call(rng: random.Random, names: list[str], qualified: list[str], paths: list[str]) -> tuple[str, dict]:
+    return rng.choices(_calls(rng, names, qualified, paths), weights=WEIGHTS)[0]
 
 
 def _slope_per_minute(points: list[tuple[float, float]]) -> float:
@@ -108,11 +114,39 @@ def _children() -> set[int]:
     return out
 
 
-def _open_fds(pid: int) -> int | None:
+def _open_fds(pid: int) -> tuple[str, ...] | None:
+    """What the process's open descriptors point at (files, pipes, sockets), sorted."""
     try:
-        return len(os.listdir(f"/proc/{pid}/fd"))
+        names = os.listdir(f"/proc/{pid}/fd")
     except OSError:
         return None
+    targets = []
+    for name in names:
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{name}")
+        except OSError:  # closed meanwhile
+            continue
+        targets.append(re.sub(r"\[\d+\]$", "", target))  # pipe:[123] -> pipe: (which pipe does not matter)
+    return tuple(sorted(targets))
+
+
+def _is_database(target: str) -> bool:
+    return target.endswith((".db", ".db-wal", ".db-shm"))
+
+
+def _floor(samples: list[tuple[float, int, tuple[str, ...]]]) -> tuple[str, ...]:
+    """The descriptors other than the database's of the sample with the fewest open."""
+    return min((tuple(f for f in fds if not _is_database(f)) for _, _, fds in samples), key=len)
+
+
+# SQLite keeps the descriptor of a connection closed while another connection of the process holds
+# a lock on the same file (closing it would drop that connection's POSIX locks too), and hands it
+# to the next connection it opens on that file: a server that opens short-lived connections (a
+# write transaction of its own, a read-only query) holds a few more database descriptors after its
+# first busy minute, then no more however long it runs (measured: 8 after 12 rounds of index runs,
+# edits and memories in one process; 21 descriptors in all, flat, over the 10-minute soak). So the
+# database's descriptors are bounded, not floored; every other descriptor's floor may not rise.
+DB_FDS_BOUND = 24  # the main file, its -wal and -shm: 12-13 measured at most in the small tier, 3 servers
 
 
 class Edits:
@@ -154,7 +188,7 @@ async def _soak(root: Path, cache: Path) -> dict[str, Any]:
     answered: list[collections.Counter] = [collections.Counter() for _ in range(CLIENTS)]
     outcomes: collections.Counter = collections.Counter()
     pids: list[int] = []
-    samples: dict[int, list[tuple[float, int, int]]] = collections.defaultdict(list)
+    samples: dict[int, list[tuple[float, int, tuple[str, ...]]]] = collections.defaultdict(list)
     problems: list[str] = []
     logs: list[Any] = []
     started = [0.0]
@@ -197,6 +231,11 @@ async def _soak(root: Path, cache: Path) -> dict[str, Any]:
                     await session.initialize()
                     pids.extend(_children() - before)
                     await session.call_tool("index", {})
+                    # Warm-up: every kind of call once, so what a server opens on first use (a
+                    # read connection of its own, a search's binary) is open before the floor of
+                    # descriptors is taken — only a leak raises it after that.
+                    for tool, args in _calls(random.Random(-k), names, qualified, paths):
+                        await session.call_tool(tool, args)
                     connected.set()
                     await ready.wait()
                     rng = random.Random(k)
@@ -272,10 +311,17 @@ async def _soak(root: Path, cache: Path) -> dict[str, Any]:
                 "rss_mb_start": round(after[0][1] / 1024, 1) if after else None,
                 "rss_mb_end": round(after[-1][1] / 1024, 1) if after else None,
                 "rss_mb_per_minute": round(_slope_per_minute([(t, rss / 1024) for t, rss, _ in after]), 3),
-                "fds_start_floor": min(f for _, _, f in after[:3]) if after else None,
-                "fds_end_floor": min(f for _, _, f in after[-3:]) if after else None,
-                "fds_max": max(f for _, _, f in after) if after else None,
-                "fds_per_minute": round(_slope_per_minute([(t, fds) for t, _, fds in after]), 3),
+                "fds_start_floor": len(_floor(after[:3])) if after else None,
+                "fds_end_floor": len(_floor(after[-3:])) if after else None,
+                # what the end's floor holds that the start's did not: a leak names itself
+                "fds_gained": sorted(
+                    (collections.Counter(_floor(after[-3:])) - collections.Counter(_floor(after[:3]))).elements()
+                )
+                if after
+                else [],
+                "fds_max": max(len(f) for _, _, f in after) if after else None,
+                "fds_per_minute": round(_slope_per_minute([(t, len(fds)) for t, _, fds in after]), 3),
+                "db_fds_max": max(sum(map(_is_database, fds)) for _, _, fds in after) if after else None,
             }
         )
     for errlog in logs:
@@ -331,4 +377,5 @@ def test_several_clients_for_minutes_while_files_change(benchmark, bench_cache: 
     for server in figures["servers"]:
         assert server["samples"] >= 3, server
         # no descriptor leaked: the floor of open descriptors does not rise
-        assert server["fds_end_floor"] <= server["fds_start_floor"], server
+        assert server["fds_end_floor"] <= server["fds_start_floor"], server["fds_gained"]
+        assert server["db_fds_max"] <= DB_FDS_BOUND, server
