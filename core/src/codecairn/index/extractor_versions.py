@@ -41,11 +41,7 @@ async def changed(target: IndexTarget) -> tuple[set[str], dict[str, str]]:
 def add_stale(target: IndexTarget, todo: Plan, languages: set[str]) -> int:
     """Add to ``todo`` (as changed: parsed again) every indexed file of ``languages`` it does not
     hold yet. Returns how many."""
-    planned = {job[0] for job in todo.jobs} | set(todo.deleted)
-    again = [f for p, f in target.state.files_by_path.items() if f.language in languages and p not in planned]
-    for f in again:
-        todo.jobs.append((f.path, f.language, None))  # no old hash: parsed again though unchanged
-        todo.stats[f.path] = (f.size, f.mtime_ns)
-    if again:
-        log.info("extractors changed for %s: %d file(s) extracted again", ", ".join(sorted(languages)), len(again))
-    return len(again)
+    added = todo.extract_again(f for f in target.state.files_by_path.values() if f.language in languages)
+    if added:
+        log.info("extractors changed for %s: %d file(s) extracted again", ", ".join(sorted(languages)), added)
+    return added

@@ -38,6 +38,18 @@ class Plan:
     full_run: str = ""  # why a full run is needed
     seconds: float = 0.0
 
+    def extract_again(self, files: Iterable[IndexedFile]) -> int:
+        """Plan indexed files to be parsed again though their text is unchanged (what extracts
+        their facts changed), except those already planned. Returns how many were added."""
+        planned = {job[0] for job in self.jobs} | set(self.deleted)
+        added = 0
+        for f in files:
+            if f.path not in planned:
+                self.jobs.append((f.path, f.language, None))  # no old hash: parsed whatever its hash
+                self.stats[f.path] = (f.size, f.mtime_ns)
+                added += 1
+        return added
+
 
 def plan_paths(state: IndexState, rules: WalkRules, paths: Iterable[str]) -> Plan:
     """Decide, by stat alone, what each named path needs (the watcher's events, an edit's files).

@@ -93,10 +93,7 @@ async def add_stale(target: IndexTarget, todo: Plan, languages: set[str]) -> int
                 out.append(f)
         return out
 
-    again = await asyncio.to_thread(stale)
-    for f in again:
-        todo.jobs.append((f.path, f.language, None))  # no old hash: parsed again though unchanged
-        todo.stats[f.path] = (f.size, f.mtime_ns)
-    if again:
-        log.info("route detectors changed for %s: %d file(s) extracted again", ", ".join(sorted(languages)), len(again))
-    return len(again)
+    added = todo.extract_again(await asyncio.to_thread(stale))
+    if added:
+        log.info("route detectors changed for %s: %d file(s) extracted again", ", ".join(sorted(languages)), added)
+    return added
