@@ -117,7 +117,11 @@ class Indexer:
             state.forget_all()
         todo = plan_walk(state, walked)
         extractors_changed, extractors = await extractor_versions.changed(target)
-        if extractors_changed:  # every file of those languages is extracted again, with the changes
+        if not state.files_by_path:
+            # A first index: whatever it stores (a cancelled run too) is by today's extractors.
+            await store.set_meta({extractor_versions.META_KEY: json.dumps(extractors, sort_keys=True)})
+            extractors_changed = set()
+        elif extractors_changed:  # every file of those languages is extracted again, with the changes
             extractor_versions.add_stale(target, todo, extractors_changed)
         detectors_changed, detectors = await route_detectors.changed(target)
         if detectors_changed:  # their files' routes are extracted again, with the rest of the changes
