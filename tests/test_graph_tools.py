@@ -5,6 +5,7 @@ diff break, what is the shape of this repository, and SQL for the rest."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import subprocess
 import textwrap
 from pathlib import Path
@@ -388,6 +389,33 @@ async def test_architecture_during_its_preparation_waits_a_bounded_time_then_say
     await asyncio.wait_for(asyncio.shield(ws.graph._preparing), 60)
     ready = await a.call("architecture")
     assert "preparing" not in ready and "billing" in {p["name"] for p in ready["packages"]}
+
+
+async def test_closing_during_a_preparation_stops_it_before_the_store_closes(
+    tmp_path: Path, cache_dir: Path, caplog
+) -> None:
+    """A server that exits while the graph answers are being prepared (a client that disconnects
+    right after starting it) closes quietly: the preparation is cancelled, not left reading a closed
+    database and logging an error."""
+    root = write(tmp_path / "shop", SHOP)
+    ws = await Workspace.open(root)
+    await ws.index_now()
+    started = asyncio.Event()
+
+    async def reading_preparer() -> None:
+        started.set()
+        while True:  # a preparation still reading the store when the server closes
+            await ws.store.get_meta("generation")
+            await asyncio.sleep(0.01)
+
+    ws.graph.prepare_with(reading_preparer)
+    ws.graph.after_index()
+    preparing = ws.graph._preparing
+    await asyncio.wait_for(started.wait(), 30)
+    with caplog.at_level(logging.INFO, logger="codecairn.graph"):
+        await ws.close()
+    assert preparing is not None and preparing.cancelled()
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
 
 
 async def test_the_server_prepares_every_warm_tool_after_each_index_run(shop) -> None:

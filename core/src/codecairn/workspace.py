@@ -200,6 +200,7 @@ class Workspace:
     async def close(self) -> None:
         self.indexer.close()
         await self.embeddings.close()
+        await self.graph.close()  # its background work reads the store: stopped before the store closes
         if self._store is not None:
             if self.read_only is None and self.failure is None:
                 try:

@@ -34,6 +34,9 @@ log = logging.getLogger("codecairn.graph")
 # a route its handler), so a walk can cross from a client to the service that answers it.
 CALL_KINDS = ("calls", "routes_to", "http_calls")
 
+# How long closing waits for answers still being saved: they are only a cache, a shutdown must not hang.
+SAVE_GRACE_SECONDS = 5
+
 
 class GraphIndex:
     def __init__(self, state: IndexState, store: Store | None) -> None:
@@ -147,6 +150,16 @@ class GraphIndex:
             self._prepared_generation = generation  # not tried again for this generation: asked for, computed
         finally:
             self.progress = {}
+
+    async def close(self) -> None:
+        """Before the store closes: the preparation under way is cancelled (it would read a closed
+        database), the answers being saved are given a few seconds to finish."""
+        preparing, self._preparer = self._preparing, None
+        if preparing is not None and not preparing.done():
+            preparing.cancel()
+            await asyncio.gather(preparing, return_exceptions=True)
+        if self._saving:
+            await asyncio.wait(list(self._saving), timeout=SAVE_GRACE_SECONDS)
 
     def step(self, phase: str) -> None:
         """The preparation under way is now doing ``phase`` (shown to whoever waits)."""
