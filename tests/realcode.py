@@ -55,13 +55,17 @@ async def call(session: ClientSession, tool: str, args: dict | None = None) -> d
     return payload
 
 
+# Groups of an answer's edges that list names rather than places by file.
+NAME_LISTS = ("unresolved", "external")
+
+
 def shown(groups: dict) -> set[str]:
     """The names an answer's places show (bases, subclasses, callees, callers: ``{resolution:
-    {path: {name: line}}}``, names relative to their file's module), and the names nothing
-    resolved (``unresolved``)."""
-    names: set[str] = set(groups.get("unresolved", ()))
+    {path: {name: line}}}``, names relative to their file's module), the names nothing resolved
+    (``unresolved``) and the dotted names of calls out of the index (``external``)."""
+    names: set[str] = {name for group in NAME_LISTS for name in groups.get(group, ())}
     for group, by_path in groups.items():
-        if group != "unresolved":
+        if group not in NAME_LISTS:
             for places in by_path.values():
                 names.update(places)
     return names
@@ -72,7 +76,7 @@ def places(groups: dict) -> set[tuple[str, str]]:
     return {
         (path, name)
         for group, by_path in groups.items()
-        if group != "unresolved"
+        if group not in NAME_LISTS
         for path, names in by_path.items()
         for name in names
     }
@@ -89,7 +93,7 @@ def by_name(groups: dict) -> dict[str, dict]:
     and how it was reached (``group``). A name in several groups keeps every group in ``groups``."""
     out: dict[str, dict] = {}
     for group, by_path in groups.items():
-        if group == "unresolved":
+        if group in NAME_LISTS:
             continue
         for path, names in by_path.items():
             for name, line in names.items():
@@ -119,7 +123,7 @@ def python_edges(groups: dict) -> dict[str, str]:
     return {
         python_qualified({"path": path, "name": name}): resolution
         for resolution, by_path in groups.items()
-        if resolution != "unresolved"
+        if resolution not in NAME_LISTS
         for path, names in by_path.items()
         for name in names
     }

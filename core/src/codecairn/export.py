@@ -7,6 +7,7 @@ import json
 from typing import TextIO
 
 from codecairn.index.state import IndexState
+from codecairn.model import EXTERNAL, external_name
 from codecairn.store.store import Store
 
 
@@ -26,9 +27,11 @@ async def write_graph(state: IndexState, store: Store, out: TextIO) -> None:
         write(json.dumps(rec) + "\n")
     for e in await store.all_edges():
         source = rows[e.source_id].qualified_name if e.source_id in rows else files.get(e.file_id, "")
-        target = rows[e.target_id].qualified_name if e.target_id in rows else e.target
+        outside = external_name(e.resolution)
+        target = rows[e.target_id].qualified_name if e.target_id in rows else (outside or e.target)
         write(json.dumps({"type": "edge", "kind": e.kind, "source": source, "target": target, "line": e.line,
-                          "resolution": e.resolution, "path": files.get(e.file_id, "")}) + "\n")  # fmt: skip
+                          "resolution": EXTERNAL if outside else e.resolution, "path": files.get(e.file_id, "")})
+              + "\n")  # fmt: skip
     for file_id, i in await store.all_imports():
         write(json.dumps({"type": "import", "path": files.get(file_id, ""), "module": i.module, "name": i.name,
                           "alias": i.alias, "line": i.line, "kind": i.kind}) + "\n")  # fmt: skip

@@ -127,6 +127,16 @@ class ResolutionRules:
     # scope defines them (Python's `str`, JavaScript's `parseInt`). They are never resolved by
     # guessing another file's symbol of that name.
     builtins: frozenset[str] = frozenset()
+    # Where calls that leave the indexed code go, when the language can name it: the module of
+    # its built-ins (Python's ``builtins``). Set, a call to a built-in, to a built-in type's
+    # member (``str.join``) or into an imported module that is not indexed (``sys.exit``) becomes
+    # an edge labelled external to that dotted name (model.EXTERNAL) instead of an unresolved one.
+    # Empty: such calls stay unresolved.
+    builtins_module: str = ""
+    # Is `self` in a class whatever subclass mixes it in (Python, duck-typed)? Then a `self.m()`
+    # the class and its supertypes lack is the one `m` all its subclasses in the index reach
+    # (labelled flow). Statically typed languages declare every member up the chain: False.
+    mixins: bool = False
     # Heads of a path that name a module relative to the current one (Rust's `crate`, `self`,
     # `super`): ``path_root(head, current_module) -> module``, or None when ``head`` is no such
     # word. A module-level function (it must pickle).

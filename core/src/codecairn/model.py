@@ -25,6 +25,28 @@ EXACT = "exact"  # same file / same enclosing scope / same package
 IMPORT = "import"  # through an import binding
 INHERITED = "inherited"  # found on a supertype of the receiver's class
 NAME_ONLY = "name-only"  # the only symbol anywhere with that name: a guess, labelled as one
+# Found through where the receiver's value comes from rather than its declared type: `self.m()` in
+# a mixin that defines no m, where every subclass in the index reaches the same m.
+FLOW = "flow"
+# Supertypes written in code that add nothing a subclass calls on itself: a class extending only
+# these is not "open" to members from outside the index (SymbolIndex.open_types).
+HARMLESS_BASES = frozenset({"object"})
+# A call that leaves the indexed code (a built-in, a module that is not indexed): no symbol to point
+# at, so the edge keeps no target id and its resolution names where it goes ("external:os.getcwd").
+EXTERNAL = "external"
+_EXTERNAL_PREFIX = EXTERNAL + ":"
+
+
+def external_resolution(dotted: str) -> str:
+    """The stored resolution of a call to ``dotted`` outside the index."""
+    return _EXTERNAL_PREFIX + dotted
+
+
+def external_name(resolution: str | None) -> str | None:
+    """The dotted name an external call goes to, or None when the edge is not external."""
+    if resolution is not None and resolution.startswith(_EXTERNAL_PREFIX):
+        return resolution[len(_EXTERNAL_PREFIX) :]
+    return None
 
 
 class Symbol(NamedTuple):
@@ -150,7 +172,7 @@ class Edge(NamedTuple):
     receiver_type: str
     line: int
     target_id: int | None  # None: unresolved
-    resolution: str | None  # EXACT, IMPORT, INHERITED, NAME_ONLY, or None
+    resolution: str | None  # EXACT, IMPORT, INHERITED, NAME_ONLY, external_resolution(...), or None
 
 
 class SymbolDetail(NamedTuple):

@@ -2,8 +2,8 @@
 
 Small real projects in each rich language are extracted by the installed plugins, indexed by a real
 workspace and asked, through ``get_symbol``, what each function calls and how each call was
-resolved: ``exact``, ``import``, ``inherited``, ``name-only`` — or ``unresolved``, counted and never
-guessed. Every function below calls what one rule is about; the table says what the rule gives.
+resolved: ``exact``, ``import``, ``inherited``, ``name-only``, ``flow``, ``external`` (out of the
+project, to a dotted name) — or ``unresolved``, counted and never guessed. Every function below calls what one rule is about; the table says what the rule gives.
 """
 
 from __future__ import annotations
@@ -374,7 +374,7 @@ CALLS = [
     ("self", "rust", "Order::inherited", {"crate::orders::Describe::describe": "inherited"}),  # a trait's default
     ("self", "go", "Server.Stop", {"server.Base.Close": "inherited"}),  # an embedded struct's method
     # super: the supertypes only -> inherited (`super()` itself is a call of a built-in).
-    ("super", "python", "Order.via_super", {"shop.orders.Base.total": "inherited", "super": "unresolved"}),
+    ("super", "python", "Order.via_super", {"shop.orders.Base.total": "inherited", "builtins.super": "external"}),
     ("super", "java", "Order.viaSuper", {"com.shop.orders.Base.total": "inherited"}),
     ("super", "typescript", "Order.viaSuper", {"src/base.Base.fee": "inherited"}),
     # A receiver whose type the syntax shows -> that type's member, labelled as the type was found.
@@ -409,7 +409,7 @@ CALLS = [
     ("name-only", "python", "Order.guess", {"other.only_elsewhere": "name-only"}),
     ("name-only", "typescript", "Order.guess", {"src/elsewhere.onlyHere": "name-only"}),
     # ... except a built-in, never guessed to be a namesake in another file.
-    ("built-in", "python", "Order.builtin", {"sorted": "unresolved"}),
+    ("built-in", "python", "Order.builtin", {"builtins.sorted": "external"}),  # leaves the project, named
     ("built-in", "typescript", "Order.builtin", {"parseInt": "unresolved"}),
     # Otherwise unresolved: two candidates are no answer; a receiver of unknown type is not guessed
     # (even with one method of that name in the project); in Java and Go a bare name does not reach
@@ -458,5 +458,7 @@ def test_what_stays_unresolved_is_counted_not_reported_as_no_callers(project):
         assert "callers" not in answer  # neither namesake is picked ...
         assert answer["unresolved_call_sites"] == 1  # ... and the call that may be theirs is counted
     assert python.callees("Base.build") == {"cls": "unresolved"}  # a call of whatever class cls is
-    # super(), sorted([]), twice(), xs.append(1), cls(): the project's unresolved calls, each counted.
-    assert python.call("stats")["unresolved_calls"] == 5
+    # twice(), xs.append(1), cls(): the project's unresolved calls, each counted (super() and
+    # sorted([]) are the built-ins: external).
+    assert python.call("stats")["unresolved_calls"] == 3
+    assert python.call("stats")["call_resolution"]["external"] == 2

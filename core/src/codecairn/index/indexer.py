@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable, Iterable
 import anyio
 
 from codecairn.errors import UNAVAILABLE, StoreError, ToolError
-from codecairn.index import extractor_versions, route_detectors
+from codecairn.index import extractor_versions, resolver, route_detectors
 from codecairn.index.collector import collector_paused
 from codecairn.index.heap import give_back_free_memory
 from codecairn.index.narrow import NarrowIndexer
@@ -123,6 +123,10 @@ class Indexer:
             extractors_changed = set()
         elif extractors_changed:  # every file of those languages is extracted again, with the changes
             extractor_versions.add_stale(target, todo, extractors_changed)
+        resolver_changed = await store.get_meta(resolver.RESOLVER_META_KEY) != resolver.VERSION
+        if resolver_changed and state.files_by_path:  # edges resolved by an older resolver: all again
+            log.info("the resolver changed: every edge of %s is resolved again", target.root)
+            await store.set_meta({"resolution_pending": 1})
         detectors_changed, detectors = await route_detectors.changed(target)
         if detectors_changed:  # their files' routes are extracted again, with the rest of the changes
             await route_detectors.add_stale(target, todo, detectors_changed)
@@ -131,6 +135,8 @@ class Indexer:
             await store.set_meta({route_detectors.META_KEY: json.dumps(detectors, sort_keys=True)})
         if extractors_changed or await store.get_meta(extractor_versions.META_KEY) is None:
             await store.set_meta({extractor_versions.META_KEY: json.dumps(extractors, sort_keys=True)})
+        if resolver_changed:
+            await store.set_meta({resolver.RESOLVER_META_KEY: resolver.VERSION})
         return summary
 
     async def _apply(

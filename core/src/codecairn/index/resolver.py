@@ -20,6 +20,8 @@ from codecairn.model import (
     CALLABLE_KINDS,
     DATA_KINDS,
     EXACT,
+    FLOW,
+    HARMLESS_BASES,
     HTTP_CALLS,
     IMPORT,
     INHERITED,
@@ -27,7 +29,15 @@ from codecairn.model import (
     ROUTE,
     TYPE_KINDS,
     FileInfo,
+    external_resolution,
 )
+
+# Moved on when the resolver finds other targets for the same edges: an index made by an older one
+# resolves every edge again once (the facts stay; index/indexer.py). "2": names re-exported through
+# `from x import *` reached as module attributes (`collections.abc.MutableMapping`); calls out of
+# the index labelled external; a mixin's self calls through its subclasses (flow).
+VERSION = "2"
+RESOLVER_META_KEY = "resolver"
 
 SCOPE_ROOT_KINDS = frozenset({"module", "package"})
 CLASSLIKE = TYPE_KINDS | {"impl"}
@@ -35,6 +45,8 @@ BARE_CALLABLE_KINDS = frozenset({"function", "macro"}) | TYPE_KINDS
 REFERENCE_EXCLUDED = (CALLABLE_KINDS - {"macro"}) | DATA_KINDS
 _PATH_RE = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$")
 _PATH_SEP = re.compile(r"\.|::")
+# A string literal (any prefix), or a list display, as a call's receiver.
+_LITERAL_RECEIVER = re.compile(r"(?:([rRbBuUfF]{0,2})[\"']|\[)")
 
 
 @dataclass
@@ -65,6 +77,9 @@ class Resolver:
         self._modules_by_lang: dict[str, set[str]] | None = None
         self._module_cache: dict[tuple[str, str], str | None] = {}
         self._name_only_cache: dict[tuple[str, frozenset[str]], tuple[int, str] | None] = {}
+        self._external_cache: dict[tuple[int, str], str | None] = {}  # (module file, name) -> outside
+        self._subclasses: dict[int, list[int]] | None = None  # type id -> direct subtypes, from index.bases
+        self._subclass_cache: dict[tuple[int, str], int | None] = {}
         self._scope_names: dict[int, dict[str, list[int]]] = {}
         self._member_cache: dict[tuple[int, str], tuple[int, str] | None] = {}
         self._sep_of_file: dict[int, str] = {}
@@ -160,7 +175,11 @@ class Resolver:
                     self.index.set_bases([(owner, tid)])
             else:
                 out.append((None, None, eid))  # type: ignore[arg-type]  # unresolved: written as NULLs
+                if target not in HARMLESS_BASES:
+                    self.index.open_types.update(self.owners(source_id, receiver_type))
         # What was looked up so far saw fewer bases than there are now.
+        self._subclasses = None
+        self._subclass_cache.clear()
         self._member_cache.clear()
         self._inherited_cache.clear()
         self._file_lookup_cache.clear()
@@ -188,6 +207,7 @@ class Resolver:
 
     def resolve_calls(self, edges: list[tuple]) -> list[tuple]:
         out = []
+        found: tuple[int | None, str] | None
         for eid, file_id, kind, source_id, target, receiver, receiver_type in edges:
             if kind == "references":
                 found = self.resolve_reference(file_id, source_id, target)
@@ -218,13 +238,139 @@ class Resolver:
 
     def resolve_call(
         self, file_id: int, source_id: int | None, name: str, receiver: str, receiver_type: str
-    ) -> tuple[int, str] | None:
+    ) -> tuple[int | None, str] | None:
+        """(symbol id, how), (None, an external resolution) for a call that leaves the indexed code,
+        or None when it cannot be told."""
         info = self.files.get(file_id)
         if info is None:
             return None
         rules = self.rules.get(info.language)
         if rules is None:
             return None
+        found = self._call_in_index(info, rules, file_id, source_id, name, receiver, receiver_type)
+        if found is None and rules.builtins_module:
+            dotted = self._external(info, rules, file_id, source_id, name, receiver, receiver_type)
+            if dotted is not None:
+                return None, external_resolution(dotted)
+        return found
+
+    def _external(
+        self,
+        info: FileInfo,
+        rules: ResolutionRules,
+        file_id: int,
+        source_id: int | None,
+        name: str,
+        receiver: str,
+        receiver_type: str = "",
+    ) -> str | None:
+        """Where a call nothing in the index answers goes, when that is certain: a built-in not
+        shadowed here (`len`, `str.join`), a method of a built-in type the receiver is known to
+        hold (`x = []; x.append()`, `", ".join()`), or a name imported from a module that is not
+        indexed (`from math import sqrt`, `sys.exit`). A module that is indexed but lacks the name
+        says nothing certain (it may be made at run time): the call stays unresolved."""
+        sep = rules.separator
+        held = receiver_type or _literal_type(receiver)
+        if held and held in rules.builtins and self.lookup(held, file_id, source_id, rules) is None:
+            return sep.join((rules.builtins_module, held, name))
+        if not receiver:
+            head, rest = name, ""
+        elif _PATH_RE.match(receiver):
+            head, _, rest = receiver.partition(sep)
+            rest = f"{rest}{sep}{name}" if rest else name
+        else:
+            return None  # `f().x()`, `"".join()`: what the receiver is, the syntax does not say
+        if self.lookup(head, file_id, source_id, rules) is not None:
+            # Defined or imported from the index here: not a built-in. An indexed module may still
+            # hand the name on from outside (`io.BytesIO` is `_io.BytesIO`, `struct.pack` comes
+            # from `from _struct import *`).
+            if receiver:
+                found = self._resolve_path(receiver, file_id, source_id, rules)
+                if found is not None and found[0] == "symbol":
+                    module = self.index.rows[found[1]]
+                    if module.kind in SCOPE_ROOT_KINDS:
+                        return self._external_from(module.file_id, name, sep) or (
+                            f"{module.qualified_name}{sep}{name}" if self._passes_on_outside(module.file_id) else None
+                        )
+            return None
+        binding = self.bindings.get(file_id)
+        targets = binding.names.get(head, ()) if binding is not None else ()
+        for target in targets:
+            if not self._reaches_the_index(info.language, target, sep):
+                return sep.join(p for p in (target, rest) if p)
+        if targets:
+            return None
+        if head in rules.builtins:
+            return sep.join(p for p in (rules.builtins_module, head, rest) if p)
+        if not receiver and binding is not None:  # `from ctypes import *`, then `POINTER(...)`
+            return self._external_through_wildcards(binding, info.language, name, sep, 0)
+        return None
+
+    def _external_from(self, file_id: int, name: str, sep: str, depth: int = 0) -> str | None:
+        """The dotted name outside the index that module ``file_id`` hands on as ``name``: imported
+        by name from a module that is not indexed, or by one `import *` of one."""
+        key = (file_id, name)
+        if key in self._external_cache:
+            return self._external_cache[key]
+        found = None
+        binding = self.bindings.get(file_id)
+        info = self.files.get(file_id)
+        if binding is not None and info is not None:
+            for target in binding.names.get(name, ()):
+                if not self._reaches_the_index(info.language, target, sep):
+                    found = target
+                    break
+            else:
+                found = self._external_through_wildcards(binding, info.language, name, sep, depth)
+        self._external_cache[key] = found
+        return found
+
+    def _external_through_wildcards(
+        self, binding: Bindings, language: str, name: str, sep: str, depth: int
+    ) -> str | None:
+        """``name`` as one `import *` of code outside the index provides it (through indexed
+        modules' own `import *` too); None when there is none, or more than one."""
+        found: set[str] = set()
+        for star in binding.wildcards:
+            if not self._reaches_the_index(language, star, sep):
+                found.add(f"{star}{sep}{name}")
+            elif depth < 3:
+                module = self.module_named(language, star)
+                for fid in self._modules().get((self._family(language), module), ()) if module else ():
+                    hit = self._external_from(fid, name, sep, depth + 1)
+                    if hit is not None:
+                        found.add(hit)
+        return found.pop() if len(found) == 1 else None
+
+    def _passes_on_outside(self, file_id: int) -> bool:
+        """Does the module take every name of some module outside the index (`from posix import *`
+        in os.py, under a condition that picks `nt` elsewhere)? A name it lacks comes from there."""
+        binding = self.bindings.get(file_id)
+        info = self.files.get(file_id)
+        if binding is None or info is None:
+            return False
+        sep = self.rules[info.language].separator
+        return any(not self._reaches_the_index(info.language, star, sep) for star in binding.wildcards)
+
+    def _reaches_the_index(self, language: str, target: str, sep: str) -> bool:
+        """Does ``target`` (an import's dotted target) or any module above it name indexed code?"""
+        parts = target.split(sep)
+        for end in range(len(parts), 0, -1):
+            prefix = sep.join(parts[:end])
+            if self.index.by_qn.get(prefix) or self.module_named(language, prefix) is not None:
+                return True
+        return False
+
+    def _call_in_index(
+        self,
+        info: FileInfo,
+        rules: ResolutionRules,
+        file_id: int,
+        source_id: int | None,
+        name: str,
+        receiver: str,
+        receiver_type: str,
+    ) -> tuple[int, str] | None:
         if receiver_type:
             typ = self._resolve_type_path(receiver_type, file_id, source_id)
             if typ is not None:
@@ -236,11 +382,20 @@ class Resolver:
             # A bare name cannot mean someone else's method: guess only among free functions and types.
             if found or rules.directory_scope or name in rules.builtins:
                 return found  # Go/Java: a bare name cannot reach another package; `str()` is str
+            binding = self.bindings.get(file_id)
+            targets = binding.names.get(name, ()) if binding is not None else ()
+            if targets and not any(self._reaches_the_index(info.language, t, rules.separator) for t in targets):
+                return None  # imported from code the index does not hold: not a namesake found here
             return self._name_only(name, BARE_CALLABLE_KINDS)
         if receiver in rules.self_names:
             owner = self.enclosing_type(source_id, rules)
             if owner is not None:
-                return self.member(owner, name)
+                found = self.member(owner, name)
+                if found is None and rules.mixins:  # a mixin's self is one of its subclasses: if they all agree
+                    sub = self._through_subclasses(owner, name)
+                    if sub is not None:
+                        return sub, FLOW
+                return found
             return None
         if receiver in rules.super_names:
             owner = self.enclosing_type(source_id, rules)
@@ -541,14 +696,29 @@ class Resolver:
 
     def reexported(self, file_id: int, name: str) -> int | None:
         """A name a module makes available by importing it (``from .sessions import Session`` in a
-        package's ``__init__``, ``export { x } from`` in an index file)."""
+        package's ``__init__``, ``export { x } from`` in an index file, ``from _collections_abc
+        import *`` in ``collections/abc.py``), followed through further re-exports."""
         binding = self.bindings.get(file_id)
-        if binding is None:
+        info = self.files.get(file_id)
+        rules = self.rules.get(info.language) if info is not None else None
+        if binding is None or info is None or rules is None:
             return None
+        sep = rules.separator
         for target in binding.names.get(name, ()):
             ids = self.index.by_qn.get(target)
             if ids:
                 return ids[0]
+            hit = self._via_reexport(target, info.language, sep)
+            if hit is not None:
+                return hit
+        for star in binding.wildcards:
+            module = self.module_named(info.language, star) or star
+            ids = self.index.by_qn.get(f"{module}{sep}{name}")
+            if ids:
+                return ids[0]
+            hit = self._via_reexport(f"{module}{sep}{name}", info.language, sep)
+            if hit is not None:
+                return hit
         return None
 
     def _own_member(self, type_id: int, name: str, exclude: frozenset[str] = frozenset()) -> int | None:
@@ -604,6 +774,39 @@ class Resolver:
         self._member_cache[key] = found
         return found
 
+    def _through_subclasses(self, type_id: int, name: str) -> int | None:
+        """The one method ``name`` every subclass of ``type_id`` in the index that has one reaches
+        (a mixin calling `self.assertEqual`, defined by the TestCase each subclass also extends);
+        None when no subclass has it, they disagree, or a supertype outside the index could hold it."""
+        key = (type_id, name)
+        if key in self._subclass_cache:
+            return self._subclass_cache[key]
+        open_types = self.index.open_types
+        if type_id in open_types or any(t in open_types for t in self.index.ancestors(type_id)):
+            self._subclass_cache[key] = None
+            return None
+        if self._subclasses is None:
+            self._subclasses = defaultdict(list)
+            for sub, supertypes in self.index.bases.items():
+                for base in supertypes:
+                    self._subclasses[base].append(sub)
+        targets: set[int] = set()
+        unknowable = False  # a subclass may have it from a supertype outside the index
+        seen, queue = {type_id}, list(self._subclasses.get(type_id, ()))
+        while queue and len(targets) < 2 and not unknowable:
+            sub = queue.pop()
+            if sub in seen:
+                continue
+            seen.add(sub)
+            hit = self.member(sub, name)
+            if hit is not None:
+                targets.add(hit[0])  # its own subclasses reach it too, or override it (checked)
+            unknowable = hit is None and sub in open_types
+            queue.extend(self._subclasses.get(sub, ()))
+        found = targets.pop() if len(targets) == 1 and not unknowable else None
+        self._subclass_cache[key] = found
+        return found
+
     def _name_only(self, name: str, kinds: frozenset[str]) -> tuple[int, str] | None:
         key = (name, kinds)
         if key in self._name_only_cache:
@@ -617,6 +820,16 @@ class Resolver:
                 found = (hits[0], NAME_ONLY)
         self._name_only_cache[key] = found
         return found
+
+
+def _literal_type(receiver: str) -> str:
+    """The built-in type a literal receiver is (`", ".join`, `b"".join`, `[1, 2].index`), or ""."""
+    m = _LITERAL_RECEIVER.match(receiver)
+    if m is None:
+        return ""
+    if m.group(1) is not None:
+        return "bytes" if "b" in m.group(1).lower() else "str"
+    return "list"
 
 
 def _prefer(rows, ids: list[int], callable_only: bool) -> int:

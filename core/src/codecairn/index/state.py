@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from codecairn.index.collector import collector_paused
 from codecairn.index.parse_pool import content_hash
 from codecairn.index.symbol_index import SymbolIndex
-from codecairn.model import FileInfo, IndexedFile, IndexedSymbol
+from codecairn.model import HARMLESS_BASES, FileInfo, IndexedFile, IndexedSymbol
 from codecairn.paths import read_confined
 from codecairn.store.store import FileRow, ParsedFile, Store
 
@@ -53,6 +53,11 @@ class IndexState:
                 self.symbols.set_bases(
                     (owner, target)
                     for source, target, owner_qn in await store.resolved_supertypes()
+                    for owner in ([source] if source is not None else by_qn.get(owner_qn, ()))
+                )
+                self.symbols.open_types.update(
+                    owner
+                    for source, owner_qn in await store.unresolved_supertypes(HARMLESS_BASES)
                     for owner in ([source] if source is not None else by_qn.get(owner_qn, ()))
                 )
             self.symbols_loaded = True

@@ -101,7 +101,9 @@ async def unresolved_named(
     for chunk in _chunks(names):
         # The partial index holds the unresolved edges only; left to itself the planner would take
         # "target_id IS NULL" to edges_in and count through every unresolved edge of the index.
-        where = f"target IN ({_marks(chunk)}) AND target_id IS NULL AND kind IN ({_marks(kinds)})"
+        where = (
+            f"target IN ({_marks(chunk)}) AND target_id IS NULL AND resolution IS NULL AND kind IN ({_marks(kinds)})"
+        )
         for name, n in await _unresolved(store, f"SELECT target, COUNT(*) FROM {{edges}} WHERE {where} GROUP BY target",
                                          (*chunk, *kinds)):  # fmt: skip
             counts[name] = n

@@ -15,7 +15,7 @@ from collections import Counter
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from codecairn.model import INHERITANCE_KINDS
+from codecairn.model import EXTERNAL, INHERITANCE_KINDS
 
 if TYPE_CHECKING:
     from codecairn.model import IndexedSymbol
@@ -46,9 +46,11 @@ async def index_overview(store: Store, generation: int) -> dict[str, Any]:
 
 async def _compute(store: Store, generation: int) -> dict[str, Any]:
     fetch = store.fetch
-    edges = await fetch("SELECT kind, COUNT(*), COUNT(target_id) FROM edges GROUP BY kind")
+    # COUNT(resolution): edges that resolved to a symbol, and the external ones (no target id).
+    edges = await fetch("SELECT kind, COUNT(*), COUNT(resolution) FROM edges GROUP BY kind")
     resolution = await fetch(
-        "SELECT resolution, COUNT(*) FROM edges WHERE kind='calls' AND resolution IS NOT NULL GROUP BY resolution"
+        f"SELECT CASE WHEN resolution LIKE '{EXTERNAL}:%' THEN '{EXTERNAL}' ELSE resolution END r, COUNT(*) "
+        "FROM edges WHERE kind='calls' AND resolution IS NOT NULL GROUP BY r"
     )
     kinds = await fetch("SELECT kind, COUNT(*) c FROM symbols GROUP BY kind ORDER BY c DESC, kind")
 
@@ -79,6 +81,7 @@ class EdgeTally:
     def __init__(self) -> None:
         self.by_kind: Counter[str] = Counter()
         self.resolved: Counter[str] = Counter()
+        self.external: Counter[str] = Counter()
         self.call_resolution: Counter[str] = Counter()
         self.called: Counter[int] = Counter()
         self.extended: Counter[int] = Counter()
@@ -89,6 +92,9 @@ class EdgeTally:
         self.resolved.update(map(_KIND, resolved))
         calls = [r for r in resolved if r[2] == "calls"]
         self.call_resolution.update(map(_HOW, calls))
+        external = [r for r in rows if r[8] is None and r[9] is not None]  # to a dotted name outside
+        self.external.update(map(_KIND, external))
+        self.call_resolution[EXTERNAL] += sum(1 for r in external if r[2] == "calls")
         self.called.update(map(_TARGET_ID, calls))
         self.extended.update(r[8] for r in resolved if r[2] in INHERITANCE_KINDS)
 
@@ -109,8 +115,8 @@ class EdgeTally:
             "symbols": len(rows),
             "symbol_kinds": dict(kinds),
             "edges": dict(sorted(self.by_kind.items())),
-            "unresolved_calls": self.by_kind["calls"] - self.resolved["calls"],
-            "call_resolution": dict(sorted(self.call_resolution.items())),
+            "unresolved_calls": self.by_kind["calls"] - self.resolved["calls"] - self.external["calls"],
+            "call_resolution": dict(sorted((k, n) for k, n in self.call_resolution.items() if n)),
             "most_called": top(self.called),
             "most_extended": top(self.extended),
         }

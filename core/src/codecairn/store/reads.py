@@ -65,6 +65,16 @@ class IndexReads:
             "AND target_id IS NOT NULL"
         )
 
+    async def unresolved_supertypes(self, harmless: Collection[str]) -> list[tuple[int | None, str]]:
+        """(source_id, receiver_type) of every extends/implements edge left unresolved, but for
+        those naming one of ``harmless``."""
+        harmless = tuple(harmless) or ("",)
+        return await self.fetch_writer(
+            f"SELECT source_id, receiver_type FROM edges WHERE kind IN ({_INHERITANCE_SQL}) AND target_id IS NULL "
+            f"AND target NOT IN ({_marks(harmless)})",
+            harmless,
+        )
+
     async def edges_to_resolve(
         self, file_ids: Collection[int], names: Collection[str], everything: bool
     ) -> tuple[list[tuple], list[tuple]]:
@@ -166,7 +176,7 @@ class IndexReads:
     async def unresolved_named(self, name: str, kind: str = "calls", limit: int | None = None) -> list[Edge]:
         """Edges of ``kind`` whose target is written ``name`` and that resolution left unresolved."""
         rows = await self.fetch(
-            f"SELECT {EDGE_COLUMNS} FROM edges WHERE target=? AND target_id IS NULL AND kind=? ORDER BY file_id, line"
+            f"SELECT {EDGE_COLUMNS} FROM edges WHERE target=? AND target_id IS NULL AND resolution IS NULL AND kind=? ORDER BY file_id, line"
             + (" LIMIT ?" if limit is not None else ""),
             (name, kind, *((limit,) if limit is not None else ())),
         )
@@ -174,7 +184,8 @@ class IndexReads:
 
     async def count_unresolved_named(self, name: str, kind: str = "calls") -> int:
         rows = await self.fetch(
-            "SELECT COUNT(*) FROM edges WHERE target=? AND target_id IS NULL AND kind=?", (name, kind)
+            "SELECT COUNT(*) FROM edges WHERE target=? AND target_id IS NULL AND resolution IS NULL AND kind=?",
+            (name, kind),
         )
         return rows[0][0] if rows else 0
 

@@ -160,9 +160,9 @@ class IndexedTree:
     def _places(self, groups: dict[str, Any], caller: str, label_of: Any) -> dict[str, str]:
         out: dict[str, str] = {}
         for group, by_path in groups.items():
-            if group == "unresolved":
-                for unresolved in by_path:
-                    _label(out, unresolved, "unresolved", caller)
+            if group in ("unresolved", "external"):  # names: as written, or the dotted name outside
+                for listed in by_path:
+                    _label(out, listed, group, caller)
                 continue
             for path, names in by_path.items():
                 for shown in names:
@@ -171,8 +171,8 @@ class IndexedTree:
 
     def callees(self, name: str, **where: Any) -> dict[str, str]:
         """What the symbol calls: the callee's qualified name -> how the call was resolved
-        (``exact``, ``import``, ``inherited``, ``name-only``), and each name no symbol was found
-        for -> ``unresolved``. A callee reached with two different labels fails the test: put the
+        (``exact``, ``import``, ``inherited``, ``name-only``, ``flow``), each dotted name a call out
+        of the index reaches -> ``external``, and each name no symbol was found for -> ``unresolved``. A callee reached with two different labels fails the test: put the
         calls in two functions to ask about each."""
         answer = self.symbol(name, **where)
         if answer.get("callees_complete") is False:

@@ -36,10 +36,17 @@ CUT: dict[str, Any] = {"complete": FALSE, "limit_reached": TRUE, "limit_reason":
 # Places by file: {path: {name: line or [lines]}}, names relative to the file's module.
 NAMES_BY_PATH = {"type": "object", "additionalProperties": {"type": "object", "additionalProperties": LINE_OR_LINES}}
 
-# Edges by how they resolved: {"exact"|"import"|...: places by file}, plus the names nothing matched.
+# Edges by how they resolved: {"exact"|"import"|...: places by file}, plus the dotted names of calls
+# that leave the index and the names nothing matched.
 EDGES = {
     "type": "object",
-    "properties": {"unresolved": STRINGS},
+    "properties": {
+        "external": {
+            **STRINGS,
+            "description": "dotted names called outside the index (built-ins, modules not indexed)",
+        },
+        "unresolved": STRINGS,
+    },
     "additionalProperties": NAMES_BY_PATH,
 }
 

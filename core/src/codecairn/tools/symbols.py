@@ -7,7 +7,15 @@ from typing import Any
 
 from codecairn.errors import NOT_FOUND, ToolError, quoted
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
-from codecairn.model import CALLABLE_KINDS, DATA_KINDS, INHERITANCE_KINDS, TYPE_KINDS, Edge, IndexedSymbol
+from codecairn.model import (
+    CALLABLE_KINDS,
+    DATA_KINDS,
+    INHERITANCE_KINDS,
+    TYPE_KINDS,
+    Edge,
+    IndexedSymbol,
+    external_name,
+)
 from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
 from codecairn.tools.shaping import (
@@ -157,10 +165,14 @@ def _edges(ctx: ToolContext, edges: list[Edge], limit: int = LIST_LIMIT, by_kind
     bases the base's own line."""
     places = Places(ctx)
     unresolved: set[str] = set()
+    external: set[str] = set()
     shown = 0
     for e in edges:
         target = ctx.symbol(e.target_id) if e.target_id is not None else None
-        if target is None:
+        outside = external_name(e.resolution) if target is None else None
+        if outside is not None:
+            external.add(outside)
+        elif target is None:
             unresolved.add(e.target)
         elif shown < limit:
             group = resolution_of(e)
@@ -169,6 +181,8 @@ def _edges(ctx: ToolContext, edges: list[Edge], limit: int = LIST_LIMIT, by_kind
             places.add_symbol(group, target, e.line if e.kind == "calls" else None)
             shown += 1
     out: dict[str, Any] = dict(places.groups)
+    if external:  # calls that leave the index: built-ins, modules that are not indexed
+        out["external"] = sorted(external)[:limit]
     if unresolved:
         out["unresolved"] = sorted(unresolved)[:limit]
     return out

@@ -9,7 +9,7 @@ from typing import Any
 
 from codecairn.errors import BAD_ARGUMENT, ToolError
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
-from codecairn.model import CALLABLE_KINDS, TYPE_KINDS, Edge, Hop, IndexedSymbol, Walk
+from codecairn.model import CALLABLE_KINDS, EXTERNAL, TYPE_KINDS, Edge, Hop, IndexedSymbol, Walk, external_name
 from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
 from codecairn.tools.symbols import one_symbol
@@ -31,7 +31,10 @@ def label(edge: Edge) -> dict[str, Any]:
     if edge.kind != "calls":
         out["kind"] = edge.kind
     if edge.target_id is None:
-        out["resolved"] = False
+        if external_name(edge.resolution) is not None:
+            out["resolution"] = EXTERNAL  # leaves the index (the callee names where to)
+        else:
+            out["resolved"] = False
     elif edge.resolution != "exact":
         out["resolution"] = edge.resolution
     return out
@@ -56,7 +59,7 @@ def hop_entry(ctx: ToolContext, hop: Hop, direction: str, start: set[int]) -> di
         if hop.near not in start:
             entry["caller"] = symbol_name(ctx, hop.near, e)
         if e.target_id is None:
-            entry["callee"] = f"{e.receiver}.{e.target}" if e.receiver else e.target
+            entry["callee"] = external_name(e.resolution) or (f"{e.receiver}.{e.target}" if e.receiver else e.target)
         else:
             entry["callee"] = symbol_name(ctx, e.target_id, e)
     entry.update(place(ctx, e))

@@ -47,6 +47,10 @@ _QUERY_SOURCE = """
   left: [(identifier) (attribute object: (identifier))]
   right: (call function: [(identifier) (attribute)])) @assign.call
 (assignment left: [(identifier) (attribute object: (identifier))] type: (type)) @assign.typed
+(assignment
+  left: [(identifier) (attribute object: (identifier))]
+  right: [(list) (list_comprehension) (dictionary) (dictionary_comprehension) (set) (set_comprehension)
+          (string) (concatenated_string)]) @assign.literal
 (typed_parameter) @param.typed
 (typed_default_parameter) @param.typed
 (assignment left: (attribute object: (identifier))) @assign.attribute
@@ -241,6 +245,24 @@ def _annotated_class(annotation: str) -> str:
     return kept[0]
 
 
+# What a literal on the right of `x = ...` makes x: a built-in type (the resolver names its methods
+# as external calls, `builtins.list.append`).
+_LITERAL_TYPES = {
+    "list": "list",
+    "list_comprehension": "list",
+    "dictionary": "dict",
+    "dictionary_comprehension": "dict",
+    "set": "set",
+    "set_comprehension": "set",
+    "string": "str",
+    "concatenated_string": "str",
+}
+# Built-in types whose call makes one of them (`x = dict(a=1)`, `buf = bytearray()`).
+_BUILTIN_CONSTRUCTORS = frozenset(("list", "dict", "set", "frozenset", "tuple", "str", "bytes", "bytearray"))
+_ASSIGN_TARGET = re.compile(r"\s*(self\s*\.\s*)?([A-Za-z_]\w*)\s*=", re.ASCII)
+_BYTES_PREFIX = re.compile(r"[rRuUfF]?[bB]", re.ASCII)
+
+
 def _is_type_name(dotted: str) -> bool:
     """A constructor-looking callee: its last component is capitalised (``Foo``, ``mod.Foo``)."""
     return dotted[dotted.rfind(".") + 1 : dotted.rfind(".") + 2].isupper()
@@ -319,7 +341,9 @@ class _FileExtraction:
             self._class_variables(class_index, body)
         self._init_fields(inits, get("assign.attribute", []))
         self._imports(get("import", ()))
-        self._receiver_types(get("assign.call", ()), get("assign.typed", ()), get("param.typed", ()))
+        self._receiver_types(
+            get("assign.call", ()), get("assign.typed", ()), get("param.typed", ()), get("assign.literal", ())
+        )
         self._calls(get("call", []))
         exports = self._exports(all_names, all_line)
         symbols, relations, imports = self.symbols, self.relations, self.imports
@@ -768,9 +792,9 @@ class _FileExtraction:
 
     # -- receiver types --
 
-    def _receiver_types(self, call_assignments, typed_assignments, typed_parameters) -> None:
+    def _receiver_types(self, call_assignments, typed_assignments, typed_parameters, literal_assignments) -> None:
         """What syntax says a name holds — ``x = Foo()``, ``x: Foo``, ``def f(x: Foo)``,
-        ``self.repo = Repo()`` — noted per scope for the call sites to look up."""
+        ``self.repo = Repo()``, ``x = []`` — noted per scope for the call sites to look up."""
         text = self.text
         note = self._note_type
         # In source order: the query's captures of one name do not always come in the same order,
@@ -782,13 +806,22 @@ class _FileExtraction:
                 is_self, var, annotation, callee = m.groups()
                 if annotation:
                     note(start, is_self, var, annotation)
-                elif _is_type_name(callee):
+                elif _is_type_name(callee) or callee in _BUILTIN_CONSTRUCTORS:
                     note(start, is_self, var, callee)
         for node in sorted(typed_assignments, key=_source_order):
             start = node.start_byte
             m = _ASSIGN_TYPED.match(text, start, min(node.end_byte, start + SIGNATURE_SCAN))
             if m is not None and (named := _annotated_class(m.group(3))):
                 note(start, m.group(1), m.group(2), named)
+        for node in sorted(literal_assignments, key=_source_order):
+            start = node.start_byte
+            m = _ASSIGN_TARGET.match(text, start, start + SIGNATURE_SCAN)
+            right = node.child_by_field_name("right")
+            if m is not None and right is not None:
+                type_name = _LITERAL_TYPES[right.type]
+                if type_name == "str" and _BYTES_PREFIX.match(text, right.start_byte):
+                    type_name = "bytes"
+                note(start, m.group(1), m.group(2), type_name)
         for node in sorted(typed_parameters, key=_source_order):
             m = _PARAM_TYPE.match(text, node.start_byte, node.end_byte)
             if m is not None and (named := _annotated_class(m.group(2))):

@@ -16,7 +16,9 @@ def codecairn_languages() -> list[Language]:
             extensions=(".py", ".pyi"),
             grammar=tree_sitter_python.language,
             extractor=ImportedOnCall("codecairn_python.extractor:extract"),
-            version="2",  # 2: receiver types from forward references, Optional[...] and unions with None
+            # 2: receiver types from forward references, Optional[...] and unions with None;
+            # 3: from literals and built-in constructors (`x = []`, `self.seen = set()`)
+            version="3",
             resolution=ResolutionRules(
                 separator=".",
                 implicit_members=False,
@@ -24,6 +26,8 @@ def codecairn_languages() -> list[Language]:
                 super_names=("super()", "super"),
                 directory_scope=False,
                 builtins=frozenset(dir(builtins)),
+                builtins_module="builtins",
+                mixins=True,
             ),
         )
     ]
