@@ -45,6 +45,8 @@ BARE_CALLABLE_KINDS = frozenset({"function", "macro"}) | TYPE_KINDS
 REFERENCE_EXCLUDED = (CALLABLE_KINDS - {"macro"}) | DATA_KINDS
 _PATH_RE = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$")
 _PATH_SEP = re.compile(r"\.|::")
+# A call of a dotted name as a call's receiver (`Order(1).pay()`: "Order", "1").
+_CALL_RECEIVER = re.compile(r"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\((.*)\)", re.DOTALL)
 # A string literal (any prefix), or a list display, as a call's receiver.
 _LITERAL_RECEIVER = re.compile(r"(?:([rRbBuUfF]{0,2})[\"']|\[)")
 
@@ -432,6 +434,13 @@ class Resolver:
                         if member is not None:
                             return member[0], how
                     return None
+        made = _instantiated(receiver)
+        if made:  # `Order().pay()`: a method of the instance just made
+            typ = self._resolve_type_path(made, file_id, source_id)
+            if typ is not None and self.index.rows[typ[0]].kind in CLASSLIKE:
+                member = self.member(typ[0], name)
+                if member is not None:
+                    return member[0], (typ[1] if member[1] == EXACT else member[1])
         # `x.append()` on an object whose type the syntax does not show: no guess. A unique method
         # name elsewhere is far more often a coincidence (list.append vs. some helper) than a call.
         return None
@@ -820,6 +829,20 @@ class Resolver:
                 found = (hits[0], NAME_ONLY)
         self._name_only_cache[key] = found
         return found
+
+
+def _instantiated(receiver: str) -> str:
+    """The class a receiver calls, when the receiver is one call of a dotted name (`Order()`,
+    `shop.Order(total=1)`), or ""."""
+    m = _CALL_RECEIVER.match(receiver)
+    if m is None:
+        return ""
+    depth = 0
+    for ch in m.group(2):  # the arguments: `Order(a)(b)` is no one call
+        depth += (ch == "(") - (ch == ")")
+        if depth < 0:
+            return ""
+    return m.group(1) if depth == 0 else ""
 
 
 def _literal_type(receiver: str) -> str:

@@ -51,6 +51,7 @@ _QUERY_SOURCE = """
   left: [(identifier) (attribute object: (identifier))]
   right: [(list) (list_comprehension) (dictionary) (dictionary_comprehension) (set) (set_comprehension)
           (string) (concatenated_string)]) @assign.literal
+(except_clause (as_pattern) @except.as)
 (typed_parameter) @param.typed
 (typed_default_parameter) @param.typed
 (assignment left: (attribute object: (identifier))) @assign.attribute
@@ -328,6 +329,7 @@ class _FileExtraction:
         self.field_types: dict[int, dict[str, str]] = {}
         self.typed_names: set[str] = set()
         self.def_spans: list[tuple[int, int, int]] = []  # (start byte, end byte, symbol index)
+        self.lambda_scopes = False  # named lambdas added spans after the scopes were indexed
         self.import_sources: dict[str, str] = {}  # local name -> absolute module it came from
 
     def run(self) -> FileFacts:
@@ -340,9 +342,16 @@ class _FileExtraction:
         for class_index, body in classes:
             self._class_variables(class_index, body)
         self._init_fields(inits, get("assign.attribute", []))
+        if self.lambda_scopes:  # outer spans first where two start together
+            self.def_spans.sort(key=lambda span: (span[0], -span[1]))
+            self._scope_index()
         self._imports(get("import", ()))
         self._receiver_types(
-            get("assign.call", ()), get("assign.typed", ()), get("param.typed", ()), get("assign.literal", ())
+            get("assign.call", ()),
+            get("assign.typed", ()),
+            get("param.typed", ()),
+            get("assign.literal", ()),
+            get("except.as", ()),
         )
         self._calls(get("call", []))
         exports = self._exports(all_names, all_line)
@@ -709,9 +718,12 @@ class _FileExtraction:
         s_row, s_col = target.start_point
         e_row, e_col = node.end_point
         qualified = self._qualify(scope, name)
-        self._add(
+        index = self._add(
             _new(Symbol, ("function", name, qualified, s_row + 1, s_col, e_row + 1, e_col, sig, "", scope, ("lambda",)))
         )
+        # The calls in its body are its own, not the enclosing scope's (scopes are indexed again).
+        self.def_spans.append((function.start_byte, function.end_byte, index))
+        self.lambda_scopes = True
 
     def _init_fields(self, inits: list, attribute_assignments: list) -> None:
         """``self.x = ...`` anywhere in ``__init__``: a field of the class, once per name."""
@@ -792,9 +804,12 @@ class _FileExtraction:
 
     # -- receiver types --
 
-    def _receiver_types(self, call_assignments, typed_assignments, typed_parameters, literal_assignments) -> None:
+    def _receiver_types(
+        self, call_assignments, typed_assignments, typed_parameters, literal_assignments, caught
+    ) -> None:
         """What syntax says a name holds — ``x = Foo()``, ``x: Foo``, ``def f(x: Foo)``,
-        ``self.repo = Repo()``, ``x = []`` — noted per scope for the call sites to look up."""
+        ``self.repo = Repo()``, ``x = []``, ``except Failure as e`` — noted per scope for the call
+        sites to look up."""
         text = self.text
         note = self._note_type
         # In source order: the query's captures of one name do not always come in the same order,
@@ -822,6 +837,12 @@ class _FileExtraction:
                 if type_name == "str" and _BYTES_PREFIX.match(text, right.start_byte):
                     type_name = "bytes"
                 note(start, m.group(1), m.group(2), type_name)
+        for node in sorted(caught, key=_source_order):
+            caught_type, alias = node.children[0], node.child_by_field_name("alias")
+            if caught_type.type in ("identifier", "attribute") and alias is not None and alias.named_child_count:
+                name = alias.named_children[0]
+                if name.type == "identifier":  # one class caught: the name holds an instance of it
+                    note(node.start_byte, None, self._text(name), self._text(caught_type))
         for node in sorted(typed_parameters, key=_source_order):
             m = _PARAM_TYPE.match(text, node.start_byte, node.end_byte)
             if m is not None and (named := _annotated_class(m.group(2))):

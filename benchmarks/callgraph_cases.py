@@ -1,0 +1,535 @@
+"""Small Python programs with their call graphs written by hand, one group per kind of value flow
+(issue 17's categories), for benchmarks/test_python_callgraph.py.
+
+Each case is ``(files, expected)``: ``files`` maps a path to its source; ``expected`` maps a caller
+to the callees Python would call when the program runs. Names follow codecairn's: a function,
+method or class by its qualified name (``main.Order.pay``), code at a module's top level by the
+module's name (``main``), a call that makes an instance by the class (``main.Order``), a lambda
+bound to a name by that name, a call out of the program by the dotted name it reaches
+(``builtins.len``, ``os.path.join``); code in a class body by the class. Expected are the calls
+each piece of code makes for the values that reach it (a function passed but never called is no
+edge; a decorator's application is a call where the decorated definition stands). Written from
+the language's rules, before looking at what codecairn answers.
+"""
+
+from __future__ import annotations
+
+Case = tuple[dict[str, str], dict[str, set[str]]]
+
+CASES: dict[str, list[Case]] = {
+    "assignments": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+a = first
+b = a
+b()
+c, d = first, second
+d()
+x = y = second
+y()
+"""
+            },
+            {"main": {"main.first", "main.second"}},
+        ),
+        (
+            {
+                "main.py": """
+class Order:
+    def pay(self):
+        pass
+
+
+def run():
+    order = Order()
+    alias = order
+    alias.pay()
+    handler = alias.pay
+    handler()
+"""
+            },
+            {"main.run": {"main.Order", "main.Order.pay"}},
+        ),
+    ],
+    "args": [
+        (
+            {
+                "main.py": """
+def callback():
+    pass
+
+
+def apply(f):
+    f()
+
+
+apply(callback)
+"""
+            },
+            {"main": {"main.apply"}, "main.apply": {"main.callback"}},
+        ),
+        (
+            {
+                "main.py": """
+class Order:
+    def pay(self):
+        pass
+
+
+def settle(order):
+    order.pay()
+
+
+settle(Order())
+"""
+            },
+            {"main": {"main.settle", "main.Order"}, "main.settle": {"main.Order.pay"}},
+        ),
+    ],
+    "kwargs": [
+        (
+            {
+                "main.py": """
+def on_done():
+    pass
+
+
+def run(task=None, done=None):
+    done()
+
+
+run(done=on_done)
+"""
+            },
+            {"main": {"main.run"}, "main.run": {"main.on_done"}},
+        ),
+        (
+            {
+                "main.py": """
+def fallback():
+    pass
+
+
+def run(handler=fallback):
+    handler()
+
+
+run()
+"""
+            },
+            {"main": {"main.run"}, "main.run": {"main.fallback"}},
+        ),
+    ],
+    "dicts": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+table = {"a": first, "b": second}
+table["a"]()
+table.get("b")()
+"""
+            },
+            {"main": {"main.first", "main.second", "builtins.dict.get"}},
+        ),
+    ],
+    "lists": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+funcs = [first, second]
+funcs[1]()
+for f in funcs:
+    f()
+"""
+            },
+            {"main": {"main.first", "main.second"}},
+        ),
+    ],
+    "lambdas": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+f = lambda x: first()
+f(1)
+"""
+            },
+            {"main": {"main.f"}, "main.f": {"main.first"}},
+        ),
+    ],
+    "decorators": [
+        (
+            {
+                "main.py": """
+def deco(f):
+    def wrapper():
+        return f()
+
+    return wrapper
+
+
+@deco
+def target():
+    pass
+
+
+target()
+"""
+            },
+            {"main": {"main.deco", "main.deco.wrapper"}, "main.deco.wrapper": {"main.target"}},
+        ),
+        (
+            {
+                "main.py": """
+import functools
+
+
+def logged(f):
+    @functools.wraps(f)
+    def inner(*args):
+        return f(*args)
+
+    return inner
+
+
+class Service:
+    @logged
+    def work(self):
+        return self.helper()
+
+    def helper(self):
+        pass
+
+
+Service().work()
+"""
+            },
+            {
+                "main": {"main.Service", "main.logged.inner"},
+                "main.Service": {"main.logged"},  # the decorator runs in the class body
+                "main.logged": {"functools.wraps"},
+                "main.logged.inner": {"main.Service.work"},
+                "main.Service.work": {"main.Service.helper"},
+            },
+        ),
+    ],
+    "generators": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def gen():
+    yield first
+
+
+for f in gen():
+    f()
+"""
+            },
+            {"main": {"main.gen", "main.first"}},
+        ),
+    ],
+    "returns": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def factory():
+    return first
+
+
+factory()()
+"""
+            },
+            {"main": {"main.factory", "main.first"}},
+        ),
+        (
+            {
+                "main.py": """
+class Order:
+    def pay(self):
+        pass
+
+
+def make():
+    return Order()
+
+
+def run():
+    make().pay()
+    order = make()
+    order.pay()
+"""
+            },
+            {"main.make": {"main.Order"}, "main.run": {"main.make", "main.Order.pay"}},
+        ),
+    ],
+    "annotations": [
+        (
+            {
+                "main.py": """
+from typing import Optional
+
+
+class Order:
+    def pay(self):
+        pass
+
+
+def make() -> "Order":
+    return Order()
+
+
+def settle(order: Order, other: Optional[Order] = None):
+    order.pay()
+    if other is not None:
+        other.pay()
+
+
+def run():
+    make().pay()
+"""
+            },
+            {
+                "main.make": {"main.Order"},
+                "main.settle": {"main.Order.pay"},
+                "main.run": {"main.make", "main.Order.pay"},
+            },
+        ),
+    ],
+    "external": [
+        (
+            {
+                "main.py": """
+import os
+import sys
+from math import sqrt
+
+
+def run(values):
+    print(len(values))
+    path = os.path.join("a", "b")
+    sys.exit(sqrt(4))
+    parts = []
+    parts.append(path)
+    return ", ".join(parts)
+"""
+            },
+            {
+                "main.run": {
+                    "builtins.print",
+                    "builtins.len",
+                    "os.path.join",
+                    "sys.exit",
+                    "math.sqrt",
+                    "builtins.list.append",
+                    "builtins.str.join",
+                }
+            },
+        ),
+    ],
+    "direct_calls": [
+        (
+            {
+                "main.py": """
+def helper():
+    pass
+
+
+class Order:
+    def total(self):
+        return helper()
+
+    def pay(self):
+        return self.total()
+
+
+def run():
+    def nested():
+        helper()
+
+    nested()
+    Order().pay()
+"""
+            },
+            {
+                "main.Order.total": {"main.helper"},
+                "main.Order.pay": {"main.Order.total"},
+                "main.run.nested": {"main.helper"},
+                "main.run": {"main.run.nested", "main.Order", "main.Order.pay"},
+            },
+        ),
+    ],
+    "exceptions": [
+        (
+            {
+                "main.py": """
+class Failure(Exception):
+    def describe(self):
+        pass
+
+
+def run():
+    try:
+        raise Failure()
+    except Failure as e:
+        e.describe()
+"""
+            },
+            {"main.run": {"main.Failure", "main.Failure.describe"}},
+        ),
+    ],
+    "imports": [
+        (
+            {
+                "shop/__init__.py": "from .orders import Order\n",
+                "shop/orders.py": """
+from . import money
+from .money import round_cents as rc
+
+
+class Order:
+    def pay(self):
+        money.charge(1)
+        return rc(1)
+""",
+                "shop/money.py": """
+def charge(amount):
+    pass
+
+
+def round_cents(x):
+    pass
+""",
+                "main.py": """
+import shop.money as m
+from shop import Order
+
+
+def run():
+    m.charge(2)
+    Order().pay()
+""",
+            },
+            {
+                "shop.orders.Order.pay": {"shop.money.charge", "shop.money.round_cents"},
+                "main.run": {"shop.money.charge", "shop.orders.Order", "shop.orders.Order.pay"},
+            },
+        ),
+        (
+            {
+                "abc_like.py": """
+__all__ = ["Mapping"]
+
+
+class Mapping:
+    def get(self, key):
+        pass
+""",
+                "collections_like/__init__.py": "",
+                "collections_like/abc.py": "from abc_like import *\n",
+                "main.py": """
+import collections_like.abc
+
+
+class Settings(collections_like.abc.Mapping):
+    def lookup(self):
+        return self.get("a")
+""",
+            },
+            {"main.Settings.lookup": {"abc_like.Mapping.get"}},
+        ),
+    ],
+    "mro": [
+        (
+            {
+                "main.py": """
+class Base:
+    def total(self):
+        pass
+
+
+class Left(Base):
+    def total(self):
+        return super().total()
+
+
+class Right(Base):
+    pass
+
+
+class Both(Left, Right):
+    pass
+
+
+def run():
+    Both().total()
+    right = Right()
+    right.total()
+"""
+            },
+            {
+                "main.Left.total": {"main.Base.total", "builtins.super"},
+                "main.run": {"main.Both", "main.Left.total", "main.Right", "main.Base.total"},
+            },
+        ),
+    ],
+    "mixins": [
+        (
+            {
+                "main.py": """
+class Case:
+    def check(self, a, b):
+        pass
+
+
+class CheckMixin:
+    def verify(self):
+        self.check(1, 1)
+
+
+class First(CheckMixin, Case):
+    pass
+
+
+class Second(CheckMixin, Case):
+    pass
+"""
+            },
+            {"main.CheckMixin.verify": {"main.Case.check"}},
+        ),
+    ],
+}
