@@ -460,3 +460,80 @@ async def test_a_mixin_s_self_call_reaches_what_every_subclass_reaches(tmp_path:
         assert callees(await answers(ws).get_symbol("mixins.CheckMixin.check")) == {"mixins.Case.assert_equal": "flow"}
     finally:
         await ws.close()
+
+
+async def test_values_flow_through_assignments_arguments_returns_and_containers(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    """A call through a name that holds a function or an instance reaches it, labelled flow: plain
+    assignments, default values, this file's calls of its own functions, what a function returns
+    and containers with literal indexes. A parameter given two different things holds no one value."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            class Order:
+                def pay(self):
+                    pass
+
+
+            def first():
+                pass
+
+
+            def second():
+                pass
+
+
+            def make():
+                return Order()
+
+
+            def apply(f, order):
+                f()
+                order.pay()
+
+
+            def either(g):
+                g()
+
+
+            def run(handler=second):
+                a = first
+                b = a
+                b()
+                handler()
+                made = make()
+                made.pay()
+                make().pay()
+                pay = made.pay
+                pay()
+                table = {"one": first, "two": second}
+                table["two"]()
+                node = made
+                node = node.parent
+
+
+            apply(first, Order())
+            either(first)
+            either(second)
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        run = await a.get_symbol("main.run")
+        assert callees(run) == {
+            "main.first": "flow",  # b = a = first; b()
+            "main.second": "flow",  # handler=second; table["two"]()
+            "main.make": "exact",
+            "main.Order.pay": "flow",  # made = make(); make().pay(); pay = made.pay
+        }
+        assert callees(await a.get_symbol("main.apply")) == {"main.first": "flow", "main.Order.pay": "flow"}
+        assert callees(await a.get_symbol("main.either")) == {}  # first or second: no one value
+        assert (await a.get_symbol("main.either"))["callees"]["unresolved"] == ["g"]
+    finally:
+        await ws.close()

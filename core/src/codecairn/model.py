@@ -71,7 +71,14 @@ class Relation(NamedTuple):
     receiver: str = ""  # for calls: the text before the name ("self", "order.items", "this", "super()")
     # A type the extractor could read off the syntax for the receiver: Go's method receiver
     # ("s" in func (s *Server)), a typed local ("Foo f = ..."), "x = Foo()". Empty when unknown.
+    # Starting with FLOWED: what the extractor followed through assignments — for a call with a
+    # receiver, the type the receiver holds; for a bare call, what the called name holds
+    # ("~first" for `b = a = first; b()`, "~Order.pay" for `h = order.pay; h()`).
     receiver_type: str = ""
+
+
+# Marks a receiver_type followed through value flow (Relation); edges found through it are FLOW.
+FLOWED = "~"
 
 
 class Import(NamedTuple):

@@ -21,6 +21,7 @@ from codecairn.model import (
     DATA_KINDS,
     EXACT,
     FLOW,
+    FLOWED,
     HARMLESS_BASES,
     HTTP_CALLS,
     IMPORT,
@@ -249,6 +250,14 @@ class Resolver:
         rules = self.rules.get(info.language)
         if rules is None:
             return None
+        if receiver_type[:1] == FLOWED:  # what the called name or the receiver holds, followed
+            held = receiver_type[1:]
+            if receiver:
+                found = self.resolve_call(file_id, source_id, name, receiver, held)
+            else:  # `b()` where b = a = first: first(); `h()` where h = order.pay: Order.pay()
+                owner, _, called = held.rpartition(".")
+                found = self.resolve_call(file_id, source_id, called, owner, "")
+            return (found[0], FLOW) if found is not None and found[0] is not None else found
         found = self._call_in_index(info, rules, file_id, source_id, name, receiver, receiver_type)
         if found is None and rules.builtins_module:
             dotted = self._external(info, rules, file_id, source_id, name, receiver, receiver_type)

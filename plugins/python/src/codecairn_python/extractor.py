@@ -32,7 +32,7 @@ from bisect import bisect_right
 from operator import itemgetter
 
 from codecairn.extractors.common import SIGNATURE_MAX, has_errors
-from codecairn.model import Export, FileFacts, Import, Relation, Symbol
+from codecairn.model import FLOWED, Export, FileFacts, Import, Relation, Symbol
 from tree_sitter import QueryCursor
 
 _QUERY_SOURCE = """
@@ -52,6 +52,11 @@ _QUERY_SOURCE = """
   right: [(list) (list_comprehension) (dictionary) (dictionary_comprehension) (set) (set_comprehension)
           (string) (concatenated_string)]) @assign.literal
 (except_clause (as_pattern) @except.as)
+(assignment left: (identifier) right: [(identifier) (attribute)]) @assign.ref
+(default_parameter name: (identifier) value: [(identifier) (attribute)]) @param.default
+(return_statement) @return
+(call function: (subscript value: (identifier) subscript: [(integer) (string)]) @call.subscript)
+(assignment left: (identifier) right: [(list) (tuple) (dictionary)]) @assign.container
 (typed_parameter) @param.typed
 (typed_default_parameter) @param.typed
 (assignment left: (attribute object: (identifier))) @assign.attribute
@@ -264,6 +269,27 @@ _ASSIGN_TARGET = re.compile(r"\s*(self\s*\.\s*)?([A-Za-z_]\w*)\s*=", re.ASCII)
 _BYTES_PREFIX = re.compile(r"[rRuUfF]?[bB]", re.ASCII)
 
 
+_DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", re.ASCII)
+
+
+def _one_call(receiver: str) -> str:
+    """The name a receiver calls when it is one call of a plain name (`make()`, `make(a, (b))`)."""
+    head, paren, arguments = receiver.partition("(")
+    if not paren or not _DOTTED_NAME.fullmatch(head):
+        return ""
+    depth = 1
+    for ch in arguments[:-1]:
+        depth += (ch == "(") - (ch == ")")
+        if depth < 1:
+            return ""
+    return head if depth == 1 else ""
+
+
+def _dotted(text: str) -> str:
+    """``text`` when it is a plain dotted name (``first``, ``order.pay``), else ""."""
+    return text if _DOTTED_NAME.fullmatch(text) else ""
+
+
 def _is_type_name(dotted: str) -> bool:
     """A constructor-looking callee: its last component is capitalised (``Foo``, ``mod.Foo``)."""
     return dotted[dotted.rfind(".") + 1 : dotted.rfind(".") + 2].isupper()
@@ -328,6 +354,15 @@ class _FileExtraction:
         self.local_types: dict[int, dict[str, list[tuple[int, str]]]] = {}
         self.field_types: dict[int, dict[str, str]] = {}
         self.typed_names: set[str] = set()
+        # What a name holds, followed through plain assignments (`b = a`, `h = order.pay`),
+        # default values and this file's calls of its own functions: scope -> var -> [(byte, dotted)].
+        self.local_values: dict[int, dict[str, list[tuple[int, str]]]] = {}
+        self.value_names: set[str] = set()
+        # What this file's module-level functions return, when it says (`-> Order`, or every
+        # `return Order(...)`): function name -> type, FLOWED-marked (it is inferred).
+        self.return_types: dict[str, str] = {}
+        # Containers of names with literal indexes: scope -> var -> [(byte, {index or key: dotted})].
+        self.containers: dict[int, dict[str, list[tuple[int, dict]]]] = {}
         self.def_spans: list[tuple[int, int, int]] = []  # (start byte, end byte, symbol index)
         self.lambda_scopes = False  # named lambdas added spans after the scopes were indexed
         self.import_sources: dict[str, str] = {}  # local name -> absolute module it came from
@@ -346,6 +381,7 @@ class _FileExtraction:
             self.def_spans.sort(key=lambda span: (span[0], -span[1]))
             self._scope_index()
         self._imports(get("import", ()))
+        self._return_types(get("function", ()), get("return", ()))
         self._receiver_types(
             get("assign.call", ()),
             get("assign.typed", ()),
@@ -353,7 +389,9 @@ class _FileExtraction:
             get("assign.literal", ()),
             get("except.as", ()),
         )
-        self._calls(get("call", []))
+        self._values(get("assign.ref", ()), get("param.default", ()), get("function", ()), get("call", ()))
+        self._containers(get("assign.container", ()))
+        self._calls(get("call", []) + list(get("call.subscript", ())))
         exports = self._exports(all_names, all_line)
         symbols, relations, imports = self.symbols, self.relations, self.imports
         if self.recode:
@@ -823,6 +861,8 @@ class _FileExtraction:
                     note(start, is_self, var, annotation)
                 elif _is_type_name(callee) or callee in _BUILTIN_CONSTRUCTORS:
                     note(start, is_self, var, callee)
+                elif callee in self.return_types:  # `order = make()`, make returning an Order
+                    note(start, is_self, var, self.return_types[callee])
         for node in sorted(typed_assignments, key=_source_order):
             start = node.start_byte
             m = _ASSIGN_TYPED.match(text, start, min(node.end_byte, start + SIGNATURE_SCAN))
@@ -849,6 +889,169 @@ class _FileExtraction:
                 note(node.start_byte, None, m.group(1), named)
         self.typed_names = {name for names in self.local_types.values() for name in names}
 
+    # -- values --
+
+    def _return_types(self, functions, returns) -> None:
+        """What each module-level function of this file returns, when its annotation names one
+        class or every `return` makes an instance of the same one."""
+        made: dict[int, set[str]] = {}
+        for node in returns:
+            owner = self._owner(node.start_byte)
+            value = node.named_children[0] if node.named_child_count else None
+            callee = value.child_by_field_name("function") if value is not None and value.type == "call" else None
+            name = _dotted(self._text(callee)) if callee is not None else ""
+            made.setdefault(owner, set()).add(name if name and _is_type_name(name) else "")
+        for node in functions:
+            index = self._owner(node.start_byte)
+            if index < 0 or self.parents[index] != -1 or self.is_class[index]:
+                continue
+            annotation = node.child_by_field_name("return_type")
+            named = _annotated_class(self._text(annotation)) if annotation is not None else ""
+            if not named:
+                types = made.get(index, set())
+                named = next(iter(types)) if len(types) == 1 and "" not in types else ""
+            if named:
+                self.return_types[self.symbols[index][1]] = FLOWED + named
+
+    def _containers(self, assignments) -> None:
+        """``funcs = [first, second]``, ``table = {"a": first}``: what each literal index holds."""
+        for node in assignments:
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left is None or right is None:
+                continue
+            held: dict = {}
+            if right.type in ("list", "tuple"):
+                for i, item in enumerate(right.named_children):
+                    if dotted := _dotted(self._text(item)):
+                        held[str(i)] = dotted
+            else:
+                for pair in right.named_children:
+                    key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+                    if pair.type == "pair" and key is not None and value is not None and key.type == "string":
+                        if dotted := _dotted(self._text(value)):
+                            held[self._text(key)[1:-1]] = dotted
+            if held:
+                owner = self._owner(node.start_byte)
+                self.containers.setdefault(owner, {}).setdefault(self._text(left), []).append((node.start_byte, held))
+
+    def _subscript_call(self, node, owner: int) -> str:
+        """What ``funcs[1]()`` or ``table["a"]()`` calls, from the container's literal, or ""."""
+        value, index = node.child_by_field_name("value"), node.child_by_field_name("subscript")
+        if value is None or index is None:
+            return ""
+        key = self._text(index)
+        key = key[1:-1] if index.type == "string" else key
+        name, start, scope = self._text(value), node.start_byte, owner
+        while True:  # from the call's scope outwards, the last literal before the call
+            if scope >= 0 and self.is_class[scope]:
+                scope = self.parents[scope]
+                continue
+            seen = self.containers.get(scope, {}).get(name)
+            if seen:
+                before = [held for at, held in seen if at < start]
+                return before[-1].get(key, "") if before else ""
+            if scope < 0:
+                return ""
+            scope = self.parents[scope]
+
+    def _values(self, references, defaults, functions, calls) -> None:
+        """What names hold, for the calls through them: ``b = a``, ``h = order.pay``,
+        ``def run(handler=fallback)``, and ``apply(callback)`` where ``apply(f)`` is defined here
+        and every call of it here passes the same module-level name (a parameter another call
+        gives something else holds no one value)."""
+        note = self._note_value
+        for node in references:
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left is not None and right is not None and (value := _dotted(self._text(right))):
+                note(node.start_byte, self._text(left), value)
+        for node in defaults:
+            name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+            if name is not None and value is not None and (dotted := _dotted(self._text(value))):
+                note(node.start_byte, self._text(name), dotted)
+        self._arguments(functions, calls)
+        self.value_names = {name for names in self.local_values.values() for name in names}
+
+    def _arguments(self, functions, calls) -> None:
+        """Parameters of this file's module-level functions bound by its own calls of them."""
+        params: dict[str, tuple[int, list[str]]] = {}
+        for node in functions:
+            index = self._owner(node.start_byte)
+            parameters = node.child_by_field_name("parameters")
+            if index < 0 or self.parents[index] != -1 or parameters is None or self.is_class[index]:
+                continue
+            names = []
+            for p in parameters.named_children:
+                if p.type == "identifier":
+                    names.append(self._text(p))
+                elif p.type in ("default_parameter", "typed_default_parameter", "typed_parameter"):
+                    first = p.child_by_field_name("name") or (p.named_children[0] if p.named_child_count else None)
+                    names.append(self._text(first) if first is not None and first.type == "identifier" else "")
+                else:  # *args, **kwargs, / and *: what follows is not matched by position
+                    break
+            params[self.symbols[index][1]] = (parameters.start_byte, names)
+        if not params:
+            return
+        module_names = self.scope_names.get(-1, set()) | set(self.import_sources)
+        bound: dict[tuple[int, str], set[str]] = {}
+        for node in calls:
+            if node.type != "identifier" or (target := params.get(self._text(node))) is None:
+                continue
+            arguments = node.parent.child_by_field_name("arguments") if node.parent is not None else None
+            if arguments is None or arguments.type != "argument_list":
+                continue
+            at, names = target
+            for position, arg in enumerate(arguments.named_children):
+                if arg.type == "keyword_argument":
+                    key, value = arg.child_by_field_name("name"), arg.child_by_field_name("value")
+                    param = self._text(key) if key is not None else ""
+                    if param not in names:
+                        continue
+                else:
+                    if position >= len(names) or not names[position]:
+                        continue
+                    param, value = names[position], arg
+                dotted = _dotted(self._text(value)) if value is not None else ""
+                if value is not None and value.type == "call":  # `settle(Order())`: an instance
+                    made = _dotted(self._text(value.child_by_field_name("function") or value))
+                    dotted = made + "()" if made and _is_type_name(made) else ""
+                known = dotted and dotted.removesuffix("()").split(".", 1)[0] in module_names
+                bound.setdefault((at, param), set()).add(dotted if known else "")
+        for (at, param), values in bound.items():
+            if len(values) == 1 and "" not in values:
+                value = next(iter(values))
+                if value.endswith("()"):
+                    self.local_types.setdefault(self._owner(at), {}).setdefault(param, []).append(
+                        (at, FLOWED + value[:-2])
+                    )
+                    self.typed_names.add(param)
+                else:
+                    self._note_value(at, param, value)
+
+    def _note_value(self, byte: int, name: str, value: str) -> None:
+        owner = self._owner(byte)
+        if owner >= 0 and self.is_class[owner]:
+            return  # a class attribute: reached through the class, not as a name
+        self.local_values.setdefault(owner, {}).setdefault(name, []).append((byte, value))
+
+    def _held(self, scope: int, name: str, byte: int, depth: int = 0) -> str:
+        """What ``name`` holds at ``byte``, followed through names that hold names (a few hops),
+        ending in a dotted name or the type of a typed local; "" when nothing says."""
+        value = self._last_before(self.local_values, scope, name, byte)
+        if not value or depth > 4:
+            return ""
+        head, dot, rest = value.partition(".")
+        if head == name:
+            return ""  # `x = x.parent`: no fixed point to follow
+        if head in self.value_names:
+            inner = self._held(scope, head, byte, depth + 1)
+            if inner:
+                return inner + dot + rest
+        if head in self.typed_names:
+            typ = self._type_of(scope, head, byte)
+            if typ:
+                return typ.lstrip(FLOWED) + dot + rest
+        return value
+
     def _note_type(self, byte: int, is_self, name: str, type_name: str) -> None:
         owner = self._owner(byte)
         is_class = self.is_class
@@ -864,7 +1067,11 @@ class _FileExtraction:
     def _type_of(self, scope: int, var: str, byte: int) -> str:
         """The type ``var`` was last given before ``byte``, looked up from ``scope`` outwards
         (class bodies do not enclose their methods, as in Python)."""
-        is_class, parents, local_types = self.is_class, self.parents, self.local_types
+        return self._last_before(self.local_types, scope, var, byte)
+
+    def _last_before(self, table: dict[int, dict[str, list[tuple[int, str]]]], scope: int, var: str, byte: int) -> str:
+        """What ``table`` noted for ``var`` last before ``byte``, from ``scope`` outwards."""
+        is_class, parents, local_types = self.is_class, self.parents, table
         while True:
             if scope >= 0 and is_class[scope]:
                 scope = parents[scope]
@@ -894,7 +1101,7 @@ class _FileExtraction:
         text = self.text
         bounds, owners = self.bounds, self.owners
         add = self.relations.append
-        typed_names, field_types = self.typed_names, self.field_types
+        typed_names, field_types, value_names = self.typed_names, self.field_types, self.value_names
         nodes.sort(key=_source_order)
         last = len(bounds) - 1
         i, owner, upcoming = 0, owners[0], bounds[1] if last else _END
@@ -904,9 +1111,14 @@ class _FileExtraction:
                 i = bisect_right(bounds, start, i) - 1
                 owner = owners[i]
                 upcoming = bounds[i + 1] if i < last else _END
+            call_line = node.start_point[0] + 1
+            if node.type == "subscript":  # `funcs[1]()`: only when the literal says what it holds
+                held = self._subscript_call(node, owner)
+                if held:
+                    add(_new(Relation, ("calls", owner, self._text(node), call_line, "", FLOWED + held)))
+                continue
             receiver, _, name = text[start : node.end_byte].rpartition(".")
             receiver_type = ""
-            call_line = node.start_point[0] + 1
             if receiver:
                 if "\n" in receiver:  # the line of the name, not of the receiver's start
                     call_line += receiver.count("\n")
@@ -924,9 +1136,17 @@ class _FileExtraction:
                     cls = self._enclosing_class(owner)
                     if cls in field_types:
                         receiver_type = field_types[cls].get(receiver[5:], "")
+                if not receiver_type and receiver in value_names:  # `alias = order; alias.pay()`
+                    held = self._held(owner, receiver, start)
+                    receiver_type = FLOWED + held if held else ""
+                if not receiver_type and receiver[-1:] == ")" and self.return_types:  # `make().pay()`
+                    receiver_type = self.return_types.get(_one_call(receiver), "")
                 if len(receiver) > RECEIVER_MAX:
                     self.recode = True
                     receiver = receiver[: RECEIVER_MAX - 1] + _ELLIPSIS
+            elif name in value_names:  # `b = a = first; b()`: what b holds is called
+                held = self._held(owner, name, start)
+                receiver_type = FLOWED + held if held else ""
             add(_new(Relation, ("calls", owner, name, call_line, receiver, receiver_type)))
             if name in _DEPRECATION_CALLS and receiver in ("warnings", "") and self._warns_deprecation(node, owner):
                 target = owner if owner >= 0 else 0  # at module level: the module symbol

@@ -17,7 +17,8 @@ def codecairn_languages() -> list[Language]:
             grammar=tree_sitter_python.language,
             extractor=ImportedOnCall("codecairn_python.extractor:extract"),
             # 2: receiver types from forward references, Optional[...] and unions with None;
-            # 3: from literals and built-in constructors (`x = []`, `self.seen = set()`)
+            # 3: from literals and built-in constructors (`x = []`, `self.seen = set()`), caught
+            # exceptions, return types; values followed through the file (model.FLOWED)
             version="3",
             resolution=ResolutionRules(
                 separator=".",
