@@ -537,3 +537,48 @@ async def test_values_flow_through_assignments_arguments_returns_and_containers(
         assert (await a.get_symbol("main.either"))["callees"]["unresolved"] == ["g"]
     finally:
         await ws.close()
+
+
+async def test_a_decorator_is_called_and_its_wrapper_is_what_the_name_holds(tmp_path: Path, cache_dir: Path) -> None:
+    """`@deco` calls deco where the definition stands; a decorator of the file that returns a
+    function it defines makes the decorated name hold that wrapper, and the wrapper calls what it
+    decorated."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            def deco(f):
+                def wrapper():
+                    return f()
+
+                return wrapper
+
+
+            @deco
+            def target():
+                pass
+
+
+            class Service:
+                @staticmethod
+                def build():
+                    pass
+
+
+            def run():
+                target()
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        assert callees(await a.get_symbol("main.run")) == {"main.deco.wrapper": "flow"}
+        assert callees(await a.get_symbol("main.deco.wrapper")) == {"main.target": "flow"}
+        deco = await a.get_symbol("main.deco")
+        assert python_edges(deco["callers"]) == {"main.(top level)": "exact"}  # the decoration, line 7
+        assert (await a.get_symbol("main.Service"))["callees"]["external"] == ["builtins.staticmethod"]
+    finally:
+        await ws.close()

@@ -255,6 +255,9 @@ class Resolver:
             if receiver:
                 found = self.resolve_call(file_id, source_id, name, receiver, held)
             else:  # `b()` where b = a = first: first(); `h()` where h = order.pay: Order.pay()
+                inner = self._nested(held, file_id, source_id, rules)
+                if inner is not None:  # `target()` where target = deco(target) returns deco's wrapper
+                    return inner, FLOW
                 owner, _, called = held.rpartition(".")
                 found = self.resolve_call(file_id, source_id, called, owner, "")
             return (found[0], FLOW) if found is not None and found[0] is not None else found
@@ -264,6 +267,18 @@ class Resolver:
             if dotted is not None:
                 return None, external_resolution(dotted)
         return found
+
+    def _nested(self, dotted: str, file_id: int, source_id: int | None, rules: ResolutionRules) -> int | None:
+        """A function defined inside a function (`deco.wrapper`), named from the scope of a call."""
+        head, _, rest = dotted.partition(rules.separator)
+        found = self.lookup(head, file_id, source_id, rules, callable_only=True) if rest else None
+        if found is None or self.index.rows[found[0]].kind not in CALLABLE_KINDS:
+            return None
+        sid: int | None = found[0]
+        for part in rest.split(rules.separator):
+            inside = self.names_in(sid).get(part, ()) if sid is not None else ()
+            sid = next((c for c in inside if self.index.rows[c].kind in CALLABLE_KINDS), None)
+        return sid
 
     def _external(
         self,

@@ -361,6 +361,8 @@ class _FileExtraction:
         # What this file's module-level functions return, when it says (`-> Order`, or every
         # `return Order(...)`): function name -> type, FLOWED-marked (it is inferred).
         self.return_types: dict[str, str] = {}
+        # Module-level functions whose every return is a function they define: name -> that name.
+        self.returned_functions: dict[str, str] = {}
         # Containers of names with literal indexes: scope -> var -> [(byte, {index or key: dotted})].
         self.containers: dict[int, dict[str, list[tuple[int, dict]]]] = {}
         self.def_spans: list[tuple[int, int, int]] = []  # (start byte, end byte, symbol index)
@@ -389,7 +391,9 @@ class _FileExtraction:
             get("assign.literal", ()),
             get("except.as", ()),
         )
-        self._values(get("assign.ref", ()), get("param.default", ()), get("function", ()), get("call", ()))
+        self._values(
+            get("assign.ref", ()), get("param.default", ()), get("function", ()), get("call", ()), get("decorated", ())
+        )
         self._containers(get("assign.container", ()))
         self._calls(get("call", []) + list(get("call.subscript", ())))
         exports = self._exports(all_names, all_line)
@@ -895,9 +899,14 @@ class _FileExtraction:
         """What each module-level function of this file returns, when its annotation names one
         class or every `return` makes an instance of the same one."""
         made: dict[int, set[str]] = {}
+        names: dict[int, set[str]] = {}  # what each function returns by plain name
+        nested: set[tuple[int, str]] | None = None
         for node in returns:
             owner = self._owner(node.start_byte)
             value = node.named_children[0] if node.named_child_count else None
+            names.setdefault(owner, set()).add(
+                self._text(value) if value is not None and value.type == "identifier" else ""
+            )
             callee = value.child_by_field_name("function") if value is not None and value.type == "call" else None
             name = _dotted(self._text(callee)) if callee is not None else ""
             made.setdefault(owner, set()).add(name if name and _is_type_name(name) else "")
@@ -912,10 +921,20 @@ class _FileExtraction:
                 named = next(iter(types)) if len(types) == 1 and "" not in types else ""
             if named:
                 self.return_types[self.symbols[index][1]] = FLOWED + named
+            returned = names.get(index, set())
+            if len(returned) == 1 and "" not in returned:
+                if nested is None:  # (enclosing function, name) of every def inside a def
+                    parents, is_class = self.parents, self.is_class
+                    nested = {
+                        (parents[i], s[1]) for i, s in enumerate(self.symbols) if parents[i] >= 0 and not is_class[i]
+                    }
+                inner = next(iter(returned))
+                if (index, inner) in nested:
+                    self.returned_functions[self.symbols[index][1]] = inner
 
     def _containers(self, assignments) -> None:
         """``funcs = [first, second]``, ``table = {"a": first}``: what each literal index holds."""
-        for node in assignments:
+        for node in sorted(assignments, key=_source_order):  # the last before a call counts
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             if left is None or right is None:
                 continue
@@ -954,7 +973,7 @@ class _FileExtraction:
                 return ""
             scope = self.parents[scope]
 
-    def _values(self, references, defaults, functions, calls) -> None:
+    def _values(self, references, defaults, functions, calls, decorated) -> None:
         """What names hold, for the calls through them: ``b = a``, ``h = order.pay``,
         ``def run(handler=fallback)``, and ``apply(callback)`` where ``apply(f)`` is defined here
         and every call of it here passes the same module-level name (a parameter another call
@@ -968,11 +987,43 @@ class _FileExtraction:
             name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
             if name is not None and value is not None and (dotted := _dotted(self._text(value))):
                 note(node.start_byte, self._text(name), dotted)
-        self._arguments(functions, calls)
+        applied = self._decorations(decorated)
+        self._arguments(functions, calls, applied)
         self.value_names = {name for names in self.local_values.values() for name in names}
 
-    def _arguments(self, functions, calls) -> None:
-        """Parameters of this file's module-level functions bound by its own calls of them."""
+    def _decorations(self, decorated) -> list[tuple[str, str]]:
+        """``@deco`` above a definition is a call of deco where the definition stands (made here
+        an edge from the enclosing scope); a decorator of this file that returns a function it
+        defines (``return wrapper``) makes the decorated name hold that function. Returns
+        (decorator, what it is applied to) for the decorators' parameters."""
+        applied: list[tuple[str, str]] = []
+        add = self.relations.append
+        for node in sorted(decorated, key=_source_order):  # captures do not always come in order
+            definition = node.child_by_field_name("definition")
+            name_node = definition.child_by_field_name("name") if definition is not None else None
+            if name_node is None:
+                continue
+            name = self._text(name_node)
+            scope = self._owner(node.start_byte)
+            for decorator in node.children:
+                if decorator.type != "decorator" or not decorator.named_child_count:
+                    continue
+                written = _dotted(self._text(decorator.named_children[0]))
+                if not written:
+                    continue  # `@app.route("/")`: a call, already one of the file's calls
+                add(_new(Relation, ("calls", scope, written, decorator.start_point[0] + 1, "", "")))
+                if scope == -1:
+                    applied.append((written, name))
+                elif self.is_class[scope] and self.parents[scope] == -1:
+                    applied.append((written, f"{self.symbols[scope][1]}.{name}"))
+                wrapper = self.returned_functions.get(written)
+                if wrapper and scope == -1 and len(node.children) == 2:  # one decorator: its result
+                    self._note_value(node.end_byte, name, f"{written}.{wrapper}")
+        return applied
+
+    def _arguments(self, functions, calls, applied: list[tuple[str, str]]) -> None:
+        """Parameters of this file's module-level functions bound by its own calls of them (and
+        decorators' first parameters by what they decorate)."""
         params: dict[str, tuple[int, list[str]]] = {}
         for node in functions:
             index = self._owner(node.start_byte)
@@ -1016,6 +1067,9 @@ class _FileExtraction:
                     dotted = made + "()" if made and _is_type_name(made) else ""
                 known = dotted and dotted.removesuffix("()").split(".", 1)[0] in module_names
                 bound.setdefault((at, param), set()).add(dotted if known else "")
+        for decorator, target in applied:
+            if (found := params.get(decorator)) is not None and found[1] and found[1][0]:
+                bound.setdefault((found[0], found[1][0]), set()).add(target)
         for (at, param), values in bound.items():
             if len(values) == 1 and "" not in values:
                 value = next(iter(values))
