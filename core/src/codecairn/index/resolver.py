@@ -297,7 +297,7 @@ class Resolver:
         says nothing certain (it may be made at run time): the call stays unresolved."""
         sep = rules.separator
         held = receiver_type or _literal_type(receiver)
-        if held and held in rules.builtins and self.lookup(held, file_id, source_id, rules) is None:
+        if held and held in rules.builtins and not self._shadowed(held, file_id, source_id, rules, callable_only=False):
             return sep.join((rules.builtins_module, held, name))
         if not receiver:
             head, rest = name, ""
@@ -306,7 +306,7 @@ class Resolver:
             rest = f"{rest}{sep}{name}" if rest else name
         else:
             return None  # `f().x()`, `"".join()`: what the receiver is, the syntax does not say
-        if self.lookup(head, file_id, source_id, rules) is not None:
+        if self._shadowed(head, file_id, source_id, rules, callable_only=not receiver):
             # Defined or imported from the index here: not a built-in. An indexed module may still
             # hand the name on from outside (`io.BytesIO` is `_io.BytesIO`, `struct.pack` comes
             # from `from _struct import *`).
@@ -331,6 +331,17 @@ class Resolver:
         if not receiver and binding is not None:  # `from ctypes import *`, then `POINTER(...)`
             return self._external_through_wildcards(binding, info.language, name, sep, 0)
         return None
+
+    def _shadowed(
+        self, name: str, file_id: int, source_id: int | None, rules: ResolutionRules, callable_only: bool
+    ) -> bool:
+        """Does ``name`` mean something of the index here (a def, a class, an import, a module-level
+        variable)? Asked the way the call's own resolution asked (remembered), then the file's top level."""
+        if callable_only:  # a bare call: its own lookup
+            found = self.lookup(name, file_id, source_id, rules, callable_only=True, exclude=DATA_KINDS)
+        else:  # a receiver: the path's lookup
+            found = self.lookup(name, file_id, source_id, rules, exclude=CALLABLE_KINDS)
+        return found is not None or bool(self.top_level(file_id).get(name))
 
     def _external_from(self, file_id: int, name: str, sep: str, depth: int = 0) -> str | None:
         """The dotted name outside the index that module ``file_id`` hands on as ``name``: imported
