@@ -118,7 +118,8 @@ QUESTIONS: list[Question] = [
     # ---- what does X call --------------------------------------------------------------------
     q("callees-console-print", RICH, "callees", "What does Console.print call?", "get_symbol",
       {"name": "rich.console.Console.print"}, "rich.console.Console._collect_renderables@rich/console.py",
-      "rich.segment.Segment.split_and_crop_lines@rich/segment.py", "rich.markup.render@rich/markup.py"),
+      # `render = self.render; render(...)`: Console.render (a name-only guess once said rich.markup.render)
+      "rich.segment.Segment.split_and_crop_lines@rich/segment.py", "rich.console.Console.render@rich/console.py"),
     q("callees-shlex-split", CPYTHON, "callees", "What does shlex.split call?", "get_symbol",
       {"name": "shlex.split"}, "warnings.warn@warnings.py", "shlex.shlex@shlex.py"),
     q("callees-json-dumps", CPYTHON, "callees", "What does json.dumps call?", "get_symbol", {"name": "json.dumps"},
