@@ -1,6 +1,8 @@
 """A third party ships a language and a tool: build a throw-away distribution, pip-install it
-into this environment, and an agent sees both through the real server; uninstall it and both are
-gone. Misbehaving plugins (slow tools, clashing extensions) are bounded and reported."""
+(into a directory of its own on the servers' path: installed into the shared environment, every
+server other tests start meanwhile would load it too, its 30-second tool among theirs), and an
+agent sees both through the real server; without it, both are gone. Misbehaving plugins (slow
+tools, clashing extensions) are bounded and reported."""
 
 from __future__ import annotations
 
@@ -62,7 +64,8 @@ def pip(*args: str) -> None:
 
 
 @pytest.fixture
-def third_party(tmp_path: Path):
+def third_party(tmp_path: Path) -> dict[str, str]:
+    """The environment of a process that has the demo plugin installed."""
     src = tmp_path / "demo"
     (src / "cc_demo_thirdparty").mkdir(parents=True)
     (src / "cc_demo_thirdparty" / "__init__.py").write_text(PLUGIN)
@@ -83,11 +86,9 @@ def third_party(tmp_path: Path):
         docs_example = "cc_demo_thirdparty.docs_example"
         """)
     )
-    pip("install", "--no-deps", str(src))
-    try:
-        yield
-    finally:
-        pip("uninstall", "-y", DIST)
+    site = tmp_path / "site"
+    pip("install", "--no-deps", "--target", str(site), str(src))
+    return {"PYTHONPATH": os.pathsep.join(p for p in (str(site), os.environ.get("PYTHONPATH", "")) if p)}
 
 
 def params(root: Path, cache: Path, **env: str) -> StdioServerParameters:
@@ -121,6 +122,7 @@ async def test_installing_a_plugin_adds_its_language_and_tools(third_party, proj
             text=True,
             timeout=120,
             check=True,
+            env={**os.environ, **third_party},
         ).stdout
     )
     demo = next(p for p in listed["plugins"] if p["name"] == "demo")
@@ -129,7 +131,7 @@ async def test_installing_a_plugin_adds_its_language_and_tools(third_party, proj
     # Both the ruby pack and the demo claim .rb: reported, and the ruby pack keeps it by the documented rule.
     assert set(listed["extension_conflicts"][".rb"]) == {"pywin", "ruby"}
 
-    async with stdio_client(params(project, tmp_path / "cache", CODECAIRN_TOOL_TIMEOUT="1")) as (r, w):
+    async with stdio_client(params(project, tmp_path / "cache", CODECAIRN_TOOL_TIMEOUT="1", **third_party)) as (r, w):
         async with ClientSession(r, w) as s:
             await s.initialize()
             assert {"demo_count_files", "demo_dawdle", "find_symbols"} <= await tool_names(s)
@@ -159,7 +161,12 @@ async def test_installing_a_plugin_adds_its_language_and_tools(third_party, proj
             assert slow.is_error and json.loads(slow.content[0].text)["error"] == "unavailable"
             assert json.loads((await s.call_tool("stats", {})).content[0].text)["files"] == 2  # still serving
 
-    async with stdio_client(params(project, tmp_path / "cache2", CODECAIRN_LANGUAGE_FOR=".rb=pywin")) as (r, w):
+    async with stdio_client(
+        params(project, tmp_path / "cache2", CODECAIRN_LANGUAGE_FOR=".rb=pywin", **third_party)
+    ) as (
+        r,
+        w,
+    ):
         async with ClientSession(r, w) as s:
             await s.initialize()
             await s.call_tool("index", {})
@@ -167,7 +174,7 @@ async def test_installing_a_plugin_adds_its_language_and_tools(third_party, proj
             assert gem.get("error") == "not_found" or gem.get("language") == "pywin"  # the user chose
 
 
-async def test_uninstalling_removes_them(project: Path, tmp_path: Path) -> None:
+async def test_without_the_plugin_its_language_and_tools_are_gone(project: Path, tmp_path: Path) -> None:
     async with stdio_client(params(project, tmp_path / "cache")) as (r, w):
         async with ClientSession(r, w) as s:
             await s.initialize()
