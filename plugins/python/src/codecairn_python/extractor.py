@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from operator import itemgetter
+from typing import Any
 
 from codecairn.extractors.common import SIGNATURE_MAX, has_errors
 from codecairn.model import FLOWED, Export, FileFacts, Import, Relation, Symbol
@@ -960,18 +961,8 @@ class _FileExtraction:
             return ""
         key = self._text(index)
         key = key[1:-1] if index.type == "string" else key
-        name, start, scope = self._text(value), node.start_byte, owner
-        while True:  # from the call's scope outwards, the last literal before the call
-            if scope >= 0 and self.is_class[scope]:
-                scope = self.parents[scope]
-                continue
-            seen = self.containers.get(scope, {}).get(name)
-            if seen:
-                before = [held for at, held in seen if at < start]
-                return before[-1].get(key, "") if before else ""
-            if scope < 0:
-                return ""
-            scope = self.parents[scope]
+        held = self._last_before(self.containers, owner, self._text(value), node.start_byte)
+        return held.get(key, "") if held else ""
 
     def _values(self, references, defaults, functions, calls, decorated) -> None:
         """What names hold, for the calls through them: ``b = a``, ``h = order.pay``,
@@ -1123,8 +1114,8 @@ class _FileExtraction:
         (class bodies do not enclose their methods, as in Python)."""
         return self._last_before(self.local_types, scope, var, byte)
 
-    def _last_before(self, table: dict[int, dict[str, list[tuple[int, str]]]], scope: int, var: str, byte: int) -> str:
-        """What ``table`` noted for ``var`` last before ``byte``, from ``scope`` outwards."""
+    def _last_before(self, table: dict[int, dict[str, list[tuple[int, Any]]]], scope: int, var: str, byte: int) -> Any:
+        """What ``table`` noted for ``var`` last before ``byte``, from ``scope`` outwards ("" if nothing)."""
         is_class, parents, local_types = self.is_class, self.parents, table
         while True:
             if scope >= 0 and is_class[scope]:
