@@ -911,10 +911,7 @@ class _FileExtraction:
             callee = value.child_by_field_name("function") if value is not None and value.type == "call" else None
             name = _dotted(self._text(callee)) if callee is not None else ""
             made.setdefault(owner, set()).add(name if name and _is_type_name(name) else "")
-        for node in functions:
-            index = self._owner(node.start_byte)
-            if index < 0 or self.parents[index] != -1 or self.is_class[index]:
-                continue
+        for index, node in self._module_functions(functions):
             annotation = node.child_by_field_name("return_type")
             named = _annotated_class(self._text(annotation)) if annotation is not None else ""
             if not named:
@@ -932,6 +929,13 @@ class _FileExtraction:
                 inner = next(iter(returned))
                 if (index, inner) in nested:
                     self.returned_functions[self.symbols[index][1]] = inner
+
+    def _module_functions(self, functions):
+        """(symbol index, node) of the file's module-level functions, the ones its flow follows."""
+        for node in functions:
+            index = self._owner(node.start_byte)
+            if index >= 0 and self.parents[index] == -1 and not self.is_class[index]:
+                yield index, node
 
     def _containers(self, assignments) -> None:
         """``funcs = [first, second]``, ``table = {"a": first}``: what each literal index holds."""
@@ -1016,10 +1020,9 @@ class _FileExtraction:
         """Parameters of this file's module-level functions bound by its own calls of them (and
         decorators' first parameters by what they decorate)."""
         params: dict[str, tuple[int, list[str]]] = {}
-        for node in functions:
-            index = self._owner(node.start_byte)
+        for index, node in self._module_functions(functions):
             parameters = node.child_by_field_name("parameters")
-            if index < 0 or self.parents[index] != -1 or parameters is None or self.is_class[index]:
+            if parameters is None:
                 continue
             names = []
             for p in parameters.named_children:
@@ -1064,10 +1067,8 @@ class _FileExtraction:
         for (at, param), values in bound.items():
             if len(values) == 1 and "" not in values:
                 value = next(iter(values))
-                if value.endswith("()"):
-                    self.local_types.setdefault(self._owner(at), {}).setdefault(param, []).append(
-                        (at, FLOWED + value[:-2])
-                    )
+                if value.endswith("()"):  # an instance of that class
+                    self._note_type(at, None, param, FLOWED + value[:-2])
                     self.typed_names.add(param)
                 else:
                     self._note_value(at, param, value)
