@@ -58,6 +58,42 @@ def run():
             },
             {"main.run": {"main.Order", "main.Order.pay"}},
         ),
+        (
+            {
+                "main.py": """
+import functools
+
+
+def send(to, text):
+    pass
+
+
+def run():
+    shout = functools.partial(send, "all")
+    shout("hi")
+"""
+            },
+            {"main.run": {"functools.partial", "main.send"}},
+        ),
+        (
+            {
+                "main.py": """
+def default_handler():
+    pass
+
+
+class Dispatcher:
+    handler = default_handler
+
+    def dispatch(self):
+        self.handler()
+
+
+Dispatcher.handler()
+"""
+            },
+            {"main.Dispatcher.dispatch": {"main.default_handler"}, "main": {"main.default_handler"}},
+        ),
     ],
     "args": [
         (
@@ -93,6 +129,36 @@ settle(Order())
             },
             {"main": {"main.settle", "main.Order"}, "main.settle": {"main.Order.pay"}},
         ),
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def run_all(*callbacks):
+    for callback in callbacks:
+        callback()
+
+
+def run_first(*callbacks):
+    callbacks[0]()
+
+
+run_all(first, second)
+run_first(second)
+"""
+            },
+            {
+                "main": {"main.run_all", "main.run_first"},
+                "main.run_all": {"main.first", "main.second"},
+                "main.run_first": {"main.second"},
+            },
+        ),
     ],
     "kwargs": [
         (
@@ -126,6 +192,22 @@ run()
 """
             },
             {"main": {"main.run"}, "main.run": {"main.fallback"}},
+        ),
+        (
+            {
+                "main.py": """
+def done():
+    pass
+
+
+def notify(**handlers):
+    handlers["on_done"]()
+
+
+notify(on_done=done)
+"""
+            },
+            {"main": {"main.notify"}, "main.notify": {"main.done"}},
         ),
     ],
     "dicts": [
@@ -168,6 +250,26 @@ for f in funcs:
             },
             {"main": {"main.first", "main.second"}},
         ),
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def run():
+    for f in (first, second):
+        f()
+    steps = [first, second]
+    return [step() for step in steps]
+"""
+            },
+            {"main.run": {"main.first", "main.second"}},
+        ),
     ],
     "lambdas": [
         (
@@ -182,6 +284,19 @@ f(1)
 """
             },
             {"main": {"main.f"}, "main.f": {"main.first"}},
+        ),
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+call = lambda f: f()
+call(first)
+"""
+            },
+            {"main": {"main.call"}, "main.call": {"main.first"}},
         ),
     ],
     "decorators": [
@@ -258,6 +373,28 @@ for f in gen():
             },
             {"main": {"main.gen", "main.first"}},
         ),
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def steps():
+    yield first
+    yield from [second]
+
+
+def run():
+    return [s() for s in steps()]
+"""
+            },
+            {"main.run": {"main.steps", "main.first", "main.second"}},
+        ),
     ],
     "returns": [
         (
@@ -295,6 +432,33 @@ def run():
 """
             },
             {"main.make": {"main.Order"}, "main.run": {"main.make", "main.Order.pay"}},
+        ),
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def choose():
+    return first
+
+
+def make_greeter():
+    def greet():
+        pass
+
+    return greet
+
+
+def run():
+    handler = choose()
+    handler()
+    greeter = make_greeter()
+    greeter()
+"""
+            },
+            {"main.run": {"main.choose", "main.first", "main.make_greeter", "main.make_greeter.greet"}},
         ),
     ],
     "annotations": [
@@ -472,6 +636,37 @@ class Settings(collections_like.abc.Mapping):
             },
             {"main.Settings.lookup": {"abc_like.Mapping.get"}},
         ),
+        (
+            {
+                "shapes/__init__.py": """
+from shapes.impl import *
+""",
+                "shapes/impl.py": """
+__all__ = ["area"]
+
+
+def area():
+    pass
+
+
+def helper():
+    pass
+""",
+                "main.py": """
+from shapes import *
+
+
+def area():
+    pass
+
+
+def run():
+    area()
+    helper()
+""",
+            },
+            {"main.run": {"main.area"}},
+        ),
     ],
     "mro": [
         (
@@ -504,6 +699,68 @@ def run():
             {
                 "main.Left.total": {"main.Base.total", "builtins.super"},
                 "main.run": {"main.Both", "main.Left.total", "main.Right", "main.Base.total"},
+            },
+        ),
+        (
+            {
+                "main.py": """
+class Base:
+    def __init__(self):
+        self.ready = True
+
+
+class Child(Base):
+    pass
+
+
+class Own(Base):
+    def __init__(self):
+        super().__init__()
+
+
+def run():
+    Child()
+    Own()
+"""
+            },
+            {
+                "main.Own.__init__": {"main.Base.__init__", "builtins.super"},
+                "main.run": {"main.Base.__init__", "main.Own.__init__"},
+            },
+        ),
+    ],
+    "attributes": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+class Repo:
+    def find(self):
+        pass
+
+
+class Service:
+    def __init__(self, callback, repo):
+        self.callback = callback
+        self.repo = repo
+        self.cache = Repo()
+
+    def run(self):
+        self.callback()
+        self.repo.find()
+        self.cache.find()
+
+
+Service(first, Repo()).run()
+"""
+            },
+            {
+                "main": {"main.Repo", "main.Service.__init__", "main.Service.run"},
+                "main.Service.__init__": {"main.Repo"},
+                "main.Service.run": {"main.first", "main.Repo.find"},
             },
         ),
     ],

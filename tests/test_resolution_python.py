@@ -54,6 +54,9 @@ PROJECT = {
                 super().total()
                 return helper(amount)
 
+        class Refund(Order):
+            pass
+
         def helper(x):
             return mystery_function(x)
         """,
@@ -65,6 +68,9 @@ PROJECT = {
             o = Order()
             o.pay()
             shop.orders.helper(1)
+
+        def give_back():
+            return shop.orders.Refund()
         """,
 }
 
@@ -101,7 +107,7 @@ async def test_calls_resolve_through_scopes_imports_and_inheritance(project: Pat
 
         main = await a.get_symbol("app.main")
         got = callees(main)
-        assert got["shop.orders.Order"] == "import"  # through the package's re-export
+        assert got["shop.orders.Order.__init__"] == "import"  # Order() runs it; Order through the package's re-export
         assert got["shop.orders.helper"] == "import"  # import shop.orders; shop.orders.helper()
         assert got["shop.orders.Order.pay"] == "import"  # o = Order(); o.pay(), Order imported
 
@@ -580,5 +586,132 @@ async def test_a_decorator_is_called_and_its_wrapper_is_what_the_name_holds(tmp_
         deco = await a.get_symbol("main.deco")
         assert python_edges(deco["callers"]) == {"main.(top level)": "exact"}  # the decoration, line 7
         assert (await a.get_symbol("main.Service"))["callees"]["external"] == ["builtins.staticmethod"]
+    finally:
+        await ws.close()
+
+
+async def test_a_class_call_is_an_edge_to_the_init_it_runs_and_still_a_caller_of_the_class(
+    project: Path, cache_dir: Path
+) -> None:
+    ws = await Workspace.open(project)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        # Refund() runs Order's __init__ (inherited); Gateway() has none in the project: the class.
+        assert callees(await a.get_symbol("app.give_back")) == {"shop.orders.Order.__init__": "import"}
+        assert callees(await a.get_symbol("Order.__init__")) == {"shop.money.Gateway": "import"}
+        init_callers = python_edges((await a.get_symbol("Order.__init__"))["callers"])
+        assert set(init_callers) == {"app.main", "app.give_back"}
+        # Asked about the classes, each lists the calls that instantiate it, and only those.
+        assert set(python_edges((await a.get_symbol("shop.orders.Order"))["callers"])) == {"app.main"}
+        assert set(python_edges((await a.get_symbol("shop.orders.Refund"))["callers"])) == {"app.give_back"}
+        refs = (await a.call("find_references", name="shop.orders.Refund", tokens=False))["references"]
+        assert [(r["path"], r["line"], r["in"]) for r in refs] == [("app.py", 10, "app.give_back")]
+    finally:
+        await ws.close()
+
+
+async def test_loops_generators_star_arguments_partials_and_class_attributes_carry_values(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    """A loop over what the file shows calls each thing it holds (a literal, a container, a
+    generator of the file, ``*args``); ``**kwargs`` is a container of what the calls pass by name;
+    ``partial(f, ...)``, a function that returns a function, ``table.get("k")`` and a class attribute
+    naming a function each hold it. A loop over something unknown says nothing."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            import functools
+
+
+            def first():
+                pass
+
+
+            def second():
+                pass
+
+
+            class Shape:
+                def area(self):
+                    pass
+
+
+            class Square(Shape):
+                def area(self):
+                    pass
+
+
+            def steps():
+                yield first
+                yield from [second]
+
+
+            def choose():
+                return first
+
+
+            def loops(unknown):
+                for f in (first, second):
+                    f()
+                for shape in [Shape(), Square()]:
+                    shape.area()
+                [s() for s in steps()]
+                for u in unknown:
+                    u()
+
+
+            def run_all(*callbacks):
+                for callback in callbacks:
+                    callback()
+
+
+            def notify(**handlers):
+                handlers["on_done"]()
+
+
+            def values():
+                shout = functools.partial(second, 1)
+                shout()
+                chosen = choose()
+                chosen()
+                table = {"a": first}
+                table.get("a")()
+
+
+            class Dispatcher:
+                handler = second
+
+                def dispatch(self):
+                    self.handler()
+
+
+            run_all(first)
+            notify(on_done=second)
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        loops = await a.get_symbol("main.loops")
+        assert callees(loops) == {
+            "main.first": "flow",
+            "main.second": "flow",
+            "main.Shape.area": "flow",
+            "main.Square.area": "flow",
+            "main.steps": "exact",
+            "main.Shape": "exact",
+            "main.Square": "exact",
+        }
+        assert loops["callees"]["unresolved"] == ["u"]
+        assert callees(await a.get_symbol("main.run_all")) == {"main.first": "flow"}
+        assert callees(await a.get_symbol("main.notify")) == {"main.second": "flow"}
+        got = callees(await a.get_symbol("main.values"))
+        assert {k: v for k, v in got.items() if v == "flow"} == {"main.first": "flow", "main.second": "flow"}
+        assert callees(await a.get_symbol("main.Dispatcher.dispatch")) == {"main.second": "flow"}
     finally:
         await ws.close()

@@ -137,6 +137,13 @@ class ResolutionRules:
     # the class and its supertypes lack is the one `m` all its subclasses in the index reach
     # (labelled flow). Statically typed languages declare every member up the chain: False.
     mixins: bool = False
+    # Does a wildcard import (`from m import *`) take only m's public names: those its export list
+    # names (Python's ``__all__``, exports of kind "all"), else those without a leading underscore?
+    # False: every name of the module (JavaScript's `export * from`).
+    wildcard_public_only: bool = False
+    # The method a call of a class runs (Python's ``__init__``), found through the supertypes: a
+    # call of a class that has one in the index is an edge to it. Empty: to the class itself.
+    constructor: str = ""
     # Heads of a path that name a module relative to the current one (Rust's `crate`, `self`,
     # `super`): ``path_root(head, current_module) -> module``, or None when ``head`` is no such
     # word. A module-level function (it must pickle).

@@ -24,7 +24,15 @@ PYTHON = {
                 return value
         """,
     "shop/stars.py": """
+        __all__ = ["starred", "_private_star"]
+
         def starred():
+            return 1
+
+        def not_in_all():
+            return 1
+
+        def _private_star():
             return 1
         """,
     "shop/orders.py": """
@@ -63,6 +71,9 @@ PYTHON = {
 
             def via_wildcard(self):
                 return starred()
+
+            def via_wildcard_unlisted(self):
+                return not_in_all(), _private_star()
 
             def typed(self):
                 g = Gateway()
@@ -117,6 +128,9 @@ PYTHON = {
     "third.py": """
         def twice():
             return 2
+
+        def guesses():
+            return only_elsewhere()
         """,
 }
 
@@ -361,6 +375,13 @@ CALLS = [
     ("same package", "go", "server.samePackage", {"server.helper": "exact"}),
     # ... wildcard imports -> import.
     ("wildcard import", "python", "Order.via_wildcard", {"shop.stars.starred": "import"}),
+    # ... only what the module's __all__ lists (a name it leaves out is not imported, even public).
+    (
+        "wildcard import",
+        "python",
+        "Order.via_wildcard_unlisted",
+        {"not_in_all": "unresolved", "shop.stars._private_star": "import"},
+    ),
     ("wildcard import", "java", "Order.wildcard", {"com.shop.money.Ledger.record": "import"}),
     ("wildcard import", "typescript", "Order.barrelStar", {"src/lib/units.toCents": "import"}),
     # self / this / cls: members of the enclosing type -> exact, then its supertypes -> inherited.
@@ -406,7 +427,9 @@ CALLS = [
     ("path", "rust", "line_total", {"crate::orders::local": "exact", "crate::top": "exact"}),
     ("path", "rust", "via_self", {"crate::orders::local": "exact"}),
     # Otherwise exactly one symbol of a fitting kind with that name anywhere -> name-only ...
-    ("name-only", "python", "Order.guess", {"other.only_elsewhere": "name-only"}),
+    ("name-only", "python", "third.guesses", {"other.only_elsewhere": "name-only"}),
+    # ... but not in a file whose `import *`s are all indexed and give no such name: nowhere to come from.
+    ("unresolved", "python", "Order.guess", {"only_elsewhere": "unresolved"}),
     ("name-only", "typescript", "Order.guess", {"src/elsewhere.onlyHere": "name-only"}),
     # ... except a built-in, never guessed to be a namesake in another file.
     ("built-in", "python", "Order.builtin", {"builtins.sorted": "external"}),  # leaves the project, named
@@ -458,7 +481,8 @@ def test_what_stays_unresolved_is_counted_not_reported_as_no_callers(project):
         assert "callers" not in answer  # neither namesake is picked ...
         assert answer["unresolved_call_sites"] == 1  # ... and the call that may be theirs is counted
     assert python.callees("Base.build") == {"cls": "unresolved"}  # a call of whatever class cls is
-    # twice(), xs.append(1), cls(): the project's unresolved calls, each counted (super(),
-    # sorted([]) and the two @classmethod decorations call the built-ins: external).
-    assert python.call("stats")["unresolved_calls"] == 3
+    # twice(), xs.append(1), cls(), only_elsewhere() and not_in_all() where no import gives them:
+    # the project's unresolved calls, each counted (super(), sorted([]) and the two @classmethod
+    # decorations call the built-ins: external).
+    assert python.call("stats")["unresolved_calls"] == 5
     assert python.call("stats")["call_resolution"]["external"] == 4

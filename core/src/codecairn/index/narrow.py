@@ -17,9 +17,9 @@ from collections.abc import Iterable
 import anyio
 
 from codecairn.index.outcomes import Outcomes
-from codecairn.index.pipeline import resolve
+from codecairn.index.pipeline import load_bindings, resolve
 from codecairn.index.plan import Plan
-from codecairn.index.resolver import Bindings, Resolver, build_bindings
+from codecairn.index.resolver import Bindings, Resolver, add_exports, build_bindings
 from codecairn.index.symbol_index import SymbolIndex
 from codecairn.index.target import IndexTarget
 from codecairn.model import INHERITANCE_KINDS, FileInfo, IndexedFile, IndexSummary
@@ -169,7 +169,7 @@ class NarrowIndexer:
         """The caller holds the index lock."""
         state = self.target.state
         if self._generation != state.generation:
-            self._bindings = build_bindings(await self.target.store.import_bindings())
+            self._bindings = await load_bindings(self.target.store)
             self._infos = state.file_infos()
             self._generation = state.generation
 
@@ -184,6 +184,7 @@ class NarrowIndexer:
         for p in parsed:
             fid = file_ids[p.path]
             fresh = build_bindings([(fid, i.name, i.alias, i.target) for i in p.facts.imports])
+            add_exports(fresh, ((fid, e.name, e.kind) for e in p.facts.exports))
             self._bindings[fid] = fresh.get(fid, Bindings())
             self._infos[fid] = FileInfo(p.path, p.language, p.facts.module)
 

@@ -23,7 +23,7 @@ from codecairn.index.heap import give_back_free_memory
 from codecairn.index.outcomes import Outcomes
 from codecairn.index.parse_pool import from_wire
 from codecairn.index.plan import Plan
-from codecairn.index.resolver import Bindings, Resolver, add_default_exports, build_bindings
+from codecairn.index.resolver import Bindings, Resolver, add_exports, build_bindings
 from codecairn.index.target import IndexTarget
 from codecairn.model import INHERITANCE_KINDS, IndexSummary
 from codecairn.store.overview import META_KEY, EdgeTally
@@ -164,7 +164,7 @@ async def run_full(
 
 async def load_bindings(store: Store) -> dict[int, Bindings]:
     bindings = build_bindings(await store.import_bindings())
-    add_default_exports(bindings, await store.default_exports())
+    add_exports(bindings, await store.binding_exports())
     return bindings
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -37,7 +38,7 @@ from codecairn.model import (
 # resolves every edge again once (the facts stay; index/indexer.py). "2": names re-exported through
 # `from x import *` reached as module attributes (`collections.abc.MutableMapping`); calls out of
 # the index labelled external; a mixin's self calls through its subclasses (flow).
-VERSION = "2"
+VERSION = "3"
 RESOLVER_META_KEY = "resolver"
 
 SCOPE_ROOT_KINDS = frozenset({"module", "package"})
@@ -59,6 +60,7 @@ class Bindings:
     names: dict[str, list[str]] = field(default_factory=dict)  # local name -> qualified targets
     wildcards: list[str] = field(default_factory=list)  # qualified prefixes (import a.*)
     default: str = ""  # the name the file exports as default
+    public: frozenset[str] | None = None  # what `import *` takes from it (its __all__); None: not said
 
 
 class Resolver:
@@ -262,11 +264,21 @@ class Resolver:
                 found = self.resolve_call(file_id, source_id, called, owner, "")
             return (found[0], FLOW) if found is not None and found[0] is not None else found
         found = self._call_in_index(info, rules, file_id, source_id, name, receiver, receiver_type)
+        if found is not None and rules.constructor and self.index.rows[found[0]].kind in TYPE_KINDS:
+            return self._constructed(found, rules.constructor)
         if found is None and rules.builtins_module:
             dotted = self._external(info, rules, file_id, source_id, name, receiver, receiver_type)
             if dotted is not None:
                 return None, external_resolution(dotted)
         return found
+
+    def _constructed(self, found: tuple[int, str], constructor: str) -> tuple[int, str]:
+        """`Order()` runs Order's ``__init__``, its own or the first up its supertypes; the class
+        when the index holds none (or a supertype outside it may hold the one that runs)."""
+        init = self.member(found[0], constructor)
+        if init is None or (init[1] == INHERITED and found[0] in self.index.open_types):
+            return found
+        return init[0], found[1]
 
     def _nested(self, dotted: str, file_id: int, source_id: int | None, rules: ResolutionRules) -> int | None:
         """A function defined inside a function (`deco.wrapper`), named from the scope of a call."""
@@ -423,6 +435,9 @@ class Resolver:
             targets = binding.names.get(name, ()) if binding is not None else ()
             if targets and not any(self._reaches_the_index(info.language, t, rules.separator) for t in targets):
                 return None  # imported from code the index does not hold: not a namesake found here
+            if rules.wildcard_public_only and binding is not None and binding.wildcards and not targets:
+                if not self._passes_on_outside(file_id):
+                    return None  # its `import *`s are all indexed and none gives the name: not there to guess
             return self._name_only(name, BARE_CALLABLE_KINDS)
         if receiver in rules.self_names:
             owner = self.enclosing_type(source_id, rules)
@@ -563,7 +578,7 @@ class Resolver:
             for prefix in binding.wildcards:
                 module = self.module_named(info.language, prefix) or prefix
                 ids = self.index.by_qn.get(module + rules.separator + name)
-                if ids:
+                if ids and self._wildcard_gives(module, name, info.language):
                     return _prefer(rows, ids, callable_only), IMPORT
         return None
 
@@ -717,6 +732,8 @@ class Resolver:
                 if hit is not None:
                     return hit
             for star in binding.wildcards:  # `export * from './x'` in a barrel file
+                if not self._wildcard_gives(self.module_named(language, star) or star, name, language):
+                    continue
                 ids = self.index.by_qn.get(f"{star}{sep}{name}")
                 if ids:
                     return ids[0]
@@ -724,6 +741,18 @@ class Resolver:
                 if hit is not None:
                     return hit
         return None
+
+    def _wildcard_gives(self, module: str, name: str, language: str) -> bool:
+        """Does `from module import *` bring ``name``? Where the language says so (Python): only
+        when the module's ``__all__`` lists it, or, without one, when it is not private."""
+        rules = self.rules.get(language)
+        if rules is None or not rules.wildcard_public_only:
+            return True
+        for fid in self._modules().get((self._family(language), module), ()):
+            binding = self.bindings.get(fid)
+            if binding is not None and binding.public is not None:
+                return name in binding.public
+        return name[:1] != "_"
 
     def default_export(self, language: str, target: str, sep: str) -> int | None:
         """The symbol a module exports as its default, when ``target`` names a whole module."""
@@ -757,6 +786,8 @@ class Resolver:
                 return hit
         for star in binding.wildcards:
             module = self.module_named(info.language, star) or star
+            if not self._wildcard_gives(module, name, info.language):
+                continue
             ids = self.index.by_qn.get(f"{module}{sep}{name}")
             if ids:
                 return ids[0]
@@ -914,8 +945,14 @@ def build_bindings(rows: list[tuple]) -> dict[int, Bindings]:
     return out
 
 
-def add_default_exports(bindings: dict[int, Bindings], rows: list[tuple]) -> None:
-    """rows: (file_id, name) of exports of kind "default"."""
-    for file_id, name in rows:
-        if name and name != "*":
+def add_exports(bindings: dict[int, Bindings], rows: Iterable[tuple[int, str, str]]) -> None:
+    """rows: (file_id, name, kind) of exports of kind "default" (JavaScript's `export default`) and
+    "all" (Python's ``__all__``); others are ignored."""
+    public: dict[int, set[str]] = {}
+    for file_id, name, kind in rows:
+        if kind == "all":
+            public.setdefault(file_id, set()).add(name)
+        elif kind == "default" and name and name != "*":
             bindings.setdefault(file_id, Bindings()).default = name
+    for file_id, names in public.items():
+        bindings.setdefault(file_id, Bindings()).public = frozenset(names)

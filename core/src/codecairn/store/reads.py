@@ -54,9 +54,10 @@ class IndexReads:
         """(file_id, name, alias, target) of every import."""
         return await self.fetch_writer("SELECT file_id, name, alias, target FROM imports")
 
-    async def default_exports(self) -> list[tuple[int, str]]:
-        """(file_id, name) of every default export (JavaScript's `export default`)."""
-        return await self.fetch_writer("SELECT file_id, name FROM exports WHERE kind='default'")
+    async def binding_exports(self) -> list[tuple[int, str, str]]:
+        """(file_id, name, kind) of every export the resolver binds by: JavaScript's `export
+        default`, Python's ``__all__``."""
+        return await self.fetch_writer("SELECT file_id, name, kind FROM exports WHERE kind IN ('default', 'all')")
 
     async def resolved_supertypes(self) -> list[tuple[int | None, int, str]]:
         """(source_id, target_id, receiver_type) of every resolved extends/implements edge."""

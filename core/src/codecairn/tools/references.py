@@ -7,9 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
+from codecairn.model import TYPE_KINDS
 from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
-from codecairn.tools.symbols import one_symbol
+from codecairn.tools.symbols import instantiations, one_symbol
 from codecairn.tools.trace import label, place
 
 DEFAULT_LIMIT, MAX_LIMIT = 100, 1000
@@ -28,6 +29,8 @@ async def find_references(ctx: ToolContext, args: dict[str, Any]) -> dict[str, A
         "definition": {"path": home, "line": sym.start_line},
     }
     edges = await ctx.edges_to(sym.id, limit=limit + 1)
+    if sym.kind in TYPE_KINDS:  # `Order()`: an edge to the __init__ it runs, a use of the class
+        edges = sorted([*edges, *await instantiations(ctx, sym)], key=lambda e: (e.file_id, e.line))
     resolved: list[dict[str, Any]] = []
     at: set[tuple[str, int]] = set()
     for e in edges[:limit]:

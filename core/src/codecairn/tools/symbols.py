@@ -141,6 +141,8 @@ async def get_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         if sum(1 for e in callees if e.target_id is not None) > limit:
             answer["callees_complete"] = False
     callers = await ctx.edges_to(sym.id, ("calls",), limit + 1)
+    if sym.kind in TYPE_KINDS:
+        callers += await instantiations(ctx, sym)
     if callers:
         places = Places(ctx)
         for e in callers[:limit]:
@@ -157,6 +159,23 @@ async def get_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         if count:
             answer["unresolved_call_sites"] = count
     return answer
+
+
+async def instantiations(ctx: ToolContext, sym: IndexedSymbol) -> list[Edge]:
+    """The calls of a class (`Order()`) where its language resolves them to the constructor they
+    run (Python's ``__init__``, its own or a supertype's): edges to that method written with the
+    class's name, so a subclass's ``super().__init__()`` or another class's instantiation is not one."""
+    home = ctx.file_by_id(sym.file_id)
+    language = ctx.languages.get(home.language) if home is not None else None
+    constructor = language.resolution.constructor if language is not None else ""
+    if not constructor:
+        return []
+    found: list[Edge] = []
+    for owner in (sym, *ctx.ancestors(sym.id)):
+        for init in ctx.children(owner.id):
+            if init.name == constructor:
+                found += [e for e in await ctx.edges_to(init.id, ("calls",)) if e.target.rpartition(".")[2] == sym.name]
+    return found
 
 
 def _edges(ctx: ToolContext, edges: list[Edge], limit: int = LIST_LIMIT, by_kind: bool = False) -> dict[str, Any]:

@@ -62,6 +62,10 @@ _QUERY_SOURCE = """
 (typed_default_parameter) @param.typed
 (assignment left: (attribute object: (identifier))) @assign.attribute
 (assignment left: (pattern_list . (attribute object: (identifier)))) @assign.attribute
+(for_statement left: (identifier) right: (_)) @for
+(for_in_clause left: (identifier) right: (_)) @for
+(yield) @yield
+(call function: (call) @call.returned)
 """
 
 _query = None  # tree_sitter.Query, built on first use in each process (Query objects do not pickle)
@@ -219,6 +223,8 @@ _TARGET_LISTS = frozenset({"pattern_list", "tuple_pattern", "list_pattern"})
 _NOT_VARIABLES = frozenset({"__all__", "__slots__"})
 _SELF_NAMES = frozenset({"self", "cls"})
 
+# (where, positional names, keyword-only names, *args name, **kwargs name) of a def's parameters.
+_Parameters = tuple[int, list[str], list[str], str, str]
 _new = tuple.__new__  # builds a NamedTuple without its Python-level __new__ (this runs ~10^5 times)
 
 
@@ -265,6 +271,7 @@ _LITERAL_TYPES = {
     "concatenated_string": "str",
 }
 # Built-in types whose call makes one of them (`x = dict(a=1)`, `buf = bytearray()`).
+_PARTIALS = frozenset(("partial", "functools.partial"))
 _BUILTIN_CONSTRUCTORS = frozenset(("list", "dict", "set", "frozenset", "tuple", "str", "bytes", "bytearray"))
 _ASSIGN_TARGET = re.compile(r"\s*(self\s*\.\s*)?([A-Za-z_]\w*)\s*=", re.ASCII)
 _BYTES_PREFIX = re.compile(r"[rRuUfF]?[bB]", re.ASCII)
@@ -364,11 +371,23 @@ class _FileExtraction:
         self.return_types: dict[str, str] = {}
         # Module-level functions whose every return is a function they define: name -> that name.
         self.returned_functions: dict[str, str] = {}
+        # Module-level functions whose every return is one name of the module (`return first`).
+        self.returned_names: dict[str, str] = {}
+        # What this file's module-level generators yield, when a yield names it: name -> [dotted].
+        self.yielded: dict[str, list[str]] = {}
+        # Loops over what the file shows (`for f in (a, b)`, over a container, a generator, *args):
+        # scope -> [(start byte, end byte, loop variable, [dotted])]; their variables' names.
+        self.loops: dict[int, list[tuple[int, int, str, list[str]]]] = {}
+        self.loop_names: set[str] = set()
+        # Class attributes that name a function or class (`handler = default_handler`): class -> name -> dotted.
+        self.field_values: dict[int, dict[str, str]] = {}
         # Containers of names with literal indexes: scope -> var -> [(byte, {index or key: dotted})].
         self.containers: dict[int, dict[str, list[tuple[int, dict]]]] = {}
         self.def_spans: list[tuple[int, int, int]] = []  # (start byte, end byte, symbol index)
         self.lambda_scopes = False  # named lambdas added spans after the scopes were indexed
         self.import_sources: dict[str, str] = {}  # local name -> absolute module it came from
+        self.module_lambdas: list[tuple[str, Any]] = []  # (name, parameters) of `name = lambda ...`
+        self._defs: set[str] | None = None  # the module's own functions and classes (_names_code)
 
     def run(self) -> FileFacts:
         root = self.tree.root_node
@@ -384,7 +403,7 @@ class _FileExtraction:
             self.def_spans.sort(key=lambda span: (span[0], -span[1]))
             self._scope_index()
         self._imports(get("import", ()))
-        self._return_types(get("function", ()), get("return", ()))
+        self._return_types(get("function", ()), get("return", ()), get("yield", ()))
         self._receiver_types(
             get("assign.call", ()),
             get("assign.typed", ()),
@@ -395,8 +414,10 @@ class _FileExtraction:
         self._values(
             get("assign.ref", ()), get("param.default", ()), get("function", ()), get("call", ()), get("decorated", ())
         )
+        self._attribute_values(get("assign.attribute", ()))
         self._containers(get("assign.container", ()))
-        self._calls(get("call", []) + list(get("call.subscript", ())))
+        self._loops(get("for", ()))
+        self._calls(get("call", []) + list(get("call.subscript", ())) + list(get("call.returned", ())))
         exports = self._exports(all_names, all_line)
         symbols, relations, imports = self.symbols, self.relations, self.imports
         if self.recode:
@@ -767,6 +788,8 @@ class _FileExtraction:
         # The calls in its body are its own, not the enclosing scope's (scopes are indexed again).
         self.def_spans.append((function.start_byte, function.end_byte, index))
         self.lambda_scopes = True
+        if scope == -1 and params is not None:  # `call = lambda f: f()`; `call(first)` binds f
+            self.module_lambdas.append((name, params))
 
     def _init_fields(self, inits: list, attribute_assignments: list) -> None:
         """``self.x = ...`` anywhere in ``__init__``: a field of the class, once per name."""
@@ -868,6 +891,12 @@ class _FileExtraction:
                     note(start, is_self, var, callee)
                 elif callee in self.return_types:  # `order = make()`, make returning an Order
                     note(start, is_self, var, self.return_types[callee])
+                elif is_self:
+                    continue
+                elif returned := self._returned(callee):  # `handler = choose()`, choose returning first
+                    self._note_value(start, var, returned)
+                elif callee in _PARTIALS and (wrapped := self._first_argument(node)):  # partial(send, "all")
+                    self._note_value(start, var, wrapped)
         for node in sorted(typed_assignments, key=_source_order):
             start = node.start_byte
             m = _ASSIGN_TYPED.match(text, start, min(node.end_byte, start + SIGNATURE_SCAN))
@@ -896,9 +925,10 @@ class _FileExtraction:
 
     # -- values --
 
-    def _return_types(self, functions, returns) -> None:
+    def _return_types(self, functions, returns, yields) -> None:
         """What each module-level function of this file returns, when its annotation names one
-        class or every `return` makes an instance of the same one."""
+        class or every `return` makes an instance of the same one; the function or class of the
+        module it returns (`return first`, `return wrapper`); what its `yield`s name."""
         made: dict[int, set[str]] = {}
         names: dict[int, set[str]] = {}  # what each function returns by plain name
         nested: set[tuple[int, str]] | None = None
@@ -929,6 +959,73 @@ class _FileExtraction:
                 inner = next(iter(returned))
                 if (index, inner) in nested:
                     self.returned_functions[self.symbols[index][1]] = inner
+                elif self._names_code(inner):
+                    self.returned_names[self.symbols[index][1]] = inner
+        for node in yields:
+            owner = self._owner(node.start_byte)
+            if owner < 0 or self.parents[owner] != -1 or self.is_class[owner] or not node.named_child_count:
+                continue
+            value = node.named_children[0]
+            items = value.named_children if value.type in ("list", "tuple") and node.child_count > 2 else [value]
+            for item in items:  # `yield first`, `yield from [first, second]`
+                if self._names_code(name := self._text(item)):
+                    self.yielded.setdefault(self.symbols[owner][1], []).append(name)
+
+    def _names_code(self, name: str) -> bool:
+        """Whether ``name`` is one of the module's own functions or classes, or an imported name:
+        what a value followed here may safely be (a variable would be a guess)."""
+        if name in self.import_sources:
+            return True
+        defs = self._defs
+        if defs is None:
+            parents = self.parents
+            self._defs = defs = {
+                s[1] for i, s in enumerate(self.symbols) if parents[i] == -1 and s[0] in ("function", "class")
+            }
+        return name in defs
+
+    def _returned(self, callee: str) -> str:
+        """The function a call of this module's ``callee`` returns, as the call's scope names it."""
+        inner = self.returned_functions.get(callee)
+        return f"{callee}.{inner}" if inner else self.returned_names.get(callee, "")
+
+    def _first_argument(self, assignment) -> str:
+        """The dotted name passed first in the call an assignment makes (``partial(send, 1)``)."""
+        right = assignment.child_by_field_name("right")
+        arguments = right.child_by_field_name("arguments") if right is not None else None
+        first = arguments.named_children[0] if arguments is not None and arguments.named_child_count else None
+        return _dotted(self._text(first)) if first is not None else ""
+
+    def _module_class_inits(self, functions):
+        """(symbol index, node) of the ``__init__`` of each module-level class of the file."""
+        parents, is_class, symbols = self.parents, self.is_class, self.symbols
+        for node in functions:
+            index = self._owner(node.start_byte)
+            if index >= 0 and symbols[index][1] == "__init__" and (cls := parents[index]) >= 0:
+                if is_class[cls] and parents[cls] == -1:
+                    yield index, node
+
+    def _attribute_values(self, assignments) -> None:
+        """``self.handler = handler`` in a method, where the name holds a function of the module
+        or an instance (a parameter the file's own calls bind, a default): the attribute holds it
+        too, for ``self.handler()`` and ``self.repo.find()`` in the class's methods."""
+        for node in sorted(assignments, key=_source_order):
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left is None or right is None or left.type != "attribute" or right.type != "identifier":
+                continue
+            obj, attr = left.child_by_field_name("object"), left.child_by_field_name("attribute")
+            owner = self._owner(node.start_byte)
+            if obj is None or attr is None or self._text(obj) not in _SELF_NAMES or owner < 0:
+                continue
+            cls = self.parents[owner]
+            if cls < 0 or not self.is_class[cls] or self.is_class[owner]:
+                continue
+            name, value = self._text(attr), self._text(right)
+            if value in self.typed_names and (typ := self._type_of(owner, value, node.start_byte)):
+                self.field_types.setdefault(cls, {}).setdefault(name, typ)
+            elif value in self.value_names and (held := self._held(owner, value, node.start_byte)):
+                if self._names_code(held.partition(".")[0]):
+                    self.field_values.setdefault(cls, {}).setdefault(name, held)
 
     def _module_functions(self, functions):
         """(symbol index, node) of the file's module-level functions, the ones its flow follows."""
@@ -955,6 +1052,8 @@ class _FileExtraction:
                         if dotted := _dotted(self._text(value)):
                             held[self._text(key)[1:-1]] = dotted
             if held:
+                # Under None: what a loop over it gives (a dict's keys are no functions).
+                held[None] = () if right.type == "dictionary" else tuple(held.values())
                 owner = self._owner(node.start_byte)
                 self.containers.setdefault(owner, {}).setdefault(self._text(left), []).append((node.start_byte, held))
 
@@ -967,6 +1066,65 @@ class _FileExtraction:
         key = key[1:-1] if index.type == "string" else key
         held = self._last_before(self.containers, owner, self._text(value), node.start_byte)
         return held.get(key, "") if held else ""
+
+    def _got(self, call, callee: str, owner: int) -> str:
+        """What ``table.get("b")`` returns when table's literal holds the key "b", or ""."""
+        container, _, method = callee.rpartition(".")
+        arguments = call.child_by_field_name("arguments")
+        if method != "get" or not container or arguments is None or not arguments.named_child_count:
+            return ""
+        key = arguments.named_children[0]
+        if key.type != "string":
+            return ""
+        held = self._last_before(self.containers, owner, container, call.start_byte)
+        return held.get(self._text(key)[1:-1], "") if held else ""
+
+    def _loops(self, loops) -> None:
+        """``for f in (first, second)``, over a container, a generator of this file or ``*args``,
+        and the same in comprehensions: what the loop variable takes, for the calls in the loop."""
+        for node in sorted(loops, key=_source_order):
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left is None or right is None:
+                continue
+            owner = self._owner(node.start_byte)
+            values = self._iterated(right, owner)
+            if values:
+                span = node if node.type == "for_statement" else node.parent  # a comprehension: all of it
+                name = self._text(left)
+                self.loops.setdefault(owner, []).append((span.start_byte, span.end_byte, name, values))
+                self.loop_names.add(name)
+
+    def _iterated(self, node, owner: int) -> list[str]:
+        """The dotted names (or ``Cls()`` instances) a loop over ``node`` takes, as far as it shows."""
+        kind = node.type
+        if kind in ("list", "tuple", "set"):
+            values = []
+            for item in node.named_children:
+                if item.type == "call":
+                    made = _dotted(self._text(item.child_by_field_name("function") or item))
+                    if made and _is_type_name(made):
+                        values.append(made + "()")
+                elif dotted := _dotted(self._text(item)):
+                    values.append(dotted)
+            return values
+        if kind == "identifier":
+            held = self._last_before(self.containers, owner, self._text(node), node.start_byte)
+            return list(held[None]) if held else []
+        if kind == "call" and (function := node.child_by_field_name("function")) is not None:
+            callee = self._text(function)
+            if callee in self.yielded:  # `for f in steps()`: what the generator yields
+                return self.yielded[callee]
+            container, _, method = callee.rpartition(".")
+            if method == "values" and _dotted(container):  # `for f in table.values()`
+                held = self._last_before(self.containers, owner, container, node.start_byte)
+                return [v for k, v in held.items() if k is not None] if held else []
+        return []
+
+    def _loop_values(self, owner: int, name: str, byte: int) -> list[str]:
+        for start, end, var, values in reversed(self.loops.get(owner, ())):  # the innermost loop first
+            if var == name and start < byte < end:
+                return values
+        return []
 
     def _values(self, references, defaults, functions, calls, decorated) -> None:
         """What names hold, for the calls through them: ``b = a``, ``h = order.pay``,
@@ -1012,55 +1170,64 @@ class _FileExtraction:
                 elif self.is_class[scope] and self.parents[scope] == -1:
                     applied.append((written, f"{self.symbols[scope][1]}.{name}"))
                 wrapper = self.returned_functions.get(written)
-                if wrapper and scope == -1 and len(node.children) == 2:  # one decorator: its result
-                    self._note_value(node.end_byte, name, f"{written}.{wrapper}")
+                if wrapper and len(node.children) == 2:  # one decorator: its result
+                    if scope == -1:
+                        self._note_value(node.end_byte, name, f"{written}.{wrapper}")
+                    elif self.is_class[scope]:  # a method: the class attribute holds the wrapper
+                        self.field_values.setdefault(scope, {})[name] = f"{written}.{wrapper}"
         return applied
 
     def _arguments(self, functions, calls, applied: list[tuple[str, str]]) -> None:
         """Parameters of this file's module-level functions bound by its own calls of them (and
-        decorators' first parameters by what they decorate)."""
-        params: dict[str, tuple[int, list[str]]] = {}
+        decorators' first parameters by what they decorate); ``*args`` and ``**kwargs`` become
+        containers of what the calls pass them."""
+        params: dict[str, _Parameters] = {}
         for index, node in self._module_functions(functions):
             parameters = node.child_by_field_name("parameters")
-            if parameters is None:
-                continue
-            names = []
-            for p in parameters.named_children:
-                if p.type == "identifier":
-                    names.append(self._text(p))
-                elif p.type in ("default_parameter", "typed_default_parameter", "typed_parameter"):
-                    first = p.child_by_field_name("name") or (p.named_children[0] if p.named_child_count else None)
-                    names.append(self._text(first) if first is not None and first.type == "identifier" else "")
-                else:  # *args, **kwargs, / and *: what follows is not matched by position
-                    break
-            params[self.symbols[index][1]] = (parameters.start_byte, names)
+            if parameters is not None:
+                params[self.symbols[index][1]] = self._parameters(parameters)
+        for index, node in self._module_class_inits(functions):  # `Service(first)` binds __init__'s
+            parameters = node.child_by_field_name("parameters")
+            if parameters is not None:
+                at, names, keyword_only, star, double_star = self._parameters(parameters)
+                params[self.symbols[self.parents[index]][1]] = (at, names[1:], keyword_only, star, double_star)
+        for name, parameters in self.module_lambdas:
+            params.setdefault(name, self._parameters(parameters))
         if not params:
             return
         module_names = self.scope_names.get(-1, set()) | set(self.import_sources)
         bound: dict[tuple[int, str], set[str]] = {}
+        # (where, *args or **kwargs, is it *args) -> index or key -> values
+        spread: dict[tuple[int, str, bool], dict[str, set[str]]] = {}
         for node in calls:
             if node.type != "identifier" or (target := params.get(self._text(node))) is None:
                 continue
             arguments = node.parent.child_by_field_name("arguments") if node.parent is not None else None
             if arguments is None or arguments.type != "argument_list":
                 continue
-            at, names = target
+            at, names, keyword_only, star, double_star = target
             for position, arg in enumerate(arguments.named_children):
+                if arg.type in ("list_splat", "dictionary_splat"):
+                    break  # `f(*xs)`: the positions after it are not known
                 if arg.type == "keyword_argument":
                     key, value = arg.child_by_field_name("name"), arg.child_by_field_name("value")
                     param = self._text(key) if key is not None else ""
-                    if param not in names:
+                    into = bound if param in names or param in keyword_only else None
+                    if into is None and double_star:  # `notify(on_done=done)` into **handlers
+                        spread.setdefault((at, double_star, False), {}).setdefault(param, set()).add(
+                            self._argument_value(value, module_names)
+                        )
                         continue
+                elif position < len(names):
+                    param, value, into = names[position], arg, bound
+                elif star:  # `run_all(first, second)` into *callbacks
+                    slot = spread.setdefault((at, star, True), {}).setdefault(str(position - len(names)), set())
+                    slot.add(self._argument_value(arg, module_names))
+                    continue
                 else:
-                    if position >= len(names) or not names[position]:
-                        continue
-                    param, value = names[position], arg
-                dotted = _dotted(self._text(value)) if value is not None else ""
-                if value is not None and value.type == "call":  # `settle(Order())`: an instance
-                    made = _dotted(self._text(value.child_by_field_name("function") or value))
-                    dotted = made + "()" if made and _is_type_name(made) else ""
-                known = dotted and dotted.removesuffix("()").split(".", 1)[0] in module_names
-                bound.setdefault((at, param), set()).add(dotted if known else "")
+                    continue
+                if into is not None and param:
+                    bound.setdefault((at, param), set()).add(self._argument_value(value, module_names))
         for decorator, target in applied:
             if (found := params.get(decorator)) is not None and found[1] and found[1][0]:
                 bound.setdefault((found[0], found[1][0]), set()).add(target)
@@ -1072,11 +1239,58 @@ class _FileExtraction:
                     self.typed_names.add(param)
                 else:
                     self._note_value(at, param, value)
+        for (at, param, is_star), slots in spread.items():
+            # An index or key holds what every call agrees on; a loop takes all that is known.
+            held: dict = {k: next(iter(v)) for k, v in slots.items() if len(v) == 1 and "" not in v}
+            held = {k: v for k, v in held.items() if not v.endswith("()")}
+            held[None] = tuple(dict.fromkeys(v for vs in slots.values() for v in sorted(vs) if v)) if is_star else ()
+            self.containers.setdefault(self._owner(at), {}).setdefault(param, []).append((at, held))
+
+    def _parameters(self, parameters) -> _Parameters:
+        """(where, positional names, keyword-only names, *args name, **kwargs name) of a def's list."""
+        names: list[str] = []
+        keyword_only: list[str] = []
+        star = double_star = ""
+        for p in parameters.named_children:
+            kind = p.type
+            if kind in ("list_splat_pattern", "dictionary_splat_pattern"):
+                inner = p.named_children[0] if p.named_child_count else None
+                name = self._text(inner) if inner is not None and inner.type == "identifier" else ""
+                if kind == "list_splat_pattern":
+                    star = name or "*"  # after `*` alone, parameters are keyword-only too
+                else:
+                    double_star = name
+                continue
+            if kind == "keyword_separator":
+                star = star or "*"
+                continue
+            if kind == "identifier":
+                name = self._text(p)
+            elif kind in ("default_parameter", "typed_default_parameter", "typed_parameter"):
+                first = p.child_by_field_name("name") or (p.named_children[0] if p.named_child_count else None)
+                name = self._text(first) if first is not None and first.type == "identifier" else ""
+            else:  # `/`: the names before it are positional-only, as positional as any
+                continue
+            (keyword_only if star else names).append(name)
+        return parameters.start_byte, names, keyword_only, "" if star == "*" else star, double_star
+
+    def _argument_value(self, value, module_names: set[str]) -> str:
+        """What an argument passes, when the module names it: a name, or ``Cls()`` for an instance."""
+        if value is None:
+            return ""
+        dotted = _dotted(self._text(value))
+        if value.type == "call":  # `settle(Order())`: an instance
+            made = _dotted(self._text(value.child_by_field_name("function") or value))
+            dotted = made + "()" if made and _is_type_name(made) else ""
+        known = dotted and dotted.removesuffix("()").split(".", 1)[0] in module_names
+        return dotted if known else ""
 
     def _note_value(self, byte: int, name: str, value: str) -> None:
         owner = self._owner(byte)
-        if owner >= 0 and self.is_class[owner]:
-            return  # a class attribute: reached through the class, not as a name
+        if owner >= 0 and self.is_class[owner]:  # a class attribute: reached through self or the class
+            if self._names_code(value.partition(".")[0]):
+                self.field_values.setdefault(owner, {})[name] = value
+            return
         self.local_values.setdefault(owner, {}).setdefault(name, []).append((byte, value))
 
     def _held(self, scope: int, name: str, byte: int, depth: int = 0) -> str:
@@ -1163,8 +1377,17 @@ class _FileExtraction:
                 if held:
                     add(_new(Relation, ("calls", owner, self._text(node), call_line, "", FLOWED + held)))
                 continue
+            if node.type == "call":  # `factory()()`: what the inner call returns is called
+                function = node.child_by_field_name("function")
+                callee = _dotted(self._text(function)) if function is not None else ""
+                if held := self._returned(callee) or self._got(node, callee, owner):
+                    add(_new(Relation, ("calls", owner, callee + "()", call_line, "", FLOWED + held)))
+                continue
             receiver, _, name = text[start : node.end_byte].rpartition(".")
             receiver_type = ""
+            if receiver in self.loop_names or (not receiver and name in self.loop_names):
+                if self._loop_calls(owner, receiver, name, start, call_line):
+                    continue
             if receiver:
                 if "\n" in receiver:  # the line of the name, not of the receiver's start
                     call_line += receiver.count("\n")
@@ -1174,6 +1397,9 @@ class _FileExtraction:
                 if name[:1] in _NAME_GAP:  # obj.\\n    name(): the name's own line
                     call_line += name.count("\n")
                     name = name.lstrip(_NAME_GAP)
+                if self.field_values and (held := self._class_attribute(owner, receiver, name, start)):
+                    add(_new(Relation, ("calls", owner, name, call_line, "", FLOWED + held)))
+                    continue
                 if receiver in typed_names:
                     receiver_type = self._type_of(owner, receiver, start)
                 elif receiver[:6] == "super(":
@@ -1199,6 +1425,30 @@ class _FileExtraction:
                 symbol = self.symbols[target]
                 if "deprecated" not in symbol[10]:
                     self.symbols[target] = symbol._replace(modifiers=symbol[10] + ("deprecated",))
+
+    def _loop_calls(self, owner: int, receiver: str, name: str, byte: int, line: int) -> bool:
+        """``f()`` or ``shape.area()`` in a loop whose variable takes known values: one call per
+        value (a function, or a method of an instance's class). False when the loop says nothing."""
+        values = self._loop_values(owner, receiver or name, byte)
+        wanted = [v[:-2] for v in values if v[-2:] == "()"] if receiver else [v for v in values if v[-2:] != "()"]
+        for value in wanted:
+            self.relations.append(_new(Relation, ("calls", owner, name, line, receiver, FLOWED + value)))
+        return bool(wanted)
+
+    def _class_attribute(self, owner: int, receiver: str, name: str, byte: int) -> str:
+        """What ``self.handler()``, ``Dispatcher.handler()``, ``Dispatcher().handler()`` or
+        ``d.handler()`` (d a Dispatcher) calls when the class says what its attribute holds
+        (``handler = default_handler``, ``self.handler = handler``, a decorated method's wrapper);
+        "" otherwise."""
+        if receiver in _SELF_NAMES:
+            cls = self._enclosing_class(owner)
+        else:
+            if receiver in self.typed_names:
+                receiver = self._type_of(owner, receiver, byte).lstrip(FLOWED)
+            elif receiver[-1:] == ")":
+                receiver = _one_call(receiver)
+            cls = next((i for i in self.field_values if self.symbols[i][1] == receiver and self.parents[i] == -1), -1)
+        return self.field_values.get(cls, {}).get(name, "") if cls >= 0 else ""
 
     def _warns_deprecation(self, function, owner: int) -> bool:
         """Is this ``warn(...)``/``_deprecated(...)`` call an unconditional deprecation warning of

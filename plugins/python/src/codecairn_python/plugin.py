@@ -19,7 +19,7 @@ def codecairn_languages() -> list[Language]:
             # 2: receiver types from forward references, Optional[...] and unions with None;
             # 3: from literals and built-in constructors (`x = []`, `self.seen = set()`), caught
             # exceptions, return types; values followed through the file (model.FLOWED)
-            version="3",
+            version="4",
             resolution=ResolutionRules(
                 separator=".",
                 implicit_members=False,
@@ -29,6 +29,8 @@ def codecairn_languages() -> list[Language]:
                 builtins=frozenset(dir(builtins)),
                 builtins_module="builtins",
                 mixins=True,
+                wildcard_public_only=True,
+                constructor="__init__",
             ),
         )
     ]
