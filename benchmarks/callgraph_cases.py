@@ -460,6 +460,44 @@ def run():
             },
             {"main.run": {"main.choose", "main.first", "main.make_greeter", "main.make_greeter.greet"}},
         ),
+        (
+            {
+                "shop/orders.py": """
+class Order:
+    def pay(self):
+        pass
+
+
+def make() -> "Order":
+    return Order()
+
+
+def first():
+    pass
+
+
+def choose():
+    return first
+""",
+                "main.py": """
+from shop.orders import make, choose
+from shop import orders
+
+
+def run():
+    make().pay()
+    order = orders.make()
+    order.pay()
+    choose()()
+    handler = choose()
+    handler()
+""",
+            },
+            {
+                "shop.orders.make": {"shop.orders.Order"},
+                "main.run": {"shop.orders.make", "shop.orders.Order.pay", "shop.orders.choose", "shop.orders.first"},
+            },
+        ),
     ],
     "annotations": [
         (

@@ -606,7 +606,8 @@ async def test_a_class_call_is_an_edge_to_the_init_it_runs_and_still_a_caller_of
         assert set(python_edges((await a.get_symbol("shop.orders.Order"))["callers"])) == {"app.main"}
         assert set(python_edges((await a.get_symbol("shop.orders.Refund"))["callers"])) == {"app.give_back"}
         refs = (await a.call("find_references", name="shop.orders.Refund", tokens=False))["references"]
-        assert [(r["path"], r["line"], r["in"]) for r in refs] == [("app.py", 10, "app.give_back")]
+        # The instantiation, and give_back's returns edge (what it returns is a Refund).
+        assert [(r["path"], r["line"], r["kind"]) for r in refs] == [("app.py", 9, "returns"), ("app.py", 10, "calls")]
     finally:
         await ws.close()
 
@@ -713,5 +714,80 @@ async def test_loops_generators_star_arguments_partials_and_class_attributes_car
         got = callees(await a.get_symbol("main.values"))
         assert {k: v for k, v in got.items() if v == "flow"} == {"main.first": "flow", "main.second": "flow"}
         assert callees(await a.get_symbol("main.Dispatcher.dispatch")) == {"main.second": "flow"}
+    finally:
+        await ws.close()
+
+
+async def test_what_another_modules_function_returns_is_followed_and_kept_current(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    """`make().pay()`, `order = make(); order.pay()` and `choose()()` where make and choose live in
+    another module: the call follows what that function returns (its annotation, its `return
+    Order()`, `return first`). Edit only the other module so it returns something else, and the
+    calls here follow the change without this file being touched."""
+    root = tmp_path / "proj"
+    (root / "shop").mkdir(parents=True)
+    orders = root / "shop" / "orders.py"
+    orders.write_text(
+        textwrap.dedent(
+            """
+            class Order:
+                def pay(self):
+                    pass
+
+
+            class Invoice:
+                def pay(self):
+                    pass
+
+
+            def make():
+                return Order()
+
+
+            def first():
+                pass
+
+
+            def choose():
+                return first
+            """
+        ).lstrip()
+    )
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            from shop.orders import make, choose
+
+
+            def run():
+                make().pay()
+                order = make()
+                order.pay()
+                choose()()
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        assert callees(await a.get_symbol("main.run")) == {
+            "shop.orders.make": "import",
+            "shop.orders.choose": "import",
+            "shop.orders.Order.pay": "flow",
+            "shop.orders.first": "flow",
+        }
+        orders.write_text(orders.read_text().replace("return Order()", "return Invoice()"))
+        await ws.refresh(["shop/orders.py"])
+        assert callees(await a.get_symbol("main.run")) == {
+            "shop.orders.make": "import",
+            "shop.orders.choose": "import",
+            "shop.orders.Invoice.pay": "flow",
+            "shop.orders.first": "flow",
+        }
+        orders.write_text(orders.read_text().replace("return Invoice()", "return None"))
+        await ws.refresh(["shop/orders.py"])
+        assert "shop.orders.Invoice.pay" not in callees(await a.get_symbol("main.run"))
     finally:
         await ws.close()

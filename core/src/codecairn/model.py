@@ -19,6 +19,13 @@ CONTAINER_KINDS = TYPE_KINDS | {"module", "package", "namespace", "impl"}
 DATA_KINDS = frozenset({"field", "property", "variable", "constant", "enum_member", "variant"})
 # Relationship kinds that give a type its supertypes (every other kind is a use: calls, references).
 INHERITANCE_KINDS = ("extends", "implements")
+# What a function returns, when its code says (Python: `-> Order`, every `return Order(...)`,
+# `return first`): an edge from the function to the class whose instance it returns (receiver_type
+# "()") or to the function or class it returns (""). Calls elsewhere follow it (`make().pay()`).
+RETURNS = "returns"
+# Resolved before every other kind: call resolution walks the supertypes and returns they give.
+RESOLVED_FIRST = (*INHERITANCE_KINDS, RETURNS)
+INSTANCE = "()"  # a returns edge's receiver_type when the function returns an instance of its target
 
 # How a relationship's target was found (stored on every resolved edge).
 EXACT = "exact"  # same file / same enclosing scope / same package

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from itertools import repeat
 from operator import itemgetter
 
-from codecairn.model import INHERITANCE_KINDS, Relation
+from codecairn.model import RESOLVED_FIRST, Relation
 
 NO_SOURCE = -1  # a file-level edge: source_id NULL
 _KIND, _SOURCE, _TARGET, _LINE, _RECEIVER, _RECEIVER_TYPE = map(itemgetter, range(6))  # Relation's fields
@@ -47,10 +47,10 @@ class EdgeBuffer:
         self.receivers.extend(map(intern, map(_RECEIVER, relations)))
         self.receiver_types.extend(map(intern, map(_RECEIVER_TYPE, relations)))
 
-    def inheritance(self) -> list[tuple]:
-        """The extends/implements edges as the resolver takes them:
+    def resolved_first(self) -> list[tuple]:
+        """The extends/implements and returns edges as the resolver takes them:
         (id, file_id, kind, source_id, target, receiver, receiver_type)."""
-        return [self._resolver_row(i) for i, kind in enumerate(self.kinds) if kind in INHERITANCE_KINDS]
+        return [self._resolver_row(i) for i, kind in enumerate(self.kinds) if kind in RESOLVED_FIRST]
 
     def _resolver_row(self, i: int) -> tuple:
         source = self.sources[i]

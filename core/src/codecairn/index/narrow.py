@@ -22,7 +22,7 @@ from codecairn.index.plan import Plan
 from codecairn.index.resolver import Bindings, Resolver, add_exports, build_bindings
 from codecairn.index.symbol_index import SymbolIndex
 from codecairn.index.target import IndexTarget
-from codecairn.model import INHERITANCE_KINDS, FileInfo, IndexedFile, IndexSummary
+from codecairn.model import INHERITANCE_KINDS, RESOLVED_FIRST, RETURNS, FileInfo, IndexedFile, IndexSummary
 from codecairn.store.store import FileRow, ParsedFile
 
 log = logging.getLogger("codecairn.index")
@@ -70,6 +70,19 @@ def _identities(symbols: SymbolIndex, file_ids: Iterable[int]) -> dict[int, tupl
     return out
 
 
+def _returns(symbols: SymbolIndex, file_ids: Iterable[int]) -> set[tuple[str, tuple]]:
+    """(function's qualified name, what it returns) for the functions of ``file_ids`` whose
+    returns edge resolved: compared before and after an edit."""
+    rows, returns = symbols.rows, symbols.returns
+    out = set()
+    for fid in file_ids:
+        for sid in symbols.by_file.get(fid, ()):
+            got = returns.get(sid)
+            if got is not None and got[0] in rows:
+                out.add((rows[sid].qualified_name, (rows[got[0]].qualified_name, got[1])))
+    return out
+
+
 class NarrowIndexer:
     """Re-indexes a few files of one root in-process. Keeps what the resolver needs (every file's
     import bindings, every file's module) between runs: rebuilding those costs more than
@@ -109,6 +122,7 @@ class NarrowIndexer:
                 # Edges elsewhere that point into the old symbols lose their target in the write.
                 into = await store.edges_into(old_ids)
                 before = _shape(state.symbols, old_ids)
+                returns_before = _returns(state.symbols, old_ids)
                 old_identity = _identities(state.symbols, old_ids)
                 await store.set_meta({"resolution_pending": 1})
             t = time.perf_counter()
@@ -137,14 +151,16 @@ class NarrowIndexer:
                     kept, lost, bases = [], [], []
                     for eid, target, how, kind, source in into:
                         sid = new_id.get(old_identity.get(target, ()))
-                        if sid is None:
+                        if sid is None or kind == RETURNS:  # a returns edge: resolved again, kept in memory
                             lost.append(eid)
                             continue
                         kept.append((sid, how, eid))
                         if kind in INHERITANCE_KINDS and source is not None:
                             bases.append((source, sid))
                     state.symbols.set_bases(bases)
-                    summary.resolved_edges = await self._resolve(set(file_ids.values()), lost, names, kept)
+                    summary.resolved_edges = await self._resolve(
+                        set(file_ids.values()), lost, names, kept, returns_before
+                    )
                 summary.phases["resolve"] = time.perf_counter() - t
                 await store.set_meta(
                     {"resolution_pending": 0, "generation": generation, "last_indexed_at": time.time()}
@@ -189,12 +205,18 @@ class NarrowIndexer:
             self._infos[fid] = FileInfo(p.path, p.language, p.facts.module)
 
     async def _resolve(
-        self, file_ids: set[int], edge_ids: list[int], names: set[str], known: list[tuple] | None = None
+        self,
+        file_ids: set[int],
+        edge_ids: list[int],
+        names: set[str],
+        known: list[tuple] | None = None,
+        returns_before: set[tuple[str, tuple]] = frozenset(),  # type: ignore[assignment]
     ) -> int:
         """Resolve the edges an edit can have changed: those of the re-parsed files, ``edge_ids``
-        (they pointed into symbols that went away), and those naming a symbol that appeared, went
-        away or changed kind or qualified name (a body-only edit changes none). ``known`` are
-        resolutions already decided, written with the others."""
+        (they pointed into symbols that went away), those naming a symbol that appeared, went
+        away or changed kind or qualified name (a body-only edit changes none), and the calls that
+        follow what a function returns when that changed (``returns_before``: _returns() before the
+        edit). ``known`` are resolutions already decided, written with the others."""
         known = known or []
         target = self.target
         store = target.store
@@ -202,19 +224,19 @@ class NarrowIndexer:
         if edges is None:  # more than one statement can name: resolve everything
             await store.write_resolutions(known)
             return await resolve(target, set(), set(), full=True)
-        if not edges:
+        first = [e for e in edges if e[2] in RESOLVED_FIRST]
+        calls = [e for e in edges if e[2] not in RESOLVED_FIRST]
+        resolver = Resolver(target.state.symbols, self._infos, target.languages, self._bindings)
+        updates = await anyio.to_thread.run_sync(resolver.resolve_first, first) if first else []
+        # A function here that returns something else now: the calls elsewhere that follow it too.
+        changed = {qn.rpartition(".")[2] for qn, _ in returns_before ^ _returns(target.state.symbols, file_ids)}
+        if changed:
+            seen = {e[0] for e in calls}
+            calls += [e for e in await store.calls_through_returns(changed) if e[0] not in seen]
+        if not first and not calls:
             await store.write_resolutions(known)
             return len(known)
-        inheritance = [e for e in edges if e[2] in INHERITANCE_KINDS]
-        calls = [e for e in edges if e[2] not in INHERITANCE_KINDS]
-        resolver = Resolver(target.state.symbols, self._infos, target.languages, self._bindings)
-
-        def work() -> list[tuple]:
-            out = resolver.resolve_inheritance(inheritance)
-            out.extend(resolver.resolve_calls(calls))
-            return out
-
-        updates = await anyio.to_thread.run_sync(work)
+        updates += await anyio.to_thread.run_sync(resolver.resolve_calls, calls)
         decided = {u[2] for u in updates}  # resolved again (its name's symbols changed): that wins
         updates.extend(u for u in known if u[2] not in decided)
         await store.write_resolutions(updates)

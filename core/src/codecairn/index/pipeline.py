@@ -25,7 +25,7 @@ from codecairn.index.parse_pool import from_wire
 from codecairn.index.plan import Plan
 from codecairn.index.resolver import Bindings, Resolver, add_exports, build_bindings
 from codecairn.index.target import IndexTarget
-from codecairn.model import INHERITANCE_KINDS, IndexSummary
+from codecairn.model import RESOLVED_FIRST, IndexSummary
 from codecairn.store.overview import META_KEY, EdgeTally
 from codecairn.store.store import Store
 
@@ -178,17 +178,16 @@ async def resolve_and_insert(target: IndexTarget, edges: EdgeBuffer) -> tuple[in
         bindings = await load_bindings(store)
         resolver = Resolver(target.state.symbols, target.state.file_infos(), target.languages, bindings)
         tally = EdgeTally()
-        # extends/implements first, all of them: call resolution walks the supertypes they give.
+        # extends/implements and returns first, all of them: call resolution walks what they give.
         inherited = {
-            eid: (tid, how)
-            for tid, how, eid in await asyncio.to_thread(resolver.resolve_inheritance, edges.inheritance())
+            eid: (tid, how) for tid, how, eid in await asyncio.to_thread(resolver.resolve_first, edges.resolved_first())
         }
 
         def resolved_rows(chunk: list[tuple], lines: Iterable[int]) -> list[tuple]:
-            called = iter(resolver.resolve_calls([e for e in chunk if e[2] not in INHERITANCE_KINDS]))
+            called = iter(resolver.resolve_calls([e for e in chunk if e[2] not in RESOLVED_FIRST]))
             rows = []
             for e, line in zip(chunk, lines):
-                if e[2] in INHERITANCE_KINDS:
+                if e[2] in RESOLVED_FIRST:
                     target_id, how = inherited.get(e[0], (None, None))
                 else:
                     target_id, how, _ = next(called)
@@ -228,6 +227,8 @@ async def resolve(target: IndexTarget, new_file_ids: set[int], new_names: set[st
     store = target.store
     everything = full or await store.get_meta("resolved_once") != "1"
     inheritance, calls = await store.edges_to_resolve(new_file_ids, new_names, everything)
+    if everything:
+        target.state.symbols.returns.clear()  # every returns edge is resolved again
     if not inheritance and not calls:
         await store.set_meta({"resolved_once": 1})
         return 0
@@ -235,7 +236,7 @@ async def resolve(target: IndexTarget, new_file_ids: set[int], new_names: set[st
     resolver = Resolver(target.state.symbols, target.state.file_infos(), target.languages, bindings)
 
     def work() -> list[tuple]:
-        out = resolver.resolve_inheritance(inheritance)
+        out = resolver.resolve_first(inheritance)
         out.extend(resolver.resolve_calls(calls))
         return out
 

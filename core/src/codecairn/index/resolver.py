@@ -27,7 +27,9 @@ from codecairn.model import (
     HTTP_CALLS,
     IMPORT,
     INHERITED,
+    INSTANCE,
     NAME_ONLY,
+    RETURNS,
     ROUTE,
     TYPE_KINDS,
     FileInfo,
@@ -37,7 +39,9 @@ from codecairn.model import (
 # Moved on when the resolver finds other targets for the same edges: an index made by an older one
 # resolves every edge again once (the facts stay; index/indexer.py). "2": names re-exported through
 # `from x import *` reached as module attributes (`collections.abc.MutableMapping`); calls out of
-# the index labelled external; a mixin's self calls through its subclasses (flow).
+# the index labelled external; a mixin's self calls through its subclasses (flow). "3": a class
+# call is an edge to the __init__ it runs; `import *` honours __all__; returns edges and the calls
+# that follow them across modules.
 VERSION = "3"
 RESOLVER_META_KEY = "resolver"
 
@@ -168,10 +172,14 @@ class Resolver:
 
     # ---- entry point ----------------------------------------------------------------------------
 
-    def resolve_inheritance(self, edges: list[tuple]) -> list[tuple]:
-        """extends/implements first: call resolution walks the supertypes they give."""
+    def resolve_first(self, edges: list[tuple]) -> list[tuple]:
+        """extends/implements first, then returns: call resolution walks what they give."""
         out = []
+        returns = []
         for eid, file_id, kind, source_id, target, receiver, receiver_type in edges:
+            if kind == RETURNS:
+                returns.append((eid, file_id, source_id, target, receiver_type))
+                continue
             found = self._resolve_type_path(target, file_id, source_id)
             if found is not None:
                 tid, how = found
@@ -190,7 +198,41 @@ class Resolver:
         self._file_lookup_cache.clear()
         self._lookup_cache.clear()
         self._path_cache.clear()
+        for eid, file_id, source_id, target, receiver_type in returns:
+            got = self._returned_target(target, file_id, source_id)
+            if got is not None and source_id is not None:
+                self.index.returns[source_id] = (got[0], receiver_type == INSTANCE)
+                out.append((got[0], got[1], eid))
+            else:
+                if source_id is not None:
+                    self.index.returns.pop(source_id, None)
+                out.append((None, None, eid))  # type: ignore[arg-type]
         return out
+
+    def _returned_target(self, target: str, file_id: int, function_id: int | None) -> tuple[int, str] | None:
+        """The class or function a returns edge names, looked up from inside the function."""
+        info = self.files.get(file_id)
+        rules = self.rules.get(info.language) if info else None
+        if rules is None:
+            return None
+        if rules.separator not in target:  # `return first`: a function or class in scope
+            return self.lookup(target, file_id, function_id, rules, callable_only=True, exclude=DATA_KINDS)
+        found = self._resolve_path(target, file_id, function_id, rules)
+        return (found[1], found[2]) if found is not None and found[0] == "symbol" else None
+
+    def _returned(
+        self, callee: str, file_id: int, source_id: int | None, rules: ResolutionRules
+    ) -> tuple[int, bool] | None:
+        """What a call of ``callee`` gives, as (symbol id, an instance of it?): a class gives an
+        instance; a function what its returns edge says (another module's `make`, `choose`)."""
+        found = self._resolve_path(callee, file_id, source_id, rules)
+        if found is None or found[0] != "symbol":
+            return None
+        sid = found[1]
+        if self.index.rows[sid].kind in CLASSLIKE:
+            return sid, True
+        got = self.index.returns.get(sid)
+        return got if got is not None and got[0] in self.index.rows else None
 
     def forget_file_scoped(self) -> None:
         """Drop what was remembered per file and scope. Edges come file by file, so once a file's
@@ -254,15 +296,21 @@ class Resolver:
             return None
         if receiver_type[:1] == FLOWED:  # what the called name or the receiver holds, followed
             held = receiver_type[1:]
-            if receiver:
+            if held[-2:] == INSTANCE:  # what a call returns: `make().pay()`, `h = choose(); h()`
+                got = self._returned(held[:-2], file_id, source_id, rules)
+                if got is not None:
+                    return self._call_on_returned(got, name, receiver, rules)
+                receiver_type = ""  # nothing known of it: the call as if nothing had been followed
+            elif receiver:
                 found = self.resolve_call(file_id, source_id, name, receiver, held)
+                return (found[0], FLOW) if found is not None and found[0] is not None else found
             else:  # `b()` where b = a = first: first(); `h()` where h = order.pay: Order.pay()
                 inner = self._nested(held, file_id, source_id, rules)
                 if inner is not None:  # `target()` where target = deco(target) returns deco's wrapper
                     return inner, FLOW
                 owner, _, called = held.rpartition(".")
                 found = self.resolve_call(file_id, source_id, called, owner, "")
-            return (found[0], FLOW) if found is not None and found[0] is not None else found
+                return (found[0], FLOW) if found is not None and found[0] is not None else found
         found = self._call_in_index(info, rules, file_id, source_id, name, receiver, receiver_type)
         if found is not None and rules.constructor and self.index.rows[found[0]].kind in TYPE_KINDS:
             return self._constructed(found, rules.constructor)
@@ -271,6 +319,21 @@ class Resolver:
             if dotted is not None:
                 return None, external_resolution(dotted)
         return found
+
+    def _call_on_returned(
+        self, got: tuple[int, bool], name: str, receiver: str, rules: ResolutionRules
+    ) -> tuple[int, str] | None:
+        """A call on what another call returned: a method of the instance (`make().pay()`), or the
+        function or class returned, called (`choose()()`)."""
+        target, instance = got
+        if instance:
+            member = self.member(target, name) if receiver else None
+            return (member[0], FLOW) if member is not None else None
+        if receiver:
+            return None
+        if rules.constructor and self.index.rows[target].kind in TYPE_KINDS:
+            return self._constructed((target, FLOW), rules.constructor)
+        return target, FLOW
 
     def _constructed(self, found: tuple[int, str], constructor: str) -> tuple[int, str]:
         """`Order()` runs Order's ``__init__``, its own or the first up its supertypes; the class

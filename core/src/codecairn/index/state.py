@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from codecairn.index.collector import collector_paused
 from codecairn.index.parse_pool import content_hash
 from codecairn.index.symbol_index import SymbolIndex
-from codecairn.model import HARMLESS_BASES, FileInfo, IndexedFile, IndexedSymbol
+from codecairn.model import HARMLESS_BASES, INSTANCE, FileInfo, IndexedFile, IndexedSymbol
 from codecairn.paths import read_confined
 from codecairn.store.store import FileRow, ParsedFile, Store
 
@@ -54,6 +54,10 @@ class IndexState:
                     (owner, target)
                     for source, target, owner_qn in await store.resolved_supertypes()
                     for owner in ([source] if source is not None else by_qn.get(owner_qn, ()))
+                )
+                self.symbols.returns.update(
+                    (function, (target, receiver_type == INSTANCE))
+                    for function, target, receiver_type in await store.resolved_returns()
                 )
                 self.symbols.open_types.update(
                     owner

@@ -36,6 +36,8 @@ class SymbolIndex:
         # Types with a supertype the index does not hold (`class A(SomeLibraryBase)`): a member
         # they lack may come from there, so nothing is inferred about it (resolver: flow).
         self.open_types: set[int] = set()
+        # What a function returns (model.RETURNS): function id -> (target id, an instance of it?).
+        self.returns: dict[int, tuple[int, bool]] = {}
         # Name search (see _ensure_search): built on the first search, then kept current by add()
         # and remove_files() for small changes (an edit), rebuilt after large ones (an index run).
         self._ids_by_lower: dict[str, list[int]] = {}  # lower-cased name -> symbol ids
@@ -94,6 +96,7 @@ class SymbolIndex:
                 _discard(self.children, s.parent_id, sid)
             self.children.pop(sid, None)
             self.bases.pop(sid, None)
+            self.returns.pop(sid, None)
             self.open_types.discard(sid)
         for name, sids in gone_by_name.items():
             _discard_all(self.by_name, name, sids)

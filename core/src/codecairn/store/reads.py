@@ -14,6 +14,8 @@ from typing import Any
 from codecairn.model import (
     HTTP_CALLS,
     INHERITANCE_KINDS,
+    RESOLVED_FIRST,
+    RETURNS,
     Edge,
     Export,
     Import,
@@ -26,6 +28,7 @@ EDGE_COLUMNS = "id, file_id, kind, source_id, target, receiver, receiver_type, l
 # The columns the resolver reads of an edge (its answers are the last two columns).
 TO_RESOLVE = "id, file_id, kind, source_id, target, receiver, receiver_type"
 _INHERITANCE_SQL = ",".join(f"'{k}'" for k in INHERITANCE_KINDS)
+_FIRST_SQL = ",".join(f"'{k}'" for k in RESOLVED_FIRST)
 MAX_PARAMS = 30000  # SQLite's bound-parameter limit is 32766
 
 
@@ -66,6 +69,24 @@ class IndexReads:
             "AND target_id IS NOT NULL"
         )
 
+    async def resolved_returns(self) -> list[tuple[int, int, str]]:
+        """(function id, target id, receiver_type) of every resolved returns edge."""
+        return await self.fetch_writer(
+            f"SELECT source_id, target_id, receiver_type FROM edges WHERE kind = '{RETURNS}' "
+            "AND target_id IS NOT NULL AND source_id IS NOT NULL"
+        )
+
+    async def calls_through_returns(self, names: Collection[str]) -> list[tuple]:
+        """Edges in TO_RESOLVE columns of the calls that follow what a function of one of these
+        names returns (receiver_type ``~make()``, ``~shop.make()``): when its returns change."""
+        if not names or len(names) > MAX_PARAMS:
+            return []
+        conds = " OR ".join("receiver_type LIKE ?" for _ in names)
+        return await self.fetch_writer(
+            f"SELECT {TO_RESOLVE} FROM edges WHERE kind NOT IN ({_FIRST_SQL}) AND ({conds})",
+            [f"~%{n}()" for n in names],
+        )
+
     async def unresolved_supertypes(self, harmless: Collection[str]) -> list[tuple[int | None, str]]:
         """(source_id, receiver_type) of every extends/implements edge left unresolved, but for
         those naming one of ``harmless``."""
@@ -95,13 +116,13 @@ class IndexReads:
                 if any(is_route_name(n) for n in names):  # routes came or went: every HTTP call may move
                     conds.append(f"kind = '{HTTP_CALLS}'")
             where, params = (" OR ".join(conds) or "0"), tuple(values)
-        inheritance = await self.fetch_writer(
-            f"SELECT {TO_RESOLVE} FROM edges WHERE kind IN ({_INHERITANCE_SQL}) AND ({where})", params
+        first = await self.fetch_writer(
+            f"SELECT {TO_RESOLVE} FROM edges WHERE kind IN ({_FIRST_SQL}) AND ({where})", params
         )
         others = await self.fetch_writer(
-            f"SELECT {TO_RESOLVE} FROM edges WHERE kind NOT IN ({_INHERITANCE_SQL}) AND ({where})", params
+            f"SELECT {TO_RESOLVE} FROM edges WHERE kind NOT IN ({_FIRST_SQL}) AND ({where})", params
         )
-        return inheritance, others
+        return first, others
 
     async def edges_matching(
         self, file_ids: Collection[int], edge_ids: Collection[int], names: Collection[str]

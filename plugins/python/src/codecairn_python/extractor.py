@@ -33,7 +33,7 @@ from operator import itemgetter
 from typing import Any
 
 from codecairn.extractors.common import SIGNATURE_MAX, has_errors
-from codecairn.model import FLOWED, Export, FileFacts, Import, Relation, Symbol
+from codecairn.model import FLOWED, INSTANCE, RETURNS, Export, FileFacts, Import, Relation, Symbol
 from tree_sitter import QueryCursor
 
 _QUERY_SOURCE = """
@@ -892,11 +892,14 @@ class _FileExtraction:
                 elif callee in self.return_types:  # `order = make()`, make returning an Order
                     note(start, is_self, var, self.return_types[callee])
                 elif is_self:
-                    continue
+                    if self._imported_call(callee):  # `self.order = make()`, make another module's
+                        note(start, is_self, var, FLOWED + callee + INSTANCE)
                 elif returned := self._returned(callee):  # `handler = choose()`, choose returning first
                     self._note_value(start, var, returned)
                 elif callee in _PARTIALS and (wrapped := self._first_argument(node)):  # partial(send, "all")
                     self._note_value(start, var, wrapped)
+                elif self._imported_call(callee):  # `order = make()`, make another module's: its returns edge
+                    note(start, is_self, var, FLOWED + callee + INSTANCE)
         for node in sorted(typed_assignments, key=_source_order):
             start = node.start_byte
             m = _ASSIGN_TYPED.match(text, start, min(node.end_byte, start + SIGNATURE_SCAN))
@@ -941,14 +944,17 @@ class _FileExtraction:
             callee = value.child_by_field_name("function") if value is not None and value.type == "call" else None
             name = _dotted(self._text(callee)) if callee is not None else ""
             made.setdefault(owner, set()).add(name if name and _is_type_name(name) else "")
-        for index, node in self._module_functions(functions):
+        # In source order: the relations it adds come out the same every time (captures do not).
+        for index, node in sorted(self._module_functions(functions), key=itemgetter(0)):
             annotation = node.child_by_field_name("return_type")
             named = _annotated_class(self._text(annotation)) if annotation is not None else ""
             if not named:
                 types = made.get(index, set())
                 named = next(iter(types)) if len(types) == 1 and "" not in types else ""
+            line = self.symbols[index][3]
             if named:
                 self.return_types[self.symbols[index][1]] = FLOWED + named
+                self.relations.append(_new(Relation, (RETURNS, index, named, line, "", INSTANCE)))
             returned = names.get(index, set())
             if len(returned) == 1 and "" not in returned:
                 if nested is None:  # (enclosing function, name) of every def inside a def
@@ -959,9 +965,13 @@ class _FileExtraction:
                 inner = next(iter(returned))
                 if (index, inner) in nested:
                     self.returned_functions[self.symbols[index][1]] = inner
+                    self.relations.append(
+                        _new(Relation, (RETURNS, index, f"{self.symbols[index][1]}.{inner}", line, "", ""))
+                    )
                 elif self._names_code(inner):
                     self.returned_names[self.symbols[index][1]] = inner
-        for node in yields:
+                    self.relations.append(_new(Relation, (RETURNS, index, inner, line, "", "")))
+        for node in sorted(yields, key=_source_order):
             owner = self._owner(node.start_byte)
             if owner < 0 or self.parents[owner] != -1 or self.is_class[owner] or not node.named_child_count:
                 continue
@@ -1026,6 +1036,12 @@ class _FileExtraction:
             elif value in self.value_names and (held := self._held(owner, value, node.start_byte)):
                 if self._names_code(held.partition(".")[0]):
                     self.field_values.setdefault(cls, {}).setdefault(name, held)
+
+    def _imported_call(self, callee: str) -> bool:
+        """Is ``callee`` (``make``, ``shop.make``) a function another module gives this one, not a
+        class by its name? What a call of it returns is that module's returns edge."""
+        head = callee.partition(".")[0]
+        return bool(callee) and head in self.import_sources and not _is_type_name(callee)
 
     def _module_functions(self, functions):
         """(symbol index, node) of the file's module-level functions, the ones its flow follows."""
@@ -1132,7 +1148,7 @@ class _FileExtraction:
         and every call of it here passes the same module-level name (a parameter another call
         gives something else holds no one value)."""
         note = self._note_value
-        for node in references:
+        for node in sorted(references, key=_source_order):  # a class attribute's last value counts
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             if left is not None and right is not None and (value := _dotted(self._text(right))):
                 note(node.start_byte, self._text(left), value)
@@ -1382,6 +1398,8 @@ class _FileExtraction:
                 callee = _dotted(self._text(function)) if function is not None else ""
                 if held := self._returned(callee) or self._got(node, callee, owner):
                     add(_new(Relation, ("calls", owner, callee + "()", call_line, "", FLOWED + held)))
+                elif self._imported_call(callee):  # `choose()()`, choose another module's
+                    add(_new(Relation, ("calls", owner, callee + "()", call_line, "", FLOWED + callee + INSTANCE)))
                 continue
             receiver, _, name = text[start : node.end_byte].rpartition(".")
             receiver_type = ""
@@ -1411,14 +1429,21 @@ class _FileExtraction:
                 if not receiver_type and receiver in value_names:  # `alias = order; alias.pay()`
                     held = self._held(owner, receiver, start)
                     receiver_type = FLOWED + held if held else ""
-                if not receiver_type and receiver[-1:] == ")" and self.return_types:  # `make().pay()`
-                    receiver_type = self.return_types.get(_one_call(receiver), "")
+                if not receiver_type and receiver[-1:] == ")":  # `make().pay()`
+                    made = _one_call(receiver)
+                    if made in self.return_types:
+                        receiver_type = self.return_types[made]
+                    elif self._imported_call(made):  # another module's make: its returns edge
+                        receiver_type = FLOWED + made + INSTANCE
                 if len(receiver) > RECEIVER_MAX:
                     self.recode = True
                     receiver = receiver[: RECEIVER_MAX - 1] + _ELLIPSIS
             elif name in value_names:  # `b = a = first; b()`: what b holds is called
                 held = self._held(owner, name, start)
                 receiver_type = FLOWED + held if held else ""
+            elif name in typed_names:  # `h = choose(); h()`, choose another module's
+                made = self._type_of(owner, name, start)
+                receiver_type = made if made[-2:] == INSTANCE else ""
             add(_new(Relation, ("calls", owner, name, call_line, receiver, receiver_type)))
             if name in _DEPRECATION_CALLS and receiver in ("warnings", "") and self._warns_deprecation(node, owner):
                 target = owner if owner >= 0 else 0  # at module level: the module symbol
