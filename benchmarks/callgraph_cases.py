@@ -498,6 +498,46 @@ def run():
                 "main.run": {"shop.orders.make", "shop.orders.Order.pay", "shop.orders.choose", "shop.orders.first"},
             },
         ),
+        (
+            {
+                "shop/query.py": """
+class Query:
+    def where(self, test):
+        return self
+
+    def copy(self) -> "Query":
+        return Query()
+
+    @classmethod
+    def empty(cls):
+        return cls()
+
+    def run(self):
+        pass
+""",
+                "main.py": """
+from shop.query import Query
+
+
+def search(query: Query):
+    query.where(1).run()
+    fresh = query.copy()
+    fresh.run()
+    Query.empty().run()
+""",
+            },
+            {
+                "shop.query.Query": {"builtins.classmethod"},
+                "shop.query.Query.copy": {"shop.query.Query"},
+                "shop.query.Query.empty": {"shop.query.Query"},
+                "main.search": {
+                    "shop.query.Query.where",
+                    "shop.query.Query.copy",
+                    "shop.query.Query.empty",
+                    "shop.query.Query.run",
+                },
+            },
+        ),
     ],
     "annotations": [
         (

@@ -117,7 +117,14 @@ async def test_calls_resolve_through_scopes_imports_and_inheritance(project: Pat
 
         stats = await a.stats()
         assert stats["unresolved_calls"] >= 1  # mystery_function stays countable
-        assert set(stats["call_resolution"]) <= {"exact", "import", "inherited", "name-only", "external"}
+        assert set(stats["call_resolution"]) <= {
+            "exact",
+            "import",
+            "inherited",
+            "name-only",
+            "external",
+            "flow",
+        }  # cls(): flow
         assert stats["call_resolution"]["external"] >= 1  # round() is the built-in
     finally:
         await ws.close()
@@ -789,5 +796,65 @@ async def test_what_another_modules_function_returns_is_followed_and_kept_curren
         orders.write_text(orders.read_text().replace("return Invoice()", "return None"))
         await ws.refresh(["shop/orders.py"])
         assert "shop.orders.Invoice.pay" not in callees(await a.get_symbol("main.run"))
+    finally:
+        await ws.close()
+
+
+async def test_what_a_method_returns_is_followed(tmp_path: Path, cache_dir: Path) -> None:
+    """`return self`, `-> "Query"`, `return cls()` in a classmethod: the call on what the method
+    gave reaches the class's method, through a typed parameter, self, or the class."""
+    root = tmp_path / "proj"
+    (root / "shop").mkdir(parents=True)
+    (root / "shop" / "query.py").write_text(
+        textwrap.dedent(
+            """
+            class Query:
+                def where(self, test):
+                    return self
+
+                def copy(self) -> "Query":
+                    return Query()
+
+                @classmethod
+                def empty(cls):
+                    return cls()
+
+                def run(self):
+                    return self.where(0).copy()
+            """
+        ).lstrip()
+    )
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            from shop.query import Query
+
+
+            def search(query: Query, other):
+                query.where(1).run()
+                fresh = query.copy()
+                fresh.run()
+                Query.empty().run()
+                other.where(1).run()
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        search = await a.get_symbol("main.search")
+        assert callees(search) == {
+            "shop.query.Query.where": "import",  # query: Query, the class imported
+            "shop.query.Query.copy": "import",
+            "shop.query.Query.empty": "import",
+            "shop.query.Query.run": "flow",  # on what where, copy and empty give
+        }
+        assert sorted(search["callees"]["unresolved"]) == ["run", "where"]  # other: untyped, no guess
+        assert callees(await a.get_symbol("Query.run")) == {
+            "shop.query.Query.where": "exact",
+            "shop.query.Query.copy": "flow",
+        }
+        assert callees(await a.get_symbol("Query.empty")) == {"shop.query.Query": "flow"}  # cls(): the class
     finally:
         await ws.close()

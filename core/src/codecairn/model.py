@@ -71,7 +71,7 @@ class Symbol(NamedTuple):
 
 
 class Relation(NamedTuple):
-    kind: str  # "extends" | "implements" | "calls" | "references"
+    kind: str  # "extends" | "implements" | "calls" | "references" | "returns" (model.RETURNS)
     source: int  # index of the symbol it occurs in (FileFacts.symbols), -1 = file level
     target: str  # the target name exactly as written: "Base", "pkg.Base", "charge"
     line: int  # line of the call site / base clause

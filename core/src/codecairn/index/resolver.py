@@ -224,11 +224,19 @@ class Resolver:
         self, callee: str, file_id: int, source_id: int | None, rules: ResolutionRules
     ) -> tuple[int, bool] | None:
         """What a call of ``callee`` gives, as (symbol id, an instance of it?): a class gives an
-        instance; a function what its returns edge says (another module's `make`, `choose`)."""
-        found = self._resolve_path(callee, file_id, source_id, rules)
-        if found is None or found[0] != "symbol":
-            return None
-        sid = found[1]
+        instance; a function or method what its returns edge says (another module's `make`,
+        `choose`; `self.make`, `Order.copy`)."""
+        receiver, dot, name = callee.rpartition(rules.separator)
+        if dot:  # a method or a module's function: found as a call of it is
+            hit = self._call_in_index(self.files[file_id], rules, file_id, source_id, name, receiver, "")
+            if hit is None:
+                return None
+            sid = hit[0]
+        else:
+            found = self._resolve_path(callee, file_id, source_id, rules)
+            if found is None or found[0] != "symbol":
+                return None
+            sid = found[1]
         if self.index.rows[sid].kind in CLASSLIKE:
             return sid, True
         got = self.index.returns.get(sid)

@@ -42,7 +42,7 @@ MIGRATIONS: list[str] = [
     CREATE TABLE edges (
         id INTEGER PRIMARY KEY,
         file_id INTEGER NOT NULL,
-        kind TEXT NOT NULL,                 -- extends | implements | calls | references
+        kind TEXT NOT NULL,                 -- extends | implements | calls | references | returns
         source_id INTEGER,                  -- the symbol it occurs in (NULL: file level)
         target TEXT NOT NULL,               -- as written
         receiver TEXT NOT NULL DEFAULT '',

@@ -271,6 +271,7 @@ _LITERAL_TYPES = {
     "concatenated_string": "str",
 }
 # Built-in types whose call makes one of them (`x = dict(a=1)`, `buf = bytearray()`).
+_SELF_TYPES = frozenset(("Self", "typing.Self", "typing_extensions.Self"))
 _PARTIALS = frozenset(("partial", "functools.partial"))
 _BUILTIN_CONSTRUCTORS = frozenset(("list", "dict", "set", "frozenset", "tuple", "str", "bytes", "bytearray"))
 _ASSIGN_TARGET = re.compile(r"\s*(self\s*\.\s*)?([A-Za-z_]\w*)\s*=", re.ASCII)
@@ -349,6 +350,9 @@ class _FileExtraction:
         self.module = self.real_module.encode().decode("latin-1")
         # Strings must be recoded at the end unless source and path are plain ASCII.
         self.recode = not (source.isascii() and self.real_module.isascii())
+        # What marks a cut string: in an ASCII file the latin-1 view is the text itself, so the
+        # real "…" goes in as it is and nothing is recoded (a third of CPython's files cut one).
+        self.ellipsis = _ELLIPSIS if self.recode else "…"
         self.is_package = path.replace("\\", "/").rpartition("/")[2].startswith("__init__.")
         self.symbols: list[Symbol] = []
         self.relations: list[Relation] = []
@@ -452,8 +456,7 @@ class _FileExtraction:
         """Declaration text on one line, at most SIGNATURE_MAX characters."""
         line = _SPACE.sub(" ", raw).strip(_BLANK)
         if cut or len(line) > SIGNATURE_MAX:
-            self.recode = True  # the ellipsis is not ASCII
-            return line[: SIGNATURE_MAX - 1] + _ELLIPSIS
+            return line[: SIGNATURE_MAX - 1] + self.ellipsis
         return line
 
     def _claim(self, scope: int, name: str) -> bool:
@@ -892,14 +895,14 @@ class _FileExtraction:
                 elif callee in self.return_types:  # `order = make()`, make returning an Order
                     note(start, is_self, var, self.return_types[callee])
                 elif is_self:
-                    if self._imported_call(callee):  # `self.order = make()`, make another module's
-                        note(start, is_self, var, FLOWED + callee + INSTANCE)
+                    if marked := self._marked_call(callee):  # `self.order = make()`, make another module's
+                        note(start, is_self, var, marked)
                 elif returned := self._returned(callee):  # `handler = choose()`, choose returning first
                     self._note_value(start, var, returned)
                 elif callee in _PARTIALS and (wrapped := self._first_argument(node)):  # partial(send, "all")
                     self._note_value(start, var, wrapped)
-                elif self._imported_call(callee):  # `order = make()`, make another module's: its returns edge
-                    note(start, is_self, var, FLOWED + callee + INSTANCE)
+                elif marked := self._marked_call(callee):  # `order = make()`: make's returns edge
+                    note(start, is_self, var, marked)
         for node in sorted(typed_assignments, key=_source_order):
             start = node.start_byte
             m = _ASSIGN_TYPED.match(text, start, min(node.end_byte, start + SIGNATURE_SCAN))
@@ -943,14 +946,14 @@ class _FileExtraction:
             )
             callee = value.child_by_field_name("function") if value is not None and value.type == "call" else None
             name = _dotted(self._text(callee)) if callee is not None else ""
-            made.setdefault(owner, set()).add(name if name and _is_type_name(name) else "")
+            made.setdefault(owner, set()).add(name if name and (_is_type_name(name) or name == "cls") else "")
         # In source order: the relations it adds come out the same every time (captures do not).
         for index, node in sorted(self._module_functions(functions), key=itemgetter(0)):
             annotation = node.child_by_field_name("return_type")
             named = _annotated_class(self._text(annotation)) if annotation is not None else ""
             if not named:
                 types = made.get(index, set())
-                named = next(iter(types)) if len(types) == 1 and "" not in types else ""
+                named = next(iter(types)) if len(types) == 1 and "" not in types and "cls" not in types else ""
             line = self.symbols[index][3]
             if named:
                 self.return_types[self.symbols[index][1]] = FLOWED + named
@@ -971,6 +974,21 @@ class _FileExtraction:
                 elif self._names_code(inner):
                     self.returned_names[self.symbols[index][1]] = inner
                     self.relations.append(_new(Relation, (RETURNS, index, inner, line, "", "")))
+        for index, node in sorted(self._methods(functions), key=itemgetter(0)):
+            # A method of a module-level class: `-> Order`, `-> Self`, every `return Order(...)`,
+            # `return cls(...)` or `return self` (what `self.make()` and `order.copy()` give).
+            cls_name = self.symbols[self.parents[index]][1]
+            annotation = node.child_by_field_name("return_type")
+            named = _annotated_class(self._text(annotation)) if annotation is not None else ""
+            if not named:
+                types = made.get(index, set())
+                named = next(iter(types)) if len(types) == 1 and "" not in types else ""
+                if not named and names.get(index) == {"self"}:
+                    named = cls_name
+            if named in _SELF_TYPES or named == "cls":
+                named = cls_name
+            if named:
+                self.relations.append(_new(Relation, (RETURNS, index, named, self.symbols[index][3], "", INSTANCE)))
         for node in sorted(yields, key=_source_order):
             owner = self._owner(node.start_byte)
             if owner < 0 or self.parents[owner] != -1 or self.is_class[owner] or not node.named_child_count:
@@ -1037,11 +1055,33 @@ class _FileExtraction:
                 if self._names_code(held.partition(".")[0]):
                     self.field_values.setdefault(cls, {}).setdefault(name, held)
 
-    def _imported_call(self, callee: str) -> bool:
-        """Is ``callee`` (``make``, ``shop.make``) a function another module gives this one, not a
-        class by its name? What a call of it returns is that module's returns edge."""
-        head = callee.partition(".")[0]
-        return bool(callee) and head in self.import_sources and not _is_type_name(callee)
+    def _marked_call(self, callee: str) -> str:
+        """``~make()``: what a call returns, for the resolver to follow through the callee's
+        returns edge — another module's function (``make``, ``shop.make``) or a method reached
+        through self, cls or a name (``self.make``, ``order.copy``: _retyped names its type);
+        "" for a class by its name (an instance of it, noted as such) or a name of this module."""
+        if not callee or _is_type_name(callee):
+            return ""
+        head, dot, _ = callee.partition(".")
+        return FLOWED + callee + INSTANCE if dot or head in self.import_sources else ""
+
+    def _retyped(self, marked: str, owner: int, byte: int) -> str:
+        """``~order.copy()`` as ``~Order.copy()`` when order's type is known here."""
+        head, dot, rest = marked[1:-2].partition(".")
+        if dot and head in self.typed_names:
+            typ = self._type_of(owner, head, byte).lstrip(FLOWED)
+            if typ and typ[-2:] != INSTANCE:
+                return f"{FLOWED}{typ}.{rest}{INSTANCE}"
+        return marked
+
+    def _methods(self, functions):
+        """(symbol index, node) of the methods of the file's module-level classes."""
+        parents, is_class = self.parents, self.is_class
+        for node in functions:
+            index = self._owner(node.start_byte)
+            if index >= 0 and not is_class[index] and (cls := parents[index]) >= 0:
+                if is_class[cls] and parents[cls] == -1:
+                    yield index, node
 
     def _module_functions(self, functions):
         """(symbol index, node) of the file's module-level functions, the ones its flow follows."""
@@ -1378,6 +1418,7 @@ class _FileExtraction:
         bounds, owners = self.bounds, self.owners
         add = self.relations.append
         typed_names, field_types, value_names = self.typed_names, self.field_types, self.value_names
+        attribute_names = {name for held in self.field_values.values() for name in held}  # what a class says it holds
         nodes.sort(key=_source_order)
         last = len(bounds) - 1
         i, owner, upcoming = 0, owners[0], bounds[1] if last else _END
@@ -1398,8 +1439,9 @@ class _FileExtraction:
                 callee = _dotted(self._text(function)) if function is not None else ""
                 if held := self._returned(callee) or self._got(node, callee, owner):
                     add(_new(Relation, ("calls", owner, callee + "()", call_line, "", FLOWED + held)))
-                elif self._imported_call(callee):  # `choose()()`, choose another module's
-                    add(_new(Relation, ("calls", owner, callee + "()", call_line, "", FLOWED + callee + INSTANCE)))
+                elif marked := self._marked_call(callee):  # `choose()()`, choose another module's
+                    marked = self._retyped(marked, owner, start)
+                    add(_new(Relation, ("calls", owner, callee + "()", call_line, "", marked)))
                 continue
             receiver, _, name = text[start : node.end_byte].rpartition(".")
             receiver_type = ""
@@ -1415,7 +1457,7 @@ class _FileExtraction:
                 if name[:1] in _NAME_GAP:  # obj.\\n    name(): the name's own line
                     call_line += name.count("\n")
                     name = name.lstrip(_NAME_GAP)
-                if self.field_values and (held := self._class_attribute(owner, receiver, name, start)):
+                if name in attribute_names and (held := self._class_attribute(owner, receiver, name, start)):
                     add(_new(Relation, ("calls", owner, name, call_line, "", FLOWED + held)))
                     continue
                 if receiver in typed_names:
@@ -1433,17 +1475,20 @@ class _FileExtraction:
                     made = _one_call(receiver)
                     if made in self.return_types:
                         receiver_type = self.return_types[made]
-                    elif self._imported_call(made):  # another module's make: its returns edge
-                        receiver_type = FLOWED + made + INSTANCE
+                    else:  # another module's make, self.make(): its returns edge
+                        receiver_type = self._marked_call(made)
                 if len(receiver) > RECEIVER_MAX:
-                    self.recode = True
-                    receiver = receiver[: RECEIVER_MAX - 1] + _ELLIPSIS
+                    receiver = receiver[: RECEIVER_MAX - 1] + self.ellipsis
             elif name in value_names:  # `b = a = first; b()`: what b holds is called
                 held = self._held(owner, name, start)
                 receiver_type = FLOWED + held if held else ""
+            elif name == "cls" and (cls := self._enclosing_class(owner)) >= 0 and self.parents[cls] == -1:
+                receiver_type = FLOWED + self.symbols[cls][1]  # `cls()` in a classmethod: its class
             elif name in typed_names:  # `h = choose(); h()`, choose another module's
                 made = self._type_of(owner, name, start)
                 receiver_type = made if made[-2:] == INSTANCE else ""
+            if receiver_type[-2:] == INSTANCE:
+                receiver_type = self._retyped(receiver_type, owner, start)
             add(_new(Relation, ("calls", owner, name, call_line, receiver, receiver_type)))
             if name in _DEPRECATION_CALLS and receiver in ("warnings", "") and self._warns_deprecation(node, owner):
                 target = owner if owner >= 0 else 0  # at module level: the module symbol
