@@ -841,6 +841,28 @@ Service(first, Repo()).run()
                 "main.Service.run": {"main.first", "main.Repo.find"},
             },
         ),
+        (
+            {
+                "app/db.py": """
+class Repo:
+    def find(self):
+        pass
+
+
+repo = Repo()
+""",
+                "main.py": """
+from app.db import repo
+from app import db
+
+
+def run():
+    repo.find()
+    db.repo.find()
+""",
+            },
+            {"app.db": {"app.db.Repo"}, "main.run": {"app.db.Repo.find"}},
+        ),
     ],
     "mixins": [
         (

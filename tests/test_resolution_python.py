@@ -858,3 +858,27 @@ async def test_what_a_method_returns_is_followed(tmp_path: Path, cache_dir: Path
         assert callees(await a.get_symbol("Query.empty")) == {"shop.query.Query": "flow"}  # cls(): the class
     finally:
         await ws.close()
+
+
+async def test_an_instance_another_module_holds_is_typed_by_what_it_holds(tmp_path: Path, cache_dir: Path) -> None:
+    """`repo = Repo()` at a module's top level, `repo.find()` and `db.repo.find()` in another
+    module: the calls reach Repo.find (flow), and follow an edit that makes repo something else."""
+    root = tmp_path / "proj"
+    (root / "app").mkdir(parents=True)
+    db = root / "app" / "db.py"
+    db.write_text(
+        "class Repo:\n    def find(self):\n        pass\n\n\nclass Cache(Repo):\n    def find(self):\n        pass\n\n\nrepo = Repo()\n"
+    )
+    (root / "main.py").write_text(
+        "from app.db import repo\nfrom app import db\n\n\ndef run():\n    repo.find()\n    db.repo.find()\n"
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        assert callees(await a.get_symbol("main.run")) == {"app.db.Repo.find": "flow"}
+        db.write_text(db.read_text().replace("repo = Repo()", "repo = Cache()"))
+        await ws.refresh(["app/db.py"])
+        assert callees(await a.get_symbol("main.run")) == {"app.db.Cache.find": "flow"}
+    finally:
+        await ws.close()

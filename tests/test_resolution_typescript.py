@@ -49,3 +49,28 @@ async def test_imports_resolve_across_the_ecmascript_family(tmp_path: Path, cach
         ]
     finally:
         await ws.close()
+
+
+async def test_an_instance_another_module_exports_is_typed_by_what_it_holds(tmp_path: Path, cache_dir: Path) -> None:
+    """`export const repo = new Repo()` in one module, `repo.find()` in another: the call reaches
+    Repo.find (flow); an edit that makes repo something else moves the call with it."""
+    files = {
+        "src/db.ts": "export class Repo { find(): void {} }\nexport class Cache { find(): void {} }\n"
+        "export const repo = new Repo();\n",
+        "src/app.ts": "import { repo } from './db';\nexport function main() { repo.find(); }\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    ws = await Workspace.open(tmp_path)
+    try:
+        await ws.index_now()
+        main = await answers(ws).get_symbol("src/app.main")
+        assert main["callees"] == {"flow": {"src/db.ts": {"Repo.find": 2}}}
+        db = tmp_path / "src/db.ts"
+        db.write_text(db.read_text().replace("new Repo()", "new Cache()"))
+        await ws.refresh(["src/db.ts"])
+        main = await answers(ws).get_symbol("src/app.main")
+        assert main["callees"] == {"flow": {"src/db.ts": {"Cache.find": 2}}}
+    finally:
+        await ws.close()

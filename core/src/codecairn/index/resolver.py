@@ -545,6 +545,11 @@ class Resolver:
                         hit = self.reexported(sym.file_id, name)
                         if hit is not None:
                             return hit, IMPORT
+                    held = self.index.returns.get(ref) if sym.kind in DATA_KINDS else None
+                    if held is not None and held[1] and held[0] in self.index.rows:
+                        member = self.member(held[0], name)  # `repo.find()`, repo = Repo() in its module
+                        if member is not None:
+                            return member[0], FLOW
                 else:  # a module that is not itself a symbol (a Java package, a TS module path)
                     ids = self.index.by_qn.get(ref + rules.separator + name)
                     if ids:

@@ -391,7 +391,10 @@ class _FileExtraction:
         self.lambda_scopes = False  # named lambdas added spans after the scopes were indexed
         self.import_sources: dict[str, str] = {}  # local name -> absolute module it came from
         self.module_lambdas: list[tuple[str, Any]] = []  # (name, parameters) of `name = lambda ...`
-        self._defs: set[str] | None = None  # the module's own functions and classes (_names_code)
+        self._defs: set[str] | None = None
+        self._variables: dict[str, int] | None = (
+            None  # module-level variables by name (_module_instance)  # the module's own functions and classes (_names_code)
+        )
 
     def run(self) -> FileFacts:
         root = self.tree.root_node
@@ -890,8 +893,10 @@ class _FileExtraction:
                 is_self, var, annotation, callee = m.groups()
                 if annotation:
                     note(start, is_self, var, annotation)
+                    self._module_instance(start, is_self, var, annotation)
                 elif _is_type_name(callee) or callee in _BUILTIN_CONSTRUCTORS:
                     note(start, is_self, var, callee)
+                    self._module_instance(start, is_self, var, callee)
                 elif callee in self.return_types:  # `order = make()`, make returning an Order
                     note(start, is_self, var, self.return_types[callee])
                 elif is_self:
@@ -1011,6 +1016,21 @@ class _FileExtraction:
                 s[1] for i, s in enumerate(self.symbols) if parents[i] == -1 and s[0] in ("function", "class")
             }
         return name in defs
+
+    def _module_instance(self, byte: int, is_self, var: str, type_name: str) -> None:
+        """``repo = Repo()`` at module level: what the variable holds, for other modules' calls
+        on it (a returns edge from the variable)."""
+        if is_self or type_name in _BUILTIN_CONSTRUCTORS or self._owner(byte) != -1:
+            return
+        if self._variables is None:
+            parents = self.parents
+            self._variables = {
+                s[1]: i for i, s in enumerate(self.symbols) if parents[i] == -1 and s[0] in ("variable", "constant")
+            }
+        index = self._variables.get(var)
+        if index is not None:
+            line = self.symbols[index][3]
+            self.relations.append(_new(Relation, (RETURNS, index, type_name, line, "", INSTANCE)))
 
     def _returned(self, callee: str) -> str:
         """The function a call of this module's ``callee`` returns, as the call's scope names it."""

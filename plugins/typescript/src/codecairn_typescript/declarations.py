@@ -3,7 +3,7 @@ enums, namespaces, fields, variables and the function-valued members of named ob
 
 from __future__ import annotations
 
-from codecairn.model import Relation
+from codecairn.model import INSTANCE, RETURNS, Relation
 
 from codecairn_typescript.commonjs import is_require
 from codecairn_typescript.modules import resolve_specifier
@@ -417,6 +417,9 @@ class Declarations(FileWalk):
             index = self._add(kind, name, node, sig, doc, parent, scope.qual, mods)
             if value_type == "object":
                 self._object_members(value, index, self.symbols[index].qualified_name)
+            elif at_module_level and (held := self._declared_type(node)):
+                # `export const repo = new Repo()`: what it holds, for other modules' `repo.find()`
+                self.relations.append(Relation(RETURNS, index, held, node.start_point.row + 1, "", INSTANCE))
 
     def _object_members(self, obj, parent: int, qual: str) -> None:
         """Function-valued members of an object literal bound to a name become its methods (and

@@ -86,6 +86,7 @@ _SHARED = dict(
     extractor=ImportedOnCall("codecairn_typescript.extractor:extract"),
     resolution=_RULES,
     family="ecmascript",  # a .ts file imports .tsx and .js modules by the same module names
+    version="2",  # "2": module-level variables' returns edges (`const repo = new Repo()`)
 )
 
 
