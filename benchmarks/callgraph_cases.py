@@ -354,6 +354,32 @@ Service().work()
                 "main.Service.work": {"main.Service.helper"},
             },
         ),
+        (
+            {
+                "main.py": """
+def retry(times):
+    def decorator(f):
+        def wrapper():
+            return f()
+
+        return wrapper
+
+    return decorator
+
+
+@retry(3)
+def fetch():
+    pass
+
+
+fetch()
+"""
+            },
+            {
+                "main": {"main.retry", "main.retry.decorator", "main.retry.decorator.wrapper"},
+                "main.retry.decorator.wrapper": {"main.fetch"},
+            },
+        ),
     ],
     "generators": [
         (

@@ -882,3 +882,44 @@ async def test_an_instance_another_module_holds_is_typed_by_what_it_holds(tmp_pa
         assert callees(await a.get_symbol("main.run")) == {"app.db.Cache.find": "flow"}
     finally:
         await ws.close()
+
+
+async def test_a_decorator_factory_applies_the_decorator_it_returns(tmp_path: Path, cache_dir: Path) -> None:
+    """`@retry(3)` calls retry, then the decorator retry returns, with the function it decorates;
+    the decorated name holds the wrapper that decorator returns, and the wrapper calls the function."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            def retry(times):
+                def decorator(f):
+                    def wrapper():
+                        return f()
+
+                    return wrapper
+
+                return decorator
+
+
+            @retry(3)
+            def fetch():
+                pass
+
+
+            def run():
+                fetch()
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        # Applied at the module's top level, where @retry(3) stands.
+        assert list((await a.get_symbol("main.retry"))["callers"]["exact"]) == ["main.py"]
+        assert list((await a.get_symbol("main.retry.decorator"))["callers"]["flow"]) == ["main.py"]
+        assert callees(await a.get_symbol("main.run")) == {"main.retry.decorator.wrapper": "flow"}
+        assert callees(await a.get_symbol("main.retry.decorator.wrapper")) == {"main.fetch": "flow"}
+    finally:
+        await ws.close()

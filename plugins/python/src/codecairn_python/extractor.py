@@ -375,6 +375,10 @@ class _FileExtraction:
         self.return_types: dict[str, str] = {}
         # Module-level functions whose every return is a function they define: name -> that name.
         self.returned_functions: dict[str, str] = {}
+        # Functions inside functions whose every return is a function they define (a decorator
+        # factory's decorator returning its wrapper): path in the module ("retry.decorator") ->
+        # (that name, the function's node).
+        self.nested_returns: dict[str, tuple[str, Any]] = {}
         # Module-level functions whose every return is one name of the module (`return first`).
         self.returned_names: dict[str, str] = {}
         # What this file's module-level generators yield, when a yield names it: name -> [dotted].
@@ -979,6 +983,16 @@ class _FileExtraction:
                 elif self._names_code(inner):
                     self.returned_names[self.symbols[index][1]] = inner
                     self.relations.append(_new(Relation, (RETURNS, index, inner, line, "", "")))
+        if nested is not None:
+            prefix = len(self.module) + 1
+            for node in functions:
+                index = self._owner(node.start_byte)
+                parent = self.parents[index] if index >= 0 else -1
+                returned = names.get(index, set())
+                if parent >= 0 and not self.is_class[parent] and len(returned) == 1:
+                    inner = next(iter(returned))
+                    if (index, inner) in nested:
+                        self.nested_returns[self.symbols[index][2][prefix:]] = (inner, node)
         for index, node in sorted(self._methods(functions), key=itemgetter(0)):
             # A method of a module-level class: `-> Order`, `-> Self`, every `return Order(...)`,
             # `return cls(...)` or `return self` (what `self.make()` and `order.copy()` give).
@@ -1237,9 +1251,11 @@ class _FileExtraction:
             for decorator in node.children:
                 if decorator.type != "decorator" or not decorator.named_child_count:
                     continue
-                written = _dotted(self._text(decorator.named_children[0]))
-                if not written:
-                    continue  # `@app.route("/")`: a call, already one of the file's calls
+                applied_node = decorator.named_children[0]
+                written = _dotted(self._text(applied_node))
+                if not written:  # `@app.route("/")`: a call, already one of the file's calls
+                    self._decorator_factory(applied_node, scope, name, len(node.children) == 2, node, applied)
+                    continue
                 add(_new(Relation, ("calls", scope, written, decorator.start_point[0] + 1, "", "")))
                 if scope == -1:
                     applied.append((written, name))
@@ -1252,6 +1268,23 @@ class _FileExtraction:
                     elif self.is_class[scope]:  # a method: the class attribute holds the wrapper
                         self.field_values.setdefault(scope, {})[name] = f"{written}.{wrapper}"
         return applied
+
+    def _decorator_factory(self, call, scope: int, name: str, alone: bool, decorated, applied: list) -> None:
+        """``@retry(3)`` where retry, of this module, returns a decorator it defines: that decorator
+        is called where the definition stands, its first parameter is what it decorates, and the
+        decorated name holds the wrapper the decorator returns (when it is the only decorator)."""
+        function = call.child_by_field_name("function") if call.type == "call" else None
+        factory = _dotted(self._text(function)) if function is not None else ""
+        inner = self.returned_functions.get(factory)
+        if not inner or scope != -1:
+            return
+        decorator = f"{factory}.{inner}"
+        line = call.start_point[0] + 1
+        self.relations.append(_new(Relation, ("calls", scope, factory + "()", line, "", FLOWED + decorator)))
+        applied.append((decorator, name))
+        wrapper = self.nested_returns.get(decorator)
+        if wrapper is not None and alone:
+            self._note_value(decorated.end_byte, name, f"{decorator}.{wrapper[0]}")
 
     def _arguments(self, functions, calls, applied: list[tuple[str, str]]) -> None:
         """Parameters of this file's module-level functions bound by its own calls of them (and
@@ -1269,6 +1302,11 @@ class _FileExtraction:
                 params[self.symbols[self.parents[index]][1]] = (at, names[1:], keyword_only, star, double_star)
         for name, parameters in self.module_lambdas:
             params.setdefault(name, self._parameters(parameters))
+        for decorator, _ in applied:  # a decorator factory's decorator, defined inside it
+            if decorator not in params and (found := self.nested_returns.get(decorator)) is not None:
+                parameters = found[1].child_by_field_name("parameters")
+                if parameters is not None:
+                    params[decorator] = self._parameters(parameters)
         if not params:
             return
         module_names = self.scope_names.get(-1, set()) | set(self.import_sources)
