@@ -134,7 +134,8 @@ class _Context:
         else:
             file = self.files.get(f.file_id)
             language = file.language if file is not None else ""
-            declared = priors.declared_private(f.modifiers.split(), language, f.name)
+            parent = self.facts.get(f.parent_id) if f.parent_id is not None else None
+            declared = priors.declared_private(f.modifiers.split(), language, f.name, parent.kind if parent else None)
             packages = self.exported_packages
             if packages and file is not None and language == "java" and file.module not in packages:
                 declared = True  # a package its module does not export: internal, whatever it declares
@@ -143,7 +144,6 @@ class _Context:
                 all_names = self.all_names.get(f.file_id)
                 if not declared and all_names is not None and f.parent_id is None and f.kind != "module":
                     declared = f.name not in all_names
-            parent = self.facts.get(f.parent_id) if f.parent_id is not None else None
             # A function defined inside a function cannot be called from outside it.
             local = parent is not None and parent.kind in _CALLABLE_KINDS
             result = declared or local or (parent is not None and parent.kind != "module" and self.private(parent))
