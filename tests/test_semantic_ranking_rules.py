@@ -138,3 +138,54 @@ async def test_a_summary_is_the_first_sentence_not_a_cut_line_or_a_signature(tmp
         assert (await top(ws, "map that remembers the order of its keys"))[0] == "LinkedTable"
     finally:
         await ws.close()
+
+
+async def test_code_embedded_in_this_session_is_judged_as_it_is_after_a_restart(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    # A deprecated package deprecates every module inside it. The embedding job judges a batch of
+    # symbols at a time; the package's own symbol is far from its modules' functions (hundreds of
+    # symbols between them), and the functions must be pushed down all the same, right away.
+    filler = "\n\n".join(f'def step_{i}(x):\n    """Step number {i} of the pipeline."""\n' for i in range(400))
+    files = {
+        "oldurls/__init__.py": '''
+            """URL helpers of the first release."""
+            import warnings
+
+            warnings.warn("oldurls is deprecated; use urlkit", DeprecationWarning, stacklevel=2)
+            ''',
+        "oldurls/m_steps.py": filler,
+        "oldurls/z_parse.py": '''
+            def split_url(url):
+                """Split a URL into its scheme, host, path and query."""
+            ''',
+        "urlkit/__init__.py": '''
+            def split_url(url):
+                """Split a URL into scheme, host, path and query string parts."""
+            ''',
+    }
+    ws = await embedded(tmp_path, files)
+    try:
+        catalog = ws.embeddings.catalog
+        assert catalog is not None and len(catalog) > 400
+        fresh = {
+            sid: tuple(getattr(catalog.traits, f)[row] for f in catalog.traits._FIELDS)
+            for sid, row in catalog.row_of.items()
+        }
+        found = await answers(ws).find_symbols(query="split a URL into scheme, host, path and query", limit=3)
+        assert listed(found["results"])[0]["path"] == "urlkit/__init__.py", found["results"]
+    finally:
+        await ws.close()
+
+    again = await Workspace.open(tmp_path)
+    try:
+        await again.embeddings.run_once()
+        catalog = again.embeddings.catalog
+        assert catalog is not None
+        loaded = {
+            sid: tuple(getattr(catalog.traits, f)[row] for f in catalog.traits._FIELDS)
+            for sid, row in catalog.row_of.items()
+        }
+        assert loaded == fresh
+    finally:
+        await again.close()
