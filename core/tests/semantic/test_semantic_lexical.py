@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
+import pytest
 from codecairn.semantic.lexical import LexicalIndex
 
 
@@ -59,3 +60,22 @@ def test_compaction_renumbers_rows_and_forgets_dropped_ones():
     assert rows.tolist() == [0, 1]
     assert index.search(["url"], alive(2))[0].tolist() == []
     assert len(index) == 2
+
+
+def test_a_word_of_the_same_family_counts_for_half_of_the_same_word():
+    # "comparison" and "compar" (from "compares"): one is the other plus an ending.
+    index = indexed("comparison order", "compar order", "order key")
+
+    rows, scores = index.search(["comparison"], alive(3))
+    best = dict(zip(rows.tolist(), scores.tolist()))
+    assert set(best) == {0, 1}
+    assert best[1] == pytest.approx(best[0] / 2, rel=0.05)
+
+    rows, scores = index.search(["compar"], alive(3))
+    assert set(rows.tolist()) == {0, 1}
+
+
+def test_short_words_have_no_family():
+    index = indexed("read reader", "readline")
+
+    assert index.search(["read"], alive(2))[0].tolist() == [0]

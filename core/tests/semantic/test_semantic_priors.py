@@ -56,6 +56,9 @@ def test_a_declaration_says_its_own_visibility_where_the_language_has_one():
     assert priors.declared_private(("private", "static"), "java", "f") is True
     assert priors.declared_private(("public",), "java", "f") is False
     assert priors.declared_private((), "java", "f") is True  # package-private
+    assert priors.declared_private((), "java", "f", "interface") is False  # public without saying so
+    assert priors.declared_private((), "java", "value", "annotation") is False
+    assert priors.declared_private(("private",), "java", "f", "interface") is True
     assert priors.declared_private(("pub",), "rust", "f") is False
     assert priors.declared_private((), "go", "Marshal") is False
     assert priors.declared_private((), "go", "marshal") is True

@@ -75,3 +75,10 @@ def test_queries_and_symbols_meet_on_the_same_stemmed_words():
     assert terms["header"] == 3 + 1
     assert terms["http"] == 1 and terms["client"] == 1
     assert "from" not in terms and "a" not in terms
+
+
+def test_plurals_and_verb_forms_of_words_ending_in_y_or_ie_meet():
+    # "cookies" finds Cookie; "copied" and "copies" find copy.
+    assert query_terms("keep cookies") == ["keep", *lexical_terms("Cookie", "Cookie", "")]
+    assert query_terms("copied copies copy") == ["copi"]
+    assert query_terms("entities") == query_terms("entity")

@@ -189,11 +189,25 @@ def test_javadoc_first_sentence_is_the_doc_even_across_annotations(extract_java)
             /** Summary spans
              *  two lines. Second sentence. */
             void e() {}
+
+            /**
+             * <p>Opens with a paragraph tag,
+             * as LinkedHashMap's does.
+             * <p>Second paragraph.
+             */
+            void f() {}
         }
         """
     )
     docs = {s.name: s.doc for s in facts.symbols if s.kind == "method"}
-    assert docs == {"a": "Starts with a tag only.", "b": "", "c": "", "d": "", "e": "Summary spans two lines."}
+    assert docs == {
+        "a": "Starts with a tag only.",
+        "b": "",
+        "c": "",
+        "d": "",
+        "e": "Summary spans two lines.",
+        "f": "Opens with a paragraph tag, as LinkedHashMap's does.",
+    }
 
 
 def test_interfaces_enums_records_and_annotation_types(extract_java):

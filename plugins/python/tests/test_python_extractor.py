@@ -167,6 +167,45 @@ def test_a_docstring_is_summarised_by_its_first_line_as_written():
     assert docs["commented"] == "Still the docstring."
 
 
+def test_a_summary_runs_on_to_the_end_of_its_sentence_and_skips_a_repeated_signature():
+    result = facts('''\
+        def urlsplit(url):
+            """Parse a URL into 5 components:
+            <scheme>://<netloc>/<path>?<query>#<fragment>
+
+            The result is a named 5-tuple.
+            """
+
+        def cleanups():
+            """Execute all class cleanup functions. Normally called for you after
+            tearDownClass. More detail here.
+            """
+
+        def renames(old, new):
+            """renames(old, new)
+
+            Super-rename; create directories as necessary and delete any left
+            empty.  Works like rename.
+            """
+
+        def index(value):
+            """S.index(value, [start, [stop]]) -> integer -- return first index of value.
+            Raises ValueError if the value is not present.
+            """
+
+        def example():
+            """Run this:
+            >>> example()
+            """
+        ''')
+    docs = {s.name: s.doc for s in result.symbols}
+    assert docs["urlsplit"] == "Parse a URL into 5 components: <scheme>://<netloc>/<path>?<query>#<fragment>"
+    assert docs["cleanups"] == "Execute all class cleanup functions. Normally called for you after tearDownClass."
+    assert docs["renames"] == "Super-rename; create directories as necessary and delete any left empty."
+    assert docs["index"] == "S.index(value, [start, [stop]]) -> integer -- return first index of value."
+    assert docs["example"] == "Run this:"
+
+
 def test_a_multiline_header_becomes_a_one_line_signature():
     result = facts("""\
         def resize(

@@ -50,6 +50,7 @@ Progress = Callable[[int, int, str], Awaitable[None]]
 
 _MODULE_KINDS = frozenset({"module", "package", "namespace"})
 _CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
+_SCOPE_KINDS = ("module", "package", "class", "interface")
 
 
 def wanted(kind: str) -> bool:
@@ -72,6 +73,7 @@ class _Context:
         facts: dict[int, SymbolFacts],
         exports: Iterable[ExportFacts],
         used_by: dict[int, int],
+        scopes: Iterable[SymbolFacts] | None = None,
     ) -> None:
         self.files = files
         self.facts = facts
@@ -86,10 +88,12 @@ class _Context:
                 self.all_names.setdefault(e.file_id, set()).add(e.name)
                 if e.source and not e.source.startswith("."):
                     self.reexported.add(f"{e.source}.{e.name}")
+        # Deprecation is inherited by qualified name (``distutils`` deprecates every module inside
+        # it): the scopes of the whole index, not only those among ``facts``.
         self.deprecated_scopes = {
             f.qualified_name
-            for f in facts.values()
-            if f.kind in ("module", "package", "class", "interface") and priors.deprecated(f.modifiers.split(), f.doc)
+            for f in (scopes if scopes is not None else facts.values())
+            if f.kind in _SCOPE_KINDS and priors.deprecated(f.modifiers.split(), f.doc)
         }
         self._private: dict[int, bool] = {}
 
@@ -134,7 +138,8 @@ class _Context:
         else:
             file = self.files.get(f.file_id)
             language = file.language if file is not None else ""
-            declared = priors.declared_private(f.modifiers.split(), language, f.name)
+            parent = self.facts.get(f.parent_id) if f.parent_id is not None else None
+            declared = priors.declared_private(f.modifiers.split(), language, f.name, parent.kind if parent else None)
             packages = self.exported_packages
             if packages and file is not None and language == "java" and file.module not in packages:
                 declared = True  # a package its module does not export: internal, whatever it declares
@@ -143,7 +148,6 @@ class _Context:
                 all_names = self.all_names.get(f.file_id)
                 if not declared and all_names is not None and f.parent_id is None and f.kind != "module":
                     declared = f.name not in all_names
-            parent = self.facts.get(f.parent_id) if f.parent_id is not None else None
             # A function defined inside a function cannot be called from outside it.
             local = parent is not None and parent.kind in _CALLABLE_KINDS
             result = declared or local or (parent is not None and parent.kind != "module" and self.private(parent))
@@ -283,11 +287,15 @@ class EmbeddingJob:
         }
 
     async def _context(
-        self, facts: dict[int, SymbolFacts], ids: list[int] | None, exports: list[ExportFacts] | None = None
+        self,
+        facts: dict[int, SymbolFacts],
+        ids: list[int] | None,
+        exports: list[ExportFacts] | None = None,
+        scopes: list[SymbolFacts] | None = None,
     ) -> _Context:
         exports = exports if exports is not None else await self.vectors.exports()
         used_by = await self.vectors.referencing_files(ids)
-        return _Context(self.state.files_by_id, facts, exports, used_by)
+        return _Context(self.state.files_by_id, facts, exports, used_by, scopes)
 
     async def _load(self) -> None:
         """Put every stored vector that a symbol still wants into the semantic index."""
@@ -344,14 +352,20 @@ class EmbeddingJob:
         total, done, computed = len(pending), 0, 0
         started = time.perf_counter()
         exports = await self.vectors.exports() if total else []
+        scopes = await self.vectors.scope_facts(_SCOPE_KINDS) if total else []
         for i in range(0, total, BATCH):
             rows = self.state.symbols.rows
             ids = [sid for sid in pending[i : i + BATCH] if sid in rows]
             facts = {f.id: f for f in await self.vectors.symbol_facts(ids)} if ids else {}
-            parents = {f.parent_id for f in facts.values() if f.parent_id is not None} - facts.keys()
-            if parents:
-                facts.update((f.id, f) for f in await self.vectors.symbol_facts(parents))
-            context = await self._context(facts, ids, exports)
+            # Every ancestor, not only the parent: privacy, deprecation and __all__ are inherited
+            # (a method of a class inside a private class), and a symbol embedded now must be
+            # judged as it will be when the stored vectors are loaded next time.
+            missing = {f.parent_id for f in facts.values() if f.parent_id is not None} - facts.keys()
+            while missing:
+                ancestors = await self.vectors.symbol_facts(missing)
+                facts.update((f.id, f) for f in ancestors)
+                missing = {f.parent_id for f in ancestors if f.parent_id is not None} - facts.keys()
+            context = await self._context(facts, ids, exports, scopes)
             entries, texts = _entries(context, [facts[sid] for sid in ids if sid in facts], embedder.model_id)
             stored = await self.vectors.vectors({e.hash for e in entries})
             todo = list(dict.fromkeys(e.hash for e in entries if e.hash not in stored))

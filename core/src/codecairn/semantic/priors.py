@@ -54,6 +54,7 @@ _DEPRECATED_DOC = re.compile(r"\bdeprecated\b|\bobsolete\b|\bdo not use\b", re.I
 _DEPRECATED_MODIFIERS = frozenset({"deprecated", "@Deprecated", "@deprecated", "@java.lang.Deprecated"})
 _PUBLIC_MODIFIERS = frozenset({"public", "protected", "pub", "export"})
 _PRIVATE_MODIFIERS = frozenset({"private", "internal", "fileprivate"})
+_JAVA_IMPLICITLY_PUBLIC = frozenset({"interface", "annotation"})
 
 
 class Traits(NamedTuple):
@@ -113,15 +114,20 @@ def private_name(qualified_name: str, separators: str = ".:#/") -> bool:
     return False
 
 
-def declared_private(modifiers: Collection[str], language: str, name: str) -> bool | None:
+def declared_private(
+    modifiers: Collection[str], language: str, name: str, parent_kind: str | None = None
+) -> bool | None:
     """What a declaration says of its own visibility: True (private), False (public) or None
-    (it says nothing; the name decides)."""
+    (it says nothing; the name decides). ``parent_kind``: the kind of what declares it."""
     if not _PRIVATE_MODIFIERS.isdisjoint(modifiers):
         return True
     if not _PUBLIC_MODIFIERS.isdisjoint(modifiers):
         return False
     if language == "java":
-        return True  # package-private: not part of the API a user of the library calls
+        # What an interface or annotation type declares is public without saying so
+        # (``List.of``, ``Map.entrySet``); elsewhere no modifier means package-private: not part
+        # of the API a user of the library calls.
+        return parent_kind not in _JAVA_IMPLICITLY_PUBLIC
     if language == "rust":
         return True  # no `pub`
     if language == "go":

@@ -108,20 +108,24 @@ def embedding_text(
 
 def _stem(word: str) -> str:
     """A light, conservative suffix stripper, the same for documents and queries: plurals and
-    verb endings only ("parses", "parsing", "parsed" -> "pars"; "files" -> "file"), so that
-    "enter" and "number" stay themselves."""
+    verb endings only ("parses", "parsing", "parsed" -> "pars"; "files" -> "fil"), so that
+    "enter" and "number" stay themselves. A final "y" and "ies" both end in "i", so that
+    "copy", "copies" and "copied" meet, and so do "cookie" and "cookies"."""
     if len(word) <= 3 or not word.isalpha():
         return word
     if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
+        return word[:-2]
     for suffix in ("ing", "ed"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[: -len(suffix)]
-            return word[:-1] if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsz" else word
+            word = word[:-1] if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsz" else word
+            return word[:-1] + "i" if word.endswith("y") and len(word) > 3 else word
     if word.endswith(("sses", "xes", "ches", "shes")):
         return word[:-2]
     if word.endswith("s") and not word.endswith(("ss", "us", "is")):
         word = word[:-1]
+    if word.endswith("y") and len(word) > 3:
+        return word[:-1] + "i"
     return word[:-1] if word.endswith("e") and len(word) > 3 else word
 
 

@@ -87,6 +87,14 @@ class VectorStore:
             out.extend(new(SymbolFacts, r) for r in rows)
         return out
 
+    async def scope_facts(self, kinds: Iterable[str]) -> list[SymbolFacts]:
+        """Facts of every symbol of the given kinds (the modules, packages and classes that other
+        symbols sit inside)."""
+        kinds = list(kinds)
+        new = tuple.__new__
+        rows = await self.store.fetch(f"{_FACTS} WHERE kind IN ({','.join('?' * len(kinds))})", kinds)
+        return [new(SymbolFacts, r) for r in rows]
+
     async def exports(self) -> list[ExportFacts]:
         new = tuple.__new__
         return [new(ExportFacts, r) for r in await self.store.fetch("SELECT file_id, name, kind, source FROM exports")]

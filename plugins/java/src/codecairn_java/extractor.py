@@ -174,7 +174,7 @@ _SENTENCE_END = re.compile(rb"\.(?:\s|$)")
 def _summary(source: bytes, start: int, end: int) -> str:
     """First sentence of the javadoc comment at source[start:end], the javadoc summary: it may
     run over several lines, and ends at a period followed by a space, a blank line, a ``<p>`` or
-    a tag like ``@param``.
+    a tag like ``@param`` (a ``<p>`` that opens the comment only opens it).
 
     Same rules as ``first_doc_line``, specialised to ``/** ... */``: it reads only the lines it
     needs, and nearly half of the JDK's 340,000 symbols have a javadoc.
@@ -192,7 +192,11 @@ def _summary(source: bytes, start: int, end: int) -> str:
             line = line[:-2].rstrip()
         if line.startswith(b"*"):
             line = line.lstrip(b"*").lstrip()
-        if line.startswith(b"@") or (not line and parts) or line[:3].lower() == b"<p>":
+        if line[:3].lower() == b"<p>":
+            if parts:
+                break
+            line = line[3:].lstrip()  # a javadoc that opens with <p> (``LinkedHashMap``)
+        if line.startswith(b"@") or (not line and parts):
             break
         if line:
             stop = _SENTENCE_END.search(line)

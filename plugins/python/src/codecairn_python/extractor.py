@@ -172,7 +172,14 @@ _ATTRIBUTE_TARGET = re.compile(r"([A-Za-z_]\w*)\s*\.\s*([A-Za-z_]\w*)\s*[:=]", r
 
 RECEIVER_MAX = 200
 SIGNATURE_SCAN = 2 * SIGNATURE_MAX  # bytes of a long statement worth reading for its signature
-DOC_SCAN = 1000  # bytes of a docstring worth reading for its first line
+DOC_SCAN = 1000  # bytes of a docstring worth reading for its summary
+SUMMARY_MAX = 240  # characters: a first sentence running on longer than this is cut at a line end
+# A first line that is only a call signature: ``renames(old, new)``, ``f(x) -> (data, list of``.
+_CALL_SIGNATURE = re.compile(
+    r"[A-Za-z_][\w.]*\([^()]*(?:\([^()]*\)[^()]*)*\)(?:\s*->\s*[\w.\[\](), ]*)?$|[A-Za-z_][\w.]*\([^)]*$"
+)
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+_SENTENCE_ENDS = (".", "!", "?")
 _ELLIPSIS = "…".encode().decode("latin-1")  # "…" in the latin-1 view
 _END = 1 << 62  # past the end of any file
 
@@ -305,12 +312,36 @@ def _is_type_name(dotted: str) -> bool:
 
 
 def _doc_line(text: str, begin: int, end: int, raw: bool = False) -> str:
-    """The first non-blank line of a docstring's content, as written (escapes are kept, except
-    that a ``\\n`` escape ends the line as it would in the evaluated string)."""
-    line = text[begin:end].lstrip(_BLANK).split("\n", 1)[0]
+    """A docstring's summary, as written: its first line, carried on through the lines of its
+    paragraph when it stops mid-sentence (``Parse a URL into 5 components:`` / ``<scheme>://…``)
+    up to the end of that sentence, as a javadoc summary is its first sentence. A first line that
+    only repeats the call signature (``makedirs(name [, mode=0o777])``, old C-style docstrings)
+    gives way to the next paragraph. Escapes are kept, except that a ``\\n`` escape ends the
+    summary as it would end the line in the evaluated string."""
+    lines = text[begin:end].lstrip(_BLANK).split("\n")
+    line = lines[0]
     if not raw and "\\" in line:
-        line = _NEWLINE_ESCAPE.split(line, 1)[0]
-    return line.strip(_BLANK)
+        cut = _NEWLINE_ESCAPE.split(line, 1)
+        if len(cut) > 1:
+            return cut[0].strip(_BLANK)
+    at = 0
+    if _CALL_SIGNATURE.match(line.strip(_BLANK)):
+        blank = next((i for i in range(1, len(lines) - 1) if not lines[i].strip(_BLANK)), None)
+        start = next((i for i in range(blank + 1, len(lines)) if lines[i].strip(_BLANK)), None) if blank else None
+        if start is not None:
+            at = start
+    summary = lines[at].strip(_BLANK)
+    for more in lines[at + 1 :]:
+        more = more.strip(_BLANK)
+        if summary.endswith(_SENTENCE_ENDS) or not more or more.startswith(">>>") or len(summary) > SUMMARY_MAX:
+            break
+        end_of_sentence = _SENTENCE_END.search(more)
+        summary = f"{summary} {more[: end_of_sentence.start() + 1] if end_of_sentence else more}"
+        if end_of_sentence:
+            break
+    if not raw and "\\" in summary:
+        summary = _NEWLINE_ESCAPE.split(summary, 1)[0].strip(_BLANK)
+    return summary
 
 
 def _utf8(value: str) -> str:
