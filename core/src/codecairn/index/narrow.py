@@ -210,7 +210,7 @@ class NarrowIndexer:
         edge_ids: list[int],
         names: set[str],
         known: list[tuple] | None = None,
-        returns_before: set[tuple[str, tuple]] = frozenset(),  # type: ignore[assignment]
+        returns_before: frozenset[tuple[str, tuple]] | set[tuple[str, tuple]] = frozenset(),
     ) -> int:
         """Resolve the edges an edit can have changed: those of the re-parsed files, ``edge_ids``
         (they pointed into symbols that went away), those naming a symbol that appeared, went
