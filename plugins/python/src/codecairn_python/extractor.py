@@ -427,6 +427,7 @@ class _FileExtraction:
         self.import_sources: dict[str, str] = {}  # local name -> absolute module it came from
         self.module_lambdas: list[tuple[str, Any]] = []  # (name, parameters) of `name = lambda ...`
         self._defs: set[str] | None = None
+        self._function_nodes: list[tuple[int, Any]] | None = None  # _indexed()
         self._variables: dict[str, int] | None = (
             None  # module-level variables by name (_module_instance)  # the module's own functions and classes (_names_code)
         )
@@ -988,7 +989,7 @@ class _FileExtraction:
             name = _dotted(self._text(callee)) if callee is not None else ""
             made.setdefault(owner, set()).add(name if name and (_is_type_name(name) or name == "cls") else "")
         # In source order: the relations it adds come out the same every time (captures do not).
-        for index, node in sorted(self._module_functions(functions), key=itemgetter(0)):
+        for index, node in self._module_functions(functions):
             annotation = node.child_by_field_name("return_type")
             named = _annotated_class(self._text(annotation)) if annotation is not None else ""
             if not named:
@@ -1016,15 +1017,14 @@ class _FileExtraction:
                     self.relations.append(_new(Relation, (RETURNS, index, inner, line, "", "")))
         if nested is not None:
             prefix = len(self.module) + 1
-            for node in functions:
-                index = self._owner(node.start_byte)
+            for index, node in self._indexed(functions):
                 parent = self.parents[index] if index >= 0 else -1
                 returned = names.get(index, set())
                 if parent >= 0 and not self.is_class[parent] and len(returned) == 1:
                     inner = next(iter(returned))
                     if (index, inner) in nested:
                         self.nested_returns[self.symbols[index][2][prefix:]] = (inner, node)
-        for index, node in sorted(self._methods(functions), key=itemgetter(0)):
+        for index, node in self._methods(functions):
             # A method of a module-level class: `-> Order`, `-> Self`, every `return Order(...)`,
             # `return cls(...)` or `return self` (what `self.make()` and `order.copy()` give).
             cls_name = self.symbols[self.parents[index]][1]
@@ -1092,8 +1092,7 @@ class _FileExtraction:
     def _module_class_inits(self, functions):
         """(symbol index, node) of the ``__init__`` of each module-level class of the file."""
         parents, is_class, symbols = self.parents, self.is_class, self.symbols
-        for node in functions:
-            index = self._owner(node.start_byte)
+        for index, node in self._indexed(functions):
             if index >= 0 and symbols[index][1] == "__init__" and (cls := parents[index]) >= 0:
                 if is_class[cls] and parents[cls] == -1:
                     yield index, node
@@ -1142,16 +1141,21 @@ class _FileExtraction:
     def _methods(self, functions):
         """(symbol index, node) of the methods of the file's module-level classes."""
         parents, is_class = self.parents, self.is_class
-        for node in functions:
-            index = self._owner(node.start_byte)
+        for index, node in self._indexed(functions):
             if index >= 0 and not is_class[index] and (cls := parents[index]) >= 0:
                 if is_class[cls] and parents[cls] == -1:
                     yield index, node
 
+    def _indexed(self, functions) -> list[tuple[int, Any]]:
+        """(symbol index, node) of every def, in source order: found once, walked by several passes."""
+        if self._function_nodes is None:
+            owner = self._owner
+            self._function_nodes = sorted(((owner(n.start_byte), n) for n in functions), key=itemgetter(0))
+        return self._function_nodes
+
     def _module_functions(self, functions):
         """(symbol index, node) of the file's module-level functions, the ones its flow follows."""
-        for node in functions:
-            index = self._owner(node.start_byte)
+        for index, node in self._indexed(functions):
             if index >= 0 and self.parents[index] == -1 and not self.is_class[index]:
                 yield index, node
 
