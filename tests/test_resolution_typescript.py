@@ -22,10 +22,14 @@ FILES = {
 }
 
 
+def write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+
+
 async def test_imports_resolve_across_the_ecmascript_family(tmp_path: Path, cache_dir: Path) -> None:
-    for rel, text in FILES.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
+    write(tmp_path, FILES)
     ws = await Workspace.open(tmp_path)
     try:
         await ws.index_now()
@@ -59,9 +63,7 @@ async def test_an_instance_another_module_exports_is_typed_by_what_it_holds(tmp_
         "export const repo = new Repo();\n",
         "src/app.ts": "import { repo } from './db';\nexport function main() { repo.find(); }\n",
     }
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
+    write(tmp_path, files)
     ws = await Workspace.open(tmp_path)
     try:
         await ws.index_now()
