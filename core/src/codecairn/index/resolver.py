@@ -41,8 +41,9 @@ from codecairn.model import (
 # `from x import *` reached as module attributes (`collections.abc.MutableMapping`); calls out of
 # the index labelled external; a mixin's self calls through its subclasses (flow). "3": a class
 # call is an edge to the __init__ it runs; `import *` honours __all__; returns edges and the calls
-# that follow them across modules.
-VERSION = "3"
+# that follow them across modules. "4": a method of a class from outside the index, called on an
+# instance of it, is external (`d = OrderedDict(); d.move_to_end()`).
+VERSION = "4"
 RESOLVER_META_KEY = "resolver"
 
 SCOPE_ROOT_KINDS = frozenset({"module", "package"})
@@ -263,15 +264,27 @@ class Resolver:
     def resolve_calls(self, edges: list[tuple]) -> list[tuple]:
         out = []
         found: tuple[int | None, str] | None
+        # The same call from the same scope has the same answer (`self.assertEqual(...)` forty
+        # times in one test): 40 % of CPython's call edges repeat one of their file. Remembered for
+        # the file at hand only (edges come file by file), so it stays small.
+        answers: dict[tuple, tuple[int | None, str | None]] = {}
+        answers_file = None
         for eid, file_id, kind, source_id, target, receiver, receiver_type in edges:
-            if kind == "references":
-                found = self.resolve_reference(file_id, source_id, target)
-            elif kind == HTTP_CALLS:
-                route = self.routes().match(target)
-                found = (route, ROUTE) if route is not None else None
-            else:
-                found = self.resolve_call(file_id, source_id, target, receiver, receiver_type)
-            out.append((found[0], found[1], eid) if found else (None, None, eid))
+            if file_id != answers_file:
+                answers.clear()
+                answers_file = file_id
+            key = (kind, source_id, target, receiver, receiver_type)
+            answer = answers.get(key)
+            if answer is None:
+                if kind == "references":
+                    found = self.resolve_reference(file_id, source_id, target)
+                elif kind == HTTP_CALLS:
+                    route = self.routes().match(target)
+                    found = (route, ROUTE) if route is not None else None
+                else:
+                    found = self.resolve_call(file_id, source_id, target, receiver, receiver_type)
+                answer = answers[key] = (found[0], found[1]) if found else (None, None)
+            out.append((*answer, eid))
         return out
 
     def routes(self) -> RouteTable:
@@ -302,12 +315,14 @@ class Resolver:
         rules = self.rules.get(info.language)
         if rules is None:
             return None
+        made = ""  # the class a receiver was made by, when only code outside the index may say more
         if receiver_type[:1] == FLOWED:  # what the called name or the receiver holds, followed
             held = receiver_type[1:]
             if held[-2:] == INSTANCE:  # what a call returns: `make().pay()`, `h = choose(); h()`
                 got = self._returned(held[:-2], file_id, source_id, rules)
                 if got is not None:
                     return self._call_on_returned(got, name, receiver, rules)
+                made = held[:-2] if receiver else ""
                 receiver_type = ""  # nothing known of it: the call as if nothing had been followed
             elif receiver:
                 found = self.resolve_call(file_id, source_id, name, receiver, held)
@@ -323,7 +338,7 @@ class Resolver:
         if found is not None and rules.constructor and self.index.rows[found[0]].kind in TYPE_KINDS:
             return self._constructed(found, rules.constructor)
         if found is None and rules.builtins_module:
-            dotted = self._external(info, rules, file_id, source_id, name, receiver, receiver_type)
+            dotted = self._external(info, rules, file_id, source_id, name, receiver, receiver_type or made)
             if dotted is not None:
                 return None, external_resolution(dotted)
         return found
@@ -382,6 +397,10 @@ class Resolver:
         held = receiver_type or _literal_type(receiver)
         if held and held in rules.builtins and not self._shadowed(held, file_id, source_id, rules, callable_only=False):
             return sep.join((rules.builtins_module, held, name))
+        if held and receiver:  # `d = OrderedDict(); d.move_to_end()`, OrderedDict from outside the index
+            outside = self._outside_class(info, rules, file_id, source_id, held)
+            if outside is not None:
+                return f"{outside}{sep}{name}"
         if not receiver:
             head, rest = name, ""
         elif _PATH_RE.match(receiver):
@@ -414,6 +433,26 @@ class Resolver:
         if not receiver and binding is not None:  # `from ctypes import *`, then `POINTER(...)`
             return self._external_through_wildcards(binding, info.language, name, sep, 0)
         return None
+
+    def _outside_class(
+        self, info: FileInfo, rules: ResolutionRules, file_id: int, source_id: int | None, dotted: str
+    ) -> str | None:
+        """The dotted name outside the index of the class ``dotted`` names here (`OrderedDict`
+        imported from collections, `collections.OrderedDict` with collections not indexed); None
+        when it is or may be indexed code, or does not name a class (a lower-case callee may be a
+        factory: what `socket.create_connection()` makes, its name does not say)."""
+        sep = rules.separator
+        last = dotted.rpartition(sep)[2]
+        if not last[:1].isupper() or _PATH_RE.match(dotted) is None:
+            return None
+        head, _, rest = dotted.partition(sep)
+        if self._shadowed(head, file_id, source_id, rules, callable_only=False):
+            return None
+        binding = self.bindings.get(file_id)
+        targets = binding.names.get(head, ()) if binding is not None else ()
+        if len(targets) != 1 or self._reaches_the_index(info.language, targets[0], sep):
+            return None
+        return sep.join(p for p in (targets[0], rest) if p)
 
     def _shadowed(
         self, name: str, file_id: int, source_id: int | None, rules: ResolutionRules, callable_only: bool
@@ -527,6 +566,11 @@ class Resolver:
                     hit = self._own_member(base, name)
                     if hit is not None:
                         return hit, INHERITED
+                if rules.builtins_module:
+                    # No supertype in the index has it: one outside does (`super().__init__()` is
+                    # object's, or a library base's). A namesake elsewhere — often the very method
+                    # making the call — is not it.
+                    return None
             return self._name_only(name, CALLABLE_KINDS)
         if _PATH_RE.match(receiver):
             head = self._resolve_path(receiver, file_id, source_id, rules)
@@ -567,6 +611,14 @@ class Resolver:
                 member = self.member(typ[0], name)
                 if member is not None:
                     return member[0], (typ[1] if member[1] == EXACT else member[1])
+        if receiver[-2:] == "()" and receiver[-3:-2] != "(" and rules.builtins_module:
+            # A link of a call chain the extractor wrote without arguments (`A().f()` of
+            # `A().f().g()`): what that call returns, through its returns edge.
+            got = self._returned(receiver[:-2], file_id, source_id, rules)
+            if got is not None and got[1]:
+                member = self.member(got[0], name)
+                if member is not None:
+                    return member[0], FLOW
         # `x.append()` on an object whose type the syntax does not show: no guess. A unique method
         # name elsewhere is far more often a coincidence (list.append vs. some helper) than a call.
         return None
