@@ -916,3 +916,404 @@ class Second(CheckMixin, Case):
         ),
     ],
 }
+
+# Written on 2026-12-05 from the same rules, for the forms the first set left out: unpacking into
+# nested tuples and a starred name, keys and items assigned after the literal, a literal passed as
+# an argument, stacked decorators, a function returning one of several, a named lambda returning
+# one, `next()` of a generator and a loop over a generator held in a name, `super()` reaching past
+# the project's classes, `raise Cls` without a call, methods of a class from outside the project,
+# a bound method passed as an argument, imports inside a function, chains of calls (`A().f().g()`).
+MORE_CASES: dict[str, list[Case]] = {
+    "assignments": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def third():
+    pass
+
+
+head, *rest = first, second, third
+head()
+rest[1]()
+*init, last = first, second
+last()
+(a, b), c = (first, second), third
+b()
+"""
+            },
+            {"main": {"main.first", "main.third", "main.second"}},
+        ),
+    ],
+    "args": [
+        (
+            {
+                "main.py": """
+def callback():
+    pass
+
+
+def outer(f):
+    def inner():
+        f()
+
+    return inner
+
+
+outer(callback)()
+"""
+            },
+            {"main": {"main.outer", "main.outer.inner"}, "main.outer.inner": {"main.callback"}},
+        ),
+        (
+            {
+                "main.py": """
+class Shop:
+    def close(self):
+        pass
+
+
+def apply(f):
+    f()
+
+
+shop = Shop()
+apply(shop.close)
+"""
+            },
+            {"main": {"main.Shop", "main.apply"}, "main.apply": {"main.Shop.close"}},
+        ),
+    ],
+    "dicts": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+table = {}
+table["a"] = first
+table["a"]()
+table["a"] = second
+table["a"]()
+"""
+            },
+            {"main": {"main.first", "main.second"}},
+        ),
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def run(handlers):
+    handlers["a"]()
+
+
+run({"a": first})
+"""
+            },
+            {"main": {"main.run"}, "main.run": {"main.first"}},
+        ),
+    ],
+    "lists": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+funcs = [first]
+funcs.append(second)
+funcs[1]()
+for f in funcs:
+    f()
+"""
+            },
+            {"main": {"main.first", "main.second", "builtins.list.append"}},
+        ),
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def run(funcs):
+    funcs[0]()
+
+
+run([first])
+"""
+            },
+            {"main": {"main.run"}, "main.run": {"main.first"}},
+        ),
+    ],
+    "decorators": [
+        (
+            {
+                "main.py": """
+def outer(f):
+    def wrap():
+        return f()
+
+    return wrap
+
+
+def inner(f):
+    def wrap():
+        return f()
+
+    return wrap
+
+
+@outer
+@inner
+def target():
+    pass
+
+
+target()
+"""
+            },
+            {
+                "main": {"main.outer", "main.inner", "main.outer.wrap"},
+                "main.outer.wrap": {"main.inner.wrap"},
+                "main.inner.wrap": {"main.target"},
+            },
+        ),
+        (
+            {
+                "main.py": """
+def register(f):
+    return f
+
+
+@register
+def target():
+    pass
+
+
+target()
+"""
+            },
+            {"main": {"main.register", "main.target"}},
+        ),
+    ],
+    "lambdas": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+get = lambda: first
+get()()
+"""
+            },
+            {"main": {"main.get", "main.first"}},
+        ),
+    ],
+    "generators": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def one():
+    yield first
+
+
+def both():
+    yield first
+    yield second
+
+
+next(one())()
+steps = both()
+for step in steps:
+    step()
+"""
+            },
+            {"main": {"main.one", "main.both", "main.first", "main.second", "builtins.next"}},
+        ),
+    ],
+    "direct_calls": [
+        (
+            {
+                "main.py": """
+class A:
+    def f(self):
+        return self
+
+    def g(self):
+        pass
+
+
+A().f().g()
+a = A()
+a.f(1).f().g()
+"""
+            },
+            {"main": {"main.A", "main.A.f", "main.A.g"}},
+        ),
+    ],
+    "returns": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def pick(n):
+    if n:
+        return first
+    return second
+
+
+pick(1)()
+"""
+            },
+            {"main": {"main.pick", "main.first", "main.second"}},
+        ),
+    ],
+    "mro": [
+        (
+            {
+                "main.py": """
+class Base:
+    @staticmethod
+    def helper():
+        pass
+
+
+class Child(Base):
+    def __init__(self):
+        super().__init__()
+        self.helper()
+
+
+Child()
+"""
+            },
+            {
+                "main": {"main.Child.__init__"},
+                "main.Base": {"builtins.staticmethod"},
+                "main.Child.__init__": {"builtins.super", "main.Base.helper", "builtins.object.__init__"},
+            },
+        ),
+    ],
+    "external": [
+        (
+            {
+                "main.py": """
+from collections import OrderedDict
+import fractions
+
+
+d = OrderedDict()
+d.move_to_end("a")
+half = fractions.Fraction(1, 2)
+half.limit_denominator()
+"""
+            },
+            {
+                "main": {
+                    "collections.OrderedDict",
+                    "collections.OrderedDict.move_to_end",
+                    "fractions.Fraction",
+                    "fractions.Fraction.limit_denominator",
+                }
+            },
+        ),
+    ],
+    "exceptions": [
+        (
+            {
+                "main.py": """
+class Failed(Exception):
+    def __init__(self):
+        pass
+
+    def explain(self):
+        pass
+
+
+def run():
+    raise Failed
+
+
+def check():
+    try:
+        run()
+    except Failed as e:
+        e.explain()
+"""
+            },
+            {"main.run": {"main.Failed.__init__"}, "main.check": {"main.run", "main.Failed.explain"}},
+        ),
+    ],
+    "imports": [
+        (
+            {
+                "pkg/__init__.py": "",
+                "pkg/a.py": """
+def f():
+    pass
+""",
+                "pkg/b.py": """
+from . import a
+from .a import f as g
+
+
+def run():
+    a.f()
+    g()
+""",
+                "main.py": """
+import pkg.a as m
+
+
+def run():
+    import json
+
+    json.dumps(1)
+    m.f()
+""",
+            },
+            {"pkg.b.run": {"pkg.a.f"}, "main.run": {"pkg.a.f", "json.dumps"}},
+        ),
+    ],
+}
+for _category, _cases in MORE_CASES.items():
+    CASES[_category] = CASES[_category] + _cases

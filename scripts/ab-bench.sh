@@ -21,6 +21,10 @@ ref=${1:?usage: ab-bench.sh REF [ROUNDS]}
 rounds=${2:-4}
 after=${AB_AFTER:-$(cd "$(dirname "$0")/.." && pwd)}
 export CODECAIRN_BENCH_TIER=${CODECAIRN_BENCH_TIER:-large}
+# Bytecode written and reused, as an installed package has it: with PYTHONDONTWRITEBYTECODE set every
+# process (the indexer, each parse worker, the edge loader) compiles its modules from source at every
+# start, which weighs on the side with more code and is not indexing.
+unset PYTHONDONTWRITEBYTECODE
 tests=${AB_TESTS:-"test_cold_index_vs_ctags or test_unchanged_reindex or test_query_latency_through_mcp"}
 out=${AB_OUT:-$(mktemp -d /tmp/codecairn-ab.XXXXXX)}
 mkdir -p "$out"

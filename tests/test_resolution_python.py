@@ -923,3 +923,164 @@ async def test_a_decorator_factory_applies_the_decorator_it_returns(tmp_path: Pa
         assert callees(await a.get_symbol("main.retry.decorator.wrapper")) == {"main.fetch": "flow"}
     finally:
         await ws.close()
+
+
+async def test_unpacking_containers_filled_later_stacked_decorators_and_raised_classes(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    """Values reach calls through unpacking (nested, starred), keys and appends after the literal,
+    a literal passed as an argument, stacked decorators, `next()` of a generator and a named
+    lambda's result; `raise Failed` makes a Failed; a method of a class from outside the project is
+    external by that class's name, a lower-case callee's is not guessed."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            import socket
+            from collections import OrderedDict
+
+
+            def first():
+                pass
+
+
+            def second():
+                pass
+
+
+            def third():
+                pass
+
+
+            def outer(f):
+                def wrap():
+                    return f()
+
+                return wrap
+
+
+            def inner(f):
+                def wrap():
+                    return f()
+
+                return wrap
+
+
+            @outer
+            @inner
+            def target():
+                pass
+
+
+            def one():
+                yield third
+
+
+            class Failed(Exception):
+                def __init__(self):
+                    pass
+
+
+            def unpacked():
+                (a, b), *rest = (first, second), third
+                b()
+                rest[0]()
+
+
+            def filled():
+                table = {}
+                table["a"] = first
+                table["a"]()
+                funcs = [first]
+                funcs.append(second)
+                funcs[1]()
+
+
+            def each(handlers):
+                handlers["go"]()
+
+
+            each({"go": third})
+            get = lambda: second
+
+
+            def misc():
+                target()
+                next(one())()
+                get()()
+                raise Failed
+
+
+            def pick(n):
+                if n:
+                    return first
+                return second
+
+
+            def chosen():
+                pick(1)()
+
+
+            class Builder:
+                def step(self):
+                    return self
+
+                def done(self):
+                    pass
+
+
+            def chained(b: Builder):
+                Builder().step().step().done()
+                b.step().done()
+
+
+            class Plain:
+                pass
+
+
+            class Sub(Plain):
+                def __init__(self):
+                    super().__init__()
+
+
+            def outside():
+                d = OrderedDict()
+                d.move_to_end("a")
+                s = socket.socket()
+                s.connect(("a", 1))
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        assert callees(await a.get_symbol("main.unpacked")) == {"main.second": "flow", "main.third": "flow"}
+        assert callees(await a.get_symbol("main.filled")) == {"main.first": "flow", "main.second": "flow"}
+        assert callees(await a.get_symbol("main.each")) == {"main.third": "flow"}
+        misc = callees(await a.get_symbol("main.misc"))
+        assert misc["main.outer.wrap"] == "flow"  # target holds outer's wrapper...
+        assert "main.target" not in misc
+        assert callees(await a.get_symbol("main.outer.wrap")) == {"main.inner.wrap": "flow"}  # ...around inner's
+        assert callees(await a.get_symbol("main.inner.wrap")) == {"main.target": "flow"}
+        assert misc["main.third"] == "flow"  # next(one())()
+        assert misc["main.second"] == "flow"  # get()()
+        assert misc["main.Failed.__init__"] == "exact"  # raise Failed
+        assert callees(await a.get_symbol("main.chosen")) == {
+            "main.pick": "exact",
+            "main.first": "flow",
+            "main.second": "flow",
+        }
+        assert callees(await a.get_symbol("main.chained")) == {  # each link through the one before
+            "main.Builder": "exact",
+            "main.Builder.step": "exact",
+            "main.Builder.done": "flow",
+        }
+        # No class of the project has it: not a namesake (the __init__ making the call).
+        assert (await a.get_symbol("main.Sub.__init__"))["callees"]["unresolved"] == ["__init__"]
+        outside = await a.get_symbol("main.outside")
+        assert "collections.OrderedDict.move_to_end" in outside["callees"]["external"]
+        assert "connect" in outside["callees"]["unresolved"]  # socket.socket() may be any factory's result
+    finally:
+        await ws.close()

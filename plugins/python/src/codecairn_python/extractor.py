@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from codecairn.extractors.common import SIGNATURE_MAX, has_errors
@@ -58,6 +58,9 @@ _QUERY_SOURCE = """
 (return_statement) @return
 (call function: (subscript value: (identifier) subscript: [(integer) (string)]) @call.subscript)
 (assignment left: (identifier) right: [(list) (tuple) (dictionary)]) @assign.container
+(assignment
+  left: [(pattern_list) (tuple_pattern) (list_pattern)]
+  right: [(expression_list) (tuple) (list)]) @assign.unpack
 (typed_parameter) @param.typed
 (typed_default_parameter) @param.typed
 (assignment left: (attribute object: (identifier))) @assign.attribute
@@ -66,6 +69,10 @@ _QUERY_SOURCE = """
 (for_in_clause left: (identifier) right: (_)) @for
 (yield) @yield
 (call function: (call) @call.returned)
+(raise_statement . [(identifier) (attribute)] @raise.class)
+(assignment
+  left: (subscript value: (identifier) subscript: [(string) (integer)])
+  right: [(identifier) (attribute)]) @assign.item
 """
 
 _query = None  # tree_sitter.Query, built on first use in each process (Query objects do not pickle)
@@ -235,10 +242,29 @@ _Parameters = tuple[int, list[str], list[str], str, str]
 _new = tuple.__new__  # builds a NamedTuple without its Python-level __new__ (this runs ~10^5 times)
 
 
-def _source_order(node) -> tuple[int, int]:
+_BY_START, _BY_END = attrgetter("start_byte"), attrgetter("end_byte")
+# In what a container holds (_FileExtraction.containers), indexes and keys are strings; under this
+# int a list's length, where an append lands; under None what a loop over it gives.
+_LENGTH = 0
+
+
+_APPENDED_NAME = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\Z")  # the name just before ".append("
+_NAME_NODES = frozenset(("identifier", "attribute"))
+_LITERAL = "#"  # an argument's value that is a list or dict literal: "#" + where it starts
+
+
+def _list_order(item: tuple) -> tuple[int, int]:
+    key = item[0]
+    return (0, int(key)) if key.__class__ is str and key.isdigit() else (1, 0)
+
+
+def _in_source_order(nodes) -> list:
     """Source order; of nodes that start together (a call chain and the calls in its receiver),
-    the outermost first."""
-    return node.start_byte, -node.end_byte
+    the outermost first. Two sorts by C-level keys, the second stable: less than half the time of
+    one sort by a Python function, over the ~5·10^5 nodes of CPython's Lib."""
+    ordered = sorted(nodes, key=_BY_END, reverse=True)
+    ordered.sort(key=_BY_START)
+    return ordered
 
 
 def _unquoted(text: str) -> str:
@@ -301,6 +327,33 @@ def _one_call(receiver: str) -> str:
     return head if depth == 1 else ""
 
 
+def _call_chain(receiver: str) -> str:
+    """``a.f(1).g(x, (y))`` as ``a.f().g()`` when the receiver is calls of dotted names one on
+    another (at least two), "" otherwise: what the resolver follows, returns edge by returns edge."""
+    out, at, end, calls = [], 0, len(receiver), 0
+    while at < end:
+        m = _DOTTED_NAME.match(receiver, at)
+        if m is None or m.end() >= end or receiver[m.end()] != "(":
+            return ""
+        out.append(m.group())
+        depth, at = 0, m.end()
+        while at < end:  # past the balanced argument list
+            depth += (receiver[at] == "(") - (receiver[at] == ")")
+            at += 1
+            if depth == 0:
+                break
+        if depth:
+            return ""
+        out.append("()")
+        calls += 1
+        if at < end:
+            if receiver[at] != ".":
+                return ""
+            out.append(".")
+            at += 1
+    return "".join(out) if calls > 1 else ""
+
+
 def _dotted(text: str) -> str:
     """``text`` when it is a plain dotted name (``first``, ``order.pay``), else ""."""
     return text if _DOTTED_NAME.fullmatch(text) else ""
@@ -308,7 +361,8 @@ def _dotted(text: str) -> str:
 
 def _is_type_name(dotted: str) -> bool:
     """A constructor-looking callee: its last component is capitalised (``Foo``, ``mod.Foo``)."""
-    return dotted[dotted.rfind(".") + 1 : dotted.rfind(".") + 2].isupper()
+    last = dotted.rfind(".") + 1
+    return dotted[last : last + 1].isupper()
 
 
 def _doc_line(text: str, begin: int, end: int, raw: bool = False) -> str:
@@ -412,6 +466,7 @@ class _FileExtraction:
         self.nested_returns: dict[str, tuple[str, Any]] = {}
         # Module-level functions whose every return is one name of the module (`return first`).
         self.returned_names: dict[str, str] = {}
+        self.returned_choices: dict[str, list[str]] = {}  # ...or one of several: name -> those names
         # What this file's module-level generators yield, when a yield names it: name -> [dotted].
         self.yielded: dict[str, list[str]] = {}
         # Loops over what the file shows (`for f in (a, b)`, over a container, a generator, *args):
@@ -422,10 +477,12 @@ class _FileExtraction:
         self.field_values: dict[int, dict[str, str]] = {}
         # Containers of names with literal indexes: scope -> var -> [(byte, {index or key: dotted})].
         self.containers: dict[int, dict[str, list[tuple[int, dict]]]] = {}
+        self.literal_arguments: dict[int, Any] = {}  # start byte -> a list or dict literal passed to a call
         self.def_spans: list[tuple[int, int, int]] = []  # (start byte, end byte, symbol index)
         self.lambda_scopes = False  # named lambdas added spans after the scopes were indexed
         self.import_sources: dict[str, str] = {}  # local name -> absolute module it came from
         self.module_lambdas: list[tuple[str, Any]] = []  # (name, parameters) of `name = lambda ...`
+        self.lambda_returns: list[tuple[int, str]] = []  # (symbol index, name) of `name = lambda: name`
         self._defs: set[str] | None = None
         self._function_nodes: list[tuple[int, Any]] | None = None  # _indexed()
         self._variables: dict[str, int] | None = (
@@ -455,12 +512,20 @@ class _FileExtraction:
             get("except.as", ()),
         )
         self._values(
-            get("assign.ref", ()), get("param.default", ()), get("function", ()), get("call", ()), get("decorated", ())
+            get("assign.ref", ()),
+            get("assign.unpack", ()),
+            get("param.default", ()),
+            get("function", ()),
+            get("call", ()),
+            get("decorated", ()),
         )
         self._attribute_values(get("assign.attribute", ()))
-        self._containers(get("assign.container", ()))
+        self._containers(get("assign.container", ()), get("assign.item", ()))
         self._loops(get("for", ()))
-        self._calls(get("call", []) + list(get("call.subscript", ())) + list(get("call.returned", ())))
+        # `raise Failed` makes an instance of Failed, as `raise Failed()` does (a capitalised name:
+        # `raise error` re-raises an instance).
+        raised = [node for node in get("raise.class", ()) if _is_type_name(self._text(node))]
+        self._calls(get("call", []) + list(get("call.subscript", ())) + list(get("call.returned", ())) + raised)
         exports = self._exports(all_names, all_line)
         symbols, relations, imports = self.symbols, self.relations, self.imports
         if self.recode:
@@ -832,6 +897,9 @@ class _FileExtraction:
         self.lambda_scopes = True
         if scope == -1 and params is not None:  # `call = lambda f: f()`; `call(first)` binds f
             self.module_lambdas.append((name, params))
+        body = function.child_by_field_name("body")
+        if scope == -1 and body is not None and body.type == "identifier":  # `get = lambda: first`
+            self.lambda_returns.append((index, self._text(body)))
 
     def _init_fields(self, inits: list, attribute_assignments: list) -> None:
         """``self.x = ...`` anywhere in ``__init__``: a field of the class, once per name."""
@@ -844,7 +912,7 @@ class _FileExtraction:
             first = _FIRST_PARAM.match(text, params.start_byte, params.end_byte) if params is not None else None
             if first is not None:
                 self_names[index] = first.group(1)
-        attribute_assignments.sort(key=_source_order)
+        attribute_assignments = _in_source_order(attribute_assignments)
         parents = self.parents
         for node in attribute_assignments:
             owner = self._owner(node.start_byte)
@@ -873,7 +941,7 @@ class _FileExtraction:
         """Every import form; targets made absolute against this file's own module path."""
         add = self.imports.append
         bound = self.import_sources
-        for node in sorted(nodes, key=_source_order):
+        for node in _in_source_order(nodes):
             if node.type == "import_statement":
                 for child in node.children_by_field_name("name"):
                     if child.type == "aliased_import":
@@ -922,7 +990,7 @@ class _FileExtraction:
         note = self._note_type
         # In source order: the query's captures of one name do not always come in the same order,
         # and the first field assignment and the last local one before a call are what count.
-        for node in sorted(call_assignments, key=_source_order):
+        for node in _in_source_order(call_assignments):
             start = node.start_byte
             m = _ASSIGN_CALL.match(text, start, start + SIGNATURE_SCAN)
             if m is not None:
@@ -942,14 +1010,16 @@ class _FileExtraction:
                     self._note_value(start, var, returned)
                 elif callee in _PARTIALS and (wrapped := self._first_argument(node)):  # partial(send, "all")
                     self._note_value(start, var, wrapped)
+                elif not is_self and callee in self.yielded:  # `g = steps()`: a loop over g takes what it yields
+                    self._note_container(start, var, {None: tuple(self.yielded[callee])})
                 elif marked := self._marked_call(callee):  # `order = make()`: make's returns edge
                     note(start, is_self, var, marked)
-        for node in sorted(typed_assignments, key=_source_order):
+        for node in _in_source_order(typed_assignments):
             start = node.start_byte
             m = _ASSIGN_TYPED.match(text, start, min(node.end_byte, start + SIGNATURE_SCAN))
             if m is not None and (named := _annotated_class(m.group(3))):
                 note(start, m.group(1), m.group(2), named)
-        for node in sorted(literal_assignments, key=_source_order):
+        for node in _in_source_order(literal_assignments):
             start = node.start_byte
             m = _ASSIGN_TARGET.match(text, start, start + SIGNATURE_SCAN)
             right = node.child_by_field_name("right")
@@ -958,13 +1028,13 @@ class _FileExtraction:
                 if type_name == "str" and _BYTES_PREFIX.match(text, right.start_byte):
                     type_name = "bytes"
                 note(start, m.group(1), m.group(2), type_name)
-        for node in sorted(caught, key=_source_order):
+        for node in _in_source_order(caught):
             caught_type, alias = node.children[0], node.child_by_field_name("alias")
             if caught_type.type in ("identifier", "attribute") and alias is not None and alias.named_child_count:
                 name = alias.named_children[0]
                 if name.type == "identifier":  # one class caught: the name holds an instance of it
                     note(node.start_byte, None, self._text(name), self._text(caught_type))
-        for node in sorted(typed_parameters, key=_source_order):
+        for node in _in_source_order(typed_parameters):
             m = _PARAM_TYPE.match(text, node.start_byte, node.end_byte)
             if m is not None and (named := _annotated_class(m.group(2))):
                 note(node.start_byte, None, m.group(1), named)
@@ -1015,6 +1085,14 @@ class _FileExtraction:
                 elif self._names_code(inner):
                     self.returned_names[self.symbols[index][1]] = inner
                     self.relations.append(_new(Relation, (RETURNS, index, inner, line, "", "")))
+            elif len(returned) > 1 and "" not in returned and all(map(self._names_code, returned)):
+                # `return first` on one path, `return second` on another: a call of what it
+                # returns may be either (in this file; a returns edge holds one target).
+                self.returned_choices[self.symbols[index][1]] = sorted(returned)
+        for index, inner in self.lambda_returns:  # a named lambda returns what its body names
+            if self._names_code(inner):
+                self.returned_names[self.symbols[index][1]] = inner
+                self.relations.append(_new(Relation, (RETURNS, index, inner, self.symbols[index][3], "", "")))
         if nested is not None:
             prefix = len(self.module) + 1
             for index, node in self._indexed(functions):
@@ -1039,7 +1117,7 @@ class _FileExtraction:
                 named = cls_name
             if named:
                 self.relations.append(_new(Relation, (RETURNS, index, named, self.symbols[index][3], "", INSTANCE)))
-        for node in sorted(yields, key=_source_order):
+        for node in _in_source_order(yields):
             owner = self._owner(node.start_byte)
             if owner < 0 or self.parents[owner] != -1 or self.is_class[owner] or not node.named_child_count:
                 continue
@@ -1101,7 +1179,7 @@ class _FileExtraction:
         """``self.handler = handler`` in a method, where the name holds a function of the module
         or an instance (a parameter the file's own calls bind, a default): the attribute holds it
         too, for ``self.handler()`` and ``self.repo.find()`` in the class's methods."""
-        for node in sorted(assignments, key=_source_order):
+        for node in _in_source_order(assignments):
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             if left is None or right is None or left.type != "attribute" or right.type != "identifier":
                 continue
@@ -1159,28 +1237,120 @@ class _FileExtraction:
             if index >= 0 and self.parents[index] == -1 and not self.is_class[index]:
                 yield index, node
 
-    def _containers(self, assignments) -> None:
-        """``funcs = [first, second]``, ``table = {"a": first}``: what each literal index holds."""
-        for node in sorted(assignments, key=_source_order):  # the last before a call counts
+    def _containers(self, assignments, items=()) -> None:
+        """``funcs = [first, second]``, ``table = {"a": first}``: what each literal index holds;
+        then ``table["b"] = second`` and ``funcs.append(third)`` add to it, in source order."""
+        appends = self._appends(
+            {
+                self._text(n.child_by_field_name("left"))
+                for n in assignments
+                if n.child_by_field_name("right").type == "list"
+            }
+            | {name for held in self.containers.values() for name in held}
+        )
+        steps = sorted(
+            [(n.start_byte, 0, n) for n in assignments]
+            + [(n.start_byte, 1, n) for n in items]
+            + [(n.start_byte, 2, n) for n in appends],
+            key=itemgetter(0, 1),
+        )
+        for start, step, node in steps:  # the last before a call counts
+            if step == 1:
+                self._item_assigned(node)
+                continue
+            if step == 2:
+                self._appended(node)
+                continue
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             if left is None or right is None:
                 continue
-            held: dict = {}
-            if right.type in ("list", "tuple"):
-                for i, item in enumerate(right.named_children):
-                    if dotted := _dotted(self._text(item)):
-                        held[str(i)] = dotted
-            else:
-                for pair in right.named_children:
-                    key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
-                    if pair.type == "pair" and key is not None and value is not None and key.type == "string":
-                        if dotted := _dotted(self._text(value)):
-                            held[self._text(key)[1:-1]] = dotted
-            if held:
-                # Under None: what a loop over it gives (a dict's keys are no functions).
-                held[None] = () if right.type == "dictionary" else tuple(held.values())
-                owner = self._owner(node.start_byte)
-                self.containers.setdefault(owner, {}).setdefault(self._text(left), []).append((node.start_byte, held))
+            self._note_container(start, self._text(left), self._literal_held(right))
+
+    def _literal_held(self, literal) -> dict:
+        """What a list, tuple or dict literal holds at each index or key, as far as it names code."""
+        held: dict = {}
+        if literal.type in ("list", "tuple"):
+            for i, item in enumerate(literal.named_children):
+                # The type first: data tables of thousands of strings and numbers are common.
+                if item.type in _NAME_NODES and (dotted := _dotted(self._text(item))):
+                    held[str(i)] = dotted
+            held[_LENGTH] = literal.named_child_count  # where an append lands
+        else:
+            for pair in literal.named_children:
+                key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+                if pair.type == "pair" and key is not None and value is not None and key.type == "string":
+                    if value.type in _NAME_NODES and (dotted := _dotted(self._text(value))):
+                        held[self._text(key)[1:-1]] = dotted
+        # Under None: what a loop over it gives (a dict's keys are no functions). An empty literal
+        # is noted too: what is added to it next is then all it holds.
+        held[None] = () if literal.type == "dictionary" else tuple(v for k, v in held.items() if k.__class__ is str)
+        return held
+
+    def _appends(self, names: set[str]) -> list:
+        """The ``name.append(x)`` calls of lists the file shows. Found by their text, not by a query
+        pattern: a pattern over every method call cost more than all the lists of CPython's Lib."""
+        found: list = []
+        if not names:
+            return found
+        root, text = self.tree.root_node, self.text
+        at = text.find(".append(")  # str.find first: a regex tried at every byte cost a second on CPython's Lib
+        while at >= 0:
+            m = _APPENDED_NAME.search(text, max(0, at - 80), at)
+            at = text.find(".append(", at + 8)
+            if m is not None and m.group(1) in names:
+                node = root.descendant_for_byte_range(m.start(1), m.start(1))
+                while node is not None and node.type != "call" and node.start_byte == m.start(1):
+                    node = node.parent
+                function = node.child_by_field_name("function") if node is not None and node.type == "call" else None
+                if function is not None and node.start_byte == m.start(1):
+                    arguments = node.child_by_field_name("arguments")
+                    if arguments is not None and arguments.named_child_count == 1:
+                        found.append(node)
+        return found
+
+    def _note_container(self, byte: int, name: str, held: dict) -> None:
+        self.containers.setdefault(self._owner(byte), {}).setdefault(name, []).append((byte, held))
+
+    def _item_assigned(self, node) -> None:
+        """``table["b"] = second``: the key holds it from here on, whatever the dict held before;
+        ``funcs[1] = second`` only in a list whose literal said how long it is."""
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        container = left.child_by_field_name("value") if left is not None else None
+        index = left.child_by_field_name("subscript") if left is not None else None
+        value = _dotted(self._text(right)) if right is not None else ""
+        if container is None or index is None or not value:
+            return
+        name, byte = self._text(container), node.start_byte
+        before = self._last_before(self.containers, self._owner(byte), name, byte)
+        held = dict(before) if before else {None: ()}
+        if index.type == "string":
+            if _LENGTH in held:
+                return  # a list indexed by a string: not the dict this follows
+            held[self._text(index)[1:-1]] = value
+        else:
+            if _LENGTH not in held or not (at := self._text(index)).isdigit() or int(at) >= held[_LENGTH]:
+                return
+            held[self._text(index)] = value
+            held[None] = tuple(v for k, v in sorted(held.items(), key=_list_order) if k.__class__ is str)
+        self._note_container(byte, name, held)
+
+    def _appended(self, call) -> None:
+        """``funcs.append(third)`` on a list whose literal said how long it is: the next index."""
+        function, arguments = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+        container = function.child_by_field_name("object") if function is not None else None
+        if container is None or arguments is None or not arguments.named_child_count:
+            return
+        name, byte = self._text(container), call.start_byte
+        before = self._last_before(self.containers, self._owner(byte), name, byte)
+        if not before or _LENGTH not in before:
+            return
+        held = dict(before)
+        length = held[_LENGTH]
+        held[_LENGTH] = length + 1
+        if value := _dotted(self._text(arguments.named_child(0))):
+            held[str(length)] = value
+            held[None] = (*held[None], value)
+        self._note_container(byte, name, held)
 
     def _subscript_call(self, node, owner: int) -> str:
         """What ``funcs[1]()`` or ``table["a"]()`` calls, from the container's literal, or ""."""
@@ -1191,6 +1361,15 @@ class _FileExtraction:
         key = key[1:-1] if index.type == "string" else key
         held = self._last_before(self.containers, owner, self._text(value), node.start_byte)
         return held.get(key, "") if held else ""
+
+    def _next(self, call, callee: str, owner: int) -> str:
+        """What ``next(steps())`` (or ``next(g)``, g = steps()) gives when the generator yields
+        one thing this file names, or ""."""
+        arguments = call.child_by_field_name("arguments")
+        if callee != "next" or self._names_code("next") or arguments is None or arguments.named_child_count != 1:
+            return ""
+        values = self._iterated(arguments.named_child(0), owner)
+        return values[0] if len(values) == 1 and not values[0].endswith("()") else ""
 
     def _got(self, call, callee: str, owner: int) -> str:
         """What ``table.get("b")`` returns when table's literal holds the key "b", or ""."""
@@ -1207,7 +1386,7 @@ class _FileExtraction:
     def _loops(self, loops) -> None:
         """``for f in (first, second)``, over a container, a generator of this file or ``*args``,
         and the same in comprehensions: what the loop variable takes, for the calls in the loop."""
-        for node in sorted(loops, key=_source_order):
+        for node in _in_source_order(loops):
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             if left is None or right is None:
                 continue
@@ -1242,7 +1421,7 @@ class _FileExtraction:
             container, _, method = callee.rpartition(".")
             if method == "values" and _dotted(container):  # `for f in table.values()`
                 held = self._last_before(self.containers, owner, container, node.start_byte)
-                return [v for k, v in held.items() if k is not None] if held else []
+                return [v for k, v in held.items() if k.__class__ is str] if held else []
         return []
 
     def _loop_values(self, owner: int, name: str, byte: int) -> list[str]:
@@ -1251,16 +1430,20 @@ class _FileExtraction:
                 return values
         return []
 
-    def _values(self, references, defaults, functions, calls, decorated) -> None:
+    def _values(self, references, unpackings, defaults, functions, calls, decorated) -> None:
         """What names hold, for the calls through them: ``b = a``, ``h = order.pay``,
-        ``def run(handler=fallback)``, and ``apply(callback)`` where ``apply(f)`` is defined here
-        and every call of it here passes the same module-level name (a parameter another call
-        gives something else holds no one value)."""
+        ``a, (b, *rest) = first, (second, third, fourth)``, ``def run(handler=fallback)``, and
+        ``apply(callback)`` where ``apply(f)`` is defined here and every call of it here passes the
+        same module-level name (a parameter another call gives something else holds no one value)."""
         note = self._note_value
-        for node in sorted(references, key=_source_order):  # a class attribute's last value counts
+        for node in _in_source_order(references):  # a class attribute's last value counts
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             if left is not None and right is not None and (value := _dotted(self._text(right))):
                 note(node.start_byte, self._text(left), value)
+        for node in _in_source_order(unpackings):
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left is not None and right is not None:
+                self._unpacked(node.start_byte, left, right)
         for node in defaults:
             name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
             if name is not None and value is not None and (dotted := _dotted(self._text(value))):
@@ -1269,6 +1452,39 @@ class _FileExtraction:
         self._arguments(functions, calls, applied)
         self.value_names = {name for names in self.local_values.values() for name in names}
 
+    def _unpacked(self, byte: int, targets, values) -> None:
+        """``a, b = first, second`` pairs its names with its values, item by item and into nested
+        tuples; a starred name (``head, *rest = ...``) holds the values between as a list."""
+        names, items = targets.named_children, values.named_children
+        stars = [i for i, t in enumerate(names) if t.type == "list_splat_pattern"]
+        if len(stars) > 1 or len(items) < len(names) - len(stars) or (not stars and len(items) != len(names)):
+            return  # `a, b = pair` or a count that does not match: the syntax does not say
+        if any(item.type in ("list_splat", "dictionary_splat") for item in items):
+            return  # `a, b = *xs, c`: where each value lands is not written here
+        if stars:
+            star, after = stars[0], len(names) - stars[0] - 1
+            middle = items[star : len(items) - after]
+            pairs = list(zip(names[:star], items[:star])) + list(zip(names[star + 1 :], items[len(items) - after :]))
+            starred = names[star].named_child(0)
+            held: dict = {str(i): dotted for i, item in enumerate(middle) if (dotted := _dotted(self._text(item)))}
+            if starred is not None and starred.type == "identifier" and held:
+                held[None] = tuple(held.values())
+                owner = self._owner(byte)
+                self.containers.setdefault(owner, {}).setdefault(self._text(starred), []).append((byte, held))
+        else:
+            pairs = list(zip(names, items))
+        for name, item in pairs:
+            if name.type == "identifier":
+                if value := _dotted(self._text(item)):
+                    self._note_value(byte, self._text(name), value)
+            elif name.type in _TARGET_LISTS and item.type in ("tuple", "list", "parenthesized_expression"):
+                if item.type == "parenthesized_expression":  # `(a, b), c = (x, y), z`: x, y is a tuple
+                    inner = item.named_child(0)
+                    if inner is None or inner.type not in ("tuple", "expression_list"):
+                        continue
+                    item = inner
+                self._unpacked(byte, name, item)
+
     def _decorations(self, decorated) -> list[tuple[str, str]]:
         """``@deco`` above a definition is a call of deco where the definition stands (made here
         an edge from the enclosing scope); a decorator of this file that returns a function it
@@ -1276,32 +1492,38 @@ class _FileExtraction:
         (decorator, what it is applied to) for the decorators' parameters."""
         applied: list[tuple[str, str]] = []
         add = self.relations.append
-        for node in sorted(decorated, key=_source_order):  # captures do not always come in order
+        for node in _in_source_order(decorated):  # captures do not always come in order
             definition = node.child_by_field_name("definition")
             name_node = definition.child_by_field_name("name") if definition is not None else None
             if name_node is None:
                 continue
             name = self._text(name_node)
             scope = self._owner(node.start_byte)
-            for decorator in node.children:
-                if decorator.type != "decorator" or not decorator.named_child_count:
-                    continue
+            decorators = [d for d in node.children if d.type == "decorator" and d.named_child_count]
+            # What each decorator is handed, innermost first: the definition, then the wrapper the
+            # one below it returns (`@outer @inner def f` is f = outer(inner(f))).
+            # (A method of a nested class or a def inside a def is handed on, but named from nowhere.)
+            bindable = scope == -1 or (self.is_class[scope] and self.parents[scope] == -1)
+            passed: str | None = name if scope == -1 else f"{self.symbols[scope][1]}.{name}"
+            wrapped = False
+            for decorator in reversed(decorators):
                 applied_node = decorator.named_children[0]
                 written = _dotted(self._text(applied_node))
                 if not written:  # `@app.route("/")`: a call, already one of the file's calls
                     self._decorator_factory(applied_node, scope, name, len(node.children) == 2, node, applied)
+                    passed = None
                     continue
                 add(_new(Relation, ("calls", scope, written, decorator.start_point[0] + 1, "", "")))
-                if scope == -1:
-                    applied.append((written, name))
-                elif self.is_class[scope] and self.parents[scope] == -1:
-                    applied.append((written, f"{self.symbols[scope][1]}.{name}"))
+                if passed is not None and bindable:
+                    applied.append((written, passed))
                 wrapper = self.returned_functions.get(written)
-                if wrapper and len(node.children) == 2:  # one decorator: its result
-                    if scope == -1:
-                        self._note_value(node.end_byte, name, f"{written}.{wrapper}")
-                    elif self.is_class[scope]:  # a method: the class attribute holds the wrapper
-                        self.field_values.setdefault(scope, {})[name] = f"{written}.{wrapper}"
+                passed = f"{written}.{wrapper}" if wrapper and passed is not None else None
+                wrapped = passed is not None
+            if wrapped and passed is not None:  # the name holds the outermost decorator's result
+                if scope == -1:
+                    self._note_value(node.end_byte, name, passed)
+                elif self.is_class[scope]:  # a method: the class attribute holds the wrapper
+                    self.field_values.setdefault(scope, {})[name] = passed
         return applied
 
     def _decorator_factory(self, call, scope: int, name: str, alone: bool, decorated, applied: list) -> None:
@@ -1383,7 +1605,11 @@ class _FileExtraction:
         for (at, param), values in bound.items():
             if len(values) == 1 and "" not in values:
                 value = next(iter(values))
-                if value.endswith("()"):  # an instance of that class
+                if value[:1] == _LITERAL:  # the one literal every call passes: a container
+                    literal = self.literal_arguments.get(int(value[1:]))
+                    if literal is not None:
+                        self._note_container(at, param, self._literal_held(literal))
+                elif value.endswith("()"):  # an instance of that class
                     self._note_type(at, None, param, FLOWED + value[:-2])
                     self.typed_names.add(param)
                 else:
@@ -1427,6 +1653,9 @@ class _FileExtraction:
         """What an argument passes, when the module names it: a name, or ``Cls()`` for an instance."""
         if value is None:
             return ""
+        if value.type in ("list", "dictionary") and value.named_child_count:  # `run([first])`
+            self.literal_arguments[value.start_byte] = value
+            return f"{_LITERAL}{value.start_byte}"
         dotted = _dotted(self._text(value))
         if value.type == "call":  # `settle(Order())`: an instance
             made = _dotted(self._text(value.child_by_field_name("function") or value))
@@ -1512,7 +1741,7 @@ class _FileExtraction:
         add = self.relations.append
         typed_names, field_types, value_names = self.typed_names, self.field_types, self.value_names
         attribute_names = {name for held in self.field_values.values() for name in held}  # what a class says it holds
-        nodes.sort(key=_source_order)
+        nodes = _in_source_order(nodes)
         last = len(bounds) - 1
         i, owner, upcoming = 0, owners[0], bounds[1] if last else _END
         for node in nodes:
@@ -1530,8 +1759,11 @@ class _FileExtraction:
             if node.type == "call":  # `factory()()`: what the inner call returns is called
                 function = node.child_by_field_name("function")
                 callee = _dotted(self._text(function)) if function is not None else ""
-                if held := self._returned(callee) or self._got(node, callee, owner):
+                if held := self._returned(callee) or self._got(node, callee, owner) or self._next(node, callee, owner):
                     add(_new(Relation, ("calls", owner, callee + "()", call_line, "", FLOWED + held)))
+                elif choices := self.returned_choices.get(callee):  # `pick(n)()`: one call per function
+                    for choice in choices:
+                        add(_new(Relation, ("calls", owner, callee + "()", call_line, "", FLOWED + choice)))
                 elif marked := self._marked_call(callee):  # `choose()()`, choose another module's
                     marked = self._retyped(marked, owner, start)
                     add(_new(Relation, ("calls", owner, callee + "()", call_line, "", marked)))
@@ -1568,8 +1800,10 @@ class _FileExtraction:
                     made = _one_call(receiver)
                     if made in self.return_types:
                         receiver_type = self.return_types[made]
-                    else:  # another module's make, self.make(): its returns edge
+                    elif made:  # another module's make, self.make(): its returns edge
                         receiver_type = self._marked_call(made)
+                    elif chain := _call_chain(receiver):  # `A().f().g()`, `a.f(1).f().g()`: returns edges, one by one
+                        receiver_type = FLOWED + chain
                 if len(receiver) > RECEIVER_MAX:
                     receiver = receiver[: RECEIVER_MAX - 1] + self.ellipsis
             elif name in value_names:  # `b = a = first; b()`: what b holds is called

@@ -19,7 +19,8 @@ def codecairn_languages() -> list[Language]:
             # 2: receiver types from forward references, Optional[...] and unions with None;
             # 3: from literals and built-in constructors (`x = []`, `self.seen = set()`), caught
             # exceptions, return types; values followed through the file (model.FLOWED)
-            version="4",
+            # 5: unpacking, container items and appends, literals passed, stacked decorators, `raise Cls`
+            version="5",
             resolution=ResolutionRules(
                 separator=".",
                 implicit_members=False,
