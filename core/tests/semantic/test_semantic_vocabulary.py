@@ -25,4 +25,4 @@ from codecairn.semantic.vocabulary import spelled_out
     ],
 )
 def test_a_word_of_an_identifier_is_spelled_out(word, words):
-    assert spelled_out(word) == words
+    assert list(spelled_out(word)) == words

@@ -195,14 +195,15 @@ _SHORTEST_SPLIT = 5  # letters: a shorter word is left as it is
 _MOST_PARTS = 4
 
 
-def spelled_out(word: str) -> list[str]:
+@lru_cache(maxsize=65536)  # the same words recur in thousands of names; every text is rebuilt at load
+def spelled_out(word: str) -> tuple[str, ...]:
     """One lower-case word of an identifier as the words it stands for: ``gettempdir`` →
-    ["get", "temporary", "directory"], ``ctx`` → ["context"], ``parse`` → ["parse"]."""
+    ("get", "temporary", "directory"), ``ctx`` → ("context",), ``parse`` → ("parse",)."""
     parts = _split(word) if len(word) >= _SHORTEST_SPLIT and word not in _KNOWN and word.isalpha() else None
     out: list[str] = []
     for part in parts or (word,):
         out.extend(ABBREVIATIONS.get(part, part).split())
-    return out
+    return tuple(out)
 
 
 @lru_cache(maxsize=65536)
