@@ -39,7 +39,7 @@ def test_a_symbol_is_described_by_its_doc_summary_then_its_qualified_name_as_wor
         parent_doc="HTTP connection to a server.",
     )
 
-    assert text == "Get the response from the server. (http client connection getresponse)"
+    assert text == "Get the response from the server. (http client connection get response)"
 
 
 def test_a_method_without_doc_borrows_its_class_summary():
@@ -49,7 +49,7 @@ def test_a_method_without_doc_borrows_its_class_summary():
     assert embedding_text("function", "parse_header_line", "crate::http::parse_header_line") == (
         "crate http parse header line"
     )
-    assert embedding_text("class", "Config") == "config"
+    assert embedding_text("class", "Config") == "configuration"
 
 
 def test_javadoc_tags_and_html_become_plain_words():
@@ -82,3 +82,23 @@ def test_plurals_and_verb_forms_of_words_ending_in_y_or_ie_meet():
     assert query_terms("keep cookies") == ["keep", *lexical_terms("Cookie", "Cookie", "")]
     assert query_terms("copied copies copy") == ["copi"]
     assert query_terms("entities") == query_terms("entity")
+
+
+def test_names_that_run_words_together_or_abbreviate_them_are_spelled_out():
+    # "the directory where temporary files go" meets tempfile.gettempdir; "symbolic link" meets symlink_to
+    assert embedding_text("function", "gettempdir", "tempfile.gettempdir", doc="Returns tempfile.tempdir as str.") == (
+        "Returns tempfile.tempdir as str. (temporary file get directory)"
+    )
+    assert embedding_text("method", "symlink_to", "pathlib.Path.symlink_to") == "path library symbolic link to"
+    assert embedding_text("method", "getCtx", "a.B.getCtx") == "a b get context"
+    # a word that is already a word, or that splits into nothing known, stays as written
+    assert embedding_text("function", "together", "m.together") == "m together"
+    assert embedding_text("function", "mkdtemp", "tempfile.mkdtemp") == "temporary file mkdtemp"
+
+
+def test_bm25_counts_the_words_a_name_spells_out_once_beside_the_name_as_written():
+    terms = lexical_terms("tempfile.gettempdir", "gettempdir", "")
+
+    assert terms["gettempdir"] == 3
+    assert terms["temporari"] == 1 and terms["directori"] == 1
+    assert query_terms("temporary directory") == ["temporari", "directori"]

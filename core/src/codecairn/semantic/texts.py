@@ -1,15 +1,16 @@
 """What text stands for a symbol: the sentence that is embedded, and the words the lexical
 ranking indexes.
 
-Embedded: the doc summary, then the kind and the qualified name as written, and for a method the
-summary of its class: ``Get the response from the server. (method
-http.client.HTTPConnection.getresponse of: HTTP connection to a server.)``. Indexed for BM25:
-the words of the name (counted three times: a name is a stronger clue than a sentence), of the
-enclosing module and class, and of the doc summary.
+Embedded: the doc summary, then the qualified name as the words it spells out, each once:
+``Get the response from the server. (http client connection get response)``; a method without a
+doc borrows its class's summary. Indexed for BM25: the words of the name as written (counted three
+times: a name is a stronger clue than a sentence) and the words it spells out
+(``gettempdir`` → get temporary directory, once), the words of the enclosing module and class, and
+of the doc summary.
 
 Chosen on the question sets in ``benchmarks/semantic`` (its README has every variant measured).
-``TEXT_RECIPE`` names the recipe; a stored vector depends on it as much as on the model, so it is
-part of the hash that keys stored vectors (a recipe change re-embeds, like a model change).
+Stored vectors are keyed by the hash of their text (and the model), so a change here re-embeds
+exactly the texts it changes; ``TEXT_RECIPE`` only names the recipe.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-TEXT_RECIPE = "doc+name-words/3"
+from codecairn.semantic.vocabulary import spelled_out
+
+TEXT_RECIPE = "doc+spelled-out-name-words/4"
 
 # One word of an identifier: "IPv4", "HTTP" (before "Server"), "Header", "parse", "md5", "2".
 _PART = re.compile(r"[A-Z]+v\d+(?![a-z])|[A-Z]+(?![a-z])\d*|[A-Z][a-z]+\d*|[a-z]+\d*|\d+")
@@ -76,9 +79,11 @@ def _link_text(tag_body: str) -> str:
 
 
 def name_words(qualified_name: str) -> str:
-    """A qualified name as the words a person would say, each once:
-    ``http.client.HTTPConnection.getresponse`` → "http client connection getresponse"."""
-    return " ".join(dict.fromkeys(identifier_words(qualified_name)))
+    """A qualified name as the words a person would say, each once, run-together words and
+    abbreviations spelled out (``vocabulary``): ``http.client.HTTPConnection.getresponse`` →
+    "http client connection get response", ``tempfile.gettempdir`` → "tempfile get temporary
+    directory"."""
+    return " ".join(dict.fromkeys(w for word in identifier_words(qualified_name) for w in spelled_out(word)))
 
 
 def embedding_text(
@@ -92,7 +97,7 @@ def embedding_text(
 ) -> str:
     """The text embedded for one symbol: its doc summary, then its qualified name as words.
     ``http.client.HTTPConnection.getresponse`` → ``Get the response from the server. (http
-    client connection getresponse)``. A method without a doc borrows its class's summary.
+    client connection get response)``. A method without a doc borrows its class's summary.
 
     ``kind``, ``signature`` and ``parent_name`` are accepted so callers pass every fact they
     have; the measured recipe uses none of them.
@@ -146,12 +151,17 @@ def query_terms(query: str) -> list[str]:
 
 
 def lexical_terms(qualified_name: str, name: str, doc: str) -> Counter[str]:
-    """Term frequencies of one symbol for BM25: its name's words count ``NAME_WEIGHT`` times, the
-    words of its module and class path and of its doc summary once."""
+    """Term frequencies of one symbol for BM25: its name's words count ``NAME_WEIGHT`` times and
+    the words they spell out (``gettempdir`` → temporary, directory) once more each; the words of
+    its module and class path and of its doc summary once."""
     terms: Counter[str] = Counter()
     for word in identifier_words(name):
         if word not in STOP_WORDS:
             terms[_stem(word)] += NAME_WEIGHT
+        # Counted like a word of the doc, not of the name: the split is a guess, the name is not.
+        for part in spelled_out(word):
+            if part != word and part not in STOP_WORDS and len(part) > 1:
+                terms[_stem(part)] += 1
     scope = qualified_name[: len(qualified_name) - len(name)] if qualified_name.endswith(name) else qualified_name
     terms.update(text_terms(scope))
     if doc:
