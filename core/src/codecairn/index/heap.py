@@ -9,11 +9,21 @@ boundaries only.
 from __future__ import annotations
 
 _trim = None
-_M_ARENA_MAX = -8  # mallopt's parameter number (malloc.h)
+# mallopt's parameter numbers (malloc.h)
+_M_MMAP_THRESHOLD = -3
+_M_ARENA_MAX = -8
+# Blocks this large or larger get pages of their own (mmap), returned to the system the moment they
+# are freed. glibc's default threshold starts at 128 KiB but rises to the size of any such block
+# freed (up to 32 MiB): after the first batch the embedder's tensors and numpy's arrays all came
+# from the heap, and what a batch freed stayed there until the next trim. Setting the threshold
+# fixes it: the peak while embedding CPython's Lib fell by about 30 MB, at the same speed
+# (benchmarks/semantic/README.md, "Memory").
+MMAP_THRESHOLD = 256 * 1024
 
 
 def one_malloc_arena() -> None:
-    """Every thread allocates from one glibc heap instead of one per thread. The embedding
+    """Every thread allocates from one glibc heap instead of one per thread, and large blocks
+    are given back when freed (see MMAP_THRESHOLD). The embedding
     threads (onnxruntime, tokenizers) each fragmented an arena of their own: 30 MB more RSS for
     good after embedding, measured. The server's threads rarely allocate at once (Python's small
     objects come from its own pools, onnxruntime runs a batch on one thread), so the lock they now
@@ -21,7 +31,9 @@ def one_malloc_arena() -> None:
     try:
         import ctypes
 
-        ctypes.CDLL("libc.so.6").mallopt(_M_ARENA_MAX, 1)
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(_M_ARENA_MAX, 1)
+        libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
     except (OSError, AttributeError):
         pass  # not glibc: its allocator has its own policy
 
