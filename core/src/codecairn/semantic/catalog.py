@@ -19,6 +19,7 @@ from codecairn.semantic.lexical import LexicalIndex
 from codecairn.semantic.vectors import VectorRows
 
 _COMPACT_SHARE = 4  # compact when more than one row in this many is dead
+_HASH_BYTES = 16  # a vector hash (semantic.job.vector_hash: a 16-byte digest in hex)
 
 
 def priors_of(table: TraitTable, size: int, wants_tests: bool) -> np.ndarray:
@@ -99,7 +100,8 @@ class SemanticIndex:
         self.row_of: dict[int, int] = {}  # symbol id -> row
         self.symbol = np.full(1024, -1, dtype=np.int64)  # row -> symbol id
         self.traits = TraitTable()
-        self.hash: list[str] = []  # row -> vector hash
+        # row -> vector hash, as 16 bytes a row (the hex strings cost 88 bytes a row: 6 MB on CPython's Lib)
+        self._hashes = bytearray()
         self.version = 0  # bumps whenever rows change
 
     def __len__(self) -> int:
@@ -115,12 +117,14 @@ class SemanticIndex:
             + self.lexical.nbytes
             + self.symbol.nbytes
             + self.traits.nbytes
-            + 120 * len(self.row_of)  # the dict entry and the hash string of each symbol
+            + len(self._hashes)
+            + 100 * len(self.row_of)  # the dict entry of each symbol
         )
 
     def hashes(self) -> set[str]:
         """The vector hashes live symbols use."""
-        return {self.hash[row] for row in self.row_of.values()}
+        hashes = self._hashes
+        return {hashes[row * _HASH_BYTES : (row + 1) * _HASH_BYTES].hex() for row in self.row_of.values()}
 
     def add(self, entries: list[Entry], rows: np.ndarray, scales: np.ndarray) -> None:
         """Add symbols with their int8 vectors; a symbol already present is replaced."""
@@ -137,7 +141,7 @@ class SemanticIndex:
             self.row_of[entry.symbol_id] = row
             self.symbol[row] = entry.symbol_id
             self.traits.set(row, entry.traits)
-            self.hash.append(entry.hash)
+            self._hashes += bytes.fromhex(entry.hash)
             self.lexical.add(row, entry.terms)
         self.version += 1
 
@@ -168,7 +172,8 @@ class SemanticIndex:
         self.symbol = symbol
         self.traits = self.traits.take(kept)
         self.traits.resize(capacity)
-        self.hash = [self.hash[row] for row in kept.tolist()]
+        hashes = self._hashes
+        self._hashes = bytearray().join(hashes[row * _HASH_BYTES : (row + 1) * _HASH_BYTES] for row in kept.tolist())
         self.row_of = {int(sid): row for row, sid in enumerate(symbol[: len(kept)].tolist())}
 
     def rows_of(self, symbol_ids: Iterable[int]) -> np.ndarray:
