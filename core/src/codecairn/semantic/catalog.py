@@ -126,17 +126,24 @@ class SemanticIndex:
         hashes = self._hashes
         return {hashes[row * _HASH_BYTES : (row + 1) * _HASH_BYTES].hex() for row in self.row_of.values()}
 
+    def reserve(self, count: int) -> None:
+        """Room for ``count`` more rows (see VectorRows.reserve)."""
+        self.vectors.reserve(count)
+        self._fit()
+
+    def _fit(self) -> None:
+        capacity = len(self.vectors.scales)
+        if capacity > len(self.symbol):
+            self.symbol = np.concatenate([self.symbol, np.full(capacity - len(self.symbol), -1, dtype=np.int64)])
+            self.traits.resize(capacity)
+
     def add(self, entries: list[Entry], rows: np.ndarray, scales: np.ndarray) -> None:
         """Add symbols with their int8 vectors; a symbol already present is replaced."""
         if not entries:
             return
         self.remove([e.symbol_id for e in entries if e.symbol_id in self.row_of])
         numbers = self.vectors.append(rows, scales)
-        size = self.vectors.size
-        if size > len(self.symbol):
-            capacity = len(self.vectors.scales)
-            self.symbol = np.concatenate([self.symbol, np.full(capacity - len(self.symbol), -1, dtype=np.int64)])
-            self.traits.resize(capacity)
+        self._fit()
         for row, entry in zip(numbers.tolist(), entries, strict=True):
             self.row_of[entry.symbol_id] = row
             self.symbol[row] = entry.symbol_id

@@ -328,6 +328,7 @@ class EmbeddingJob:
             if entries:
                 if self.catalog is None:
                     self.catalog = SemanticIndex(blob_dimensions(len(stored[entries[0].hash])))
+                    self.catalog.reserve(len(ids))
                 rows, scales = decode_vectors([stored[e.hash] for e in entries], self.catalog.dimensions)
                 self.catalog.add(entries, rows, scales)
             del chunk, entries, stored
@@ -358,6 +359,7 @@ class EmbeddingJob:
         catalog.retain(self.state.symbols.rows)
         pending = self.pending_ids()
         total, done, computed = len(pending), 0, 0
+        catalog.reserve(total)
         started = time.perf_counter()
         exports, scopes = (
             (await self.vectors.exports(), await self.vectors.scope_facts(_SCOPE_KINDS)) if total else ([], [])
