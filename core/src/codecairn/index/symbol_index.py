@@ -74,16 +74,26 @@ class SymbolIndex:
             if parent is not None:
                 above = by_id.get(parent)
                 parent = above[0] if above is not None else parent
-                children[parent].append(sid)
+                if (siblings := children.get(parent)) is None:
+                    children[parent] = [sid]
+                else:
+                    siblings.append(sid)
             by_id[sid] = sym = new(
                 IndexedSymbol,
                 (sid, fid, parent, share(kind, kind), name, qualified_name, share(start, start), share(end, end)),
             )
-            same_name = by_name[name]
-            if grams is not None and not same_name:
-                self._add_grams(name)
-            same_name.append(sid)
-            by_qn[qualified_name].append(sid)
+            # A new list made with its one id: append() would allocate room for four (most qualified
+            # names, and half the names, are held by one symbol).
+            if (same_name := by_name.get(name)) is None:
+                by_name[name] = [sid]
+                if grams is not None:
+                    self._add_grams(name)
+            else:
+                same_name.append(sid)
+            if (same_qn := by_qn.get(qualified_name)) is None:
+                by_qn[qualified_name] = [sid]
+            else:
+                same_qn.append(sid)
             by_file[fid].append(sid)
             if order is not None and kind_rank is not None:
                 order[sid] = (kind_rank(sym.kind), len(sym.name), sym.qualified_name, sid)
