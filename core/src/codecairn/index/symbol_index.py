@@ -227,6 +227,12 @@ class SymbolIndex:
             found = self._ancestry[type_id] = self._walk_ancestors(type_id)
         return found
 
+    def forget_ancestry(self) -> None:
+        """Drop the ancestors() memo: it fills while a run resolves, among the resolver's own
+        short-lived objects, and its few thousand lists then kept 14 MB of the heap that held those
+        (CPython's Lib, cold). Queries rebuild what they walk, a type at a time."""
+        self._ancestry = {}
+
     def _walk_ancestors(self, type_id: int) -> list[int]:
         out, seen, queue = [], {type_id}, list(self.bases.get(type_id, ()))
         while queue:
