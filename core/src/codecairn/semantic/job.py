@@ -411,7 +411,8 @@ class EmbeddingJob:
         """Delete stored vectors no live symbol uses."""
         if self.catalog is None:
             return
-        stored = await self.vectors.unused_hashes(self.catalog.hashes())
+        live = self.catalog.live_hashes()
+        stored = [h async for chunk in self.vectors.hash_chunks() for h in self.catalog.unused(live, chunk)]
         if stored:
             await self.vectors.delete_vectors(stored)
 

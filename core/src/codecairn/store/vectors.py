@@ -10,7 +10,7 @@ do with. SQLite serialises the two writers; the vectors' connection waits up to 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 import aiosqlite
@@ -153,19 +153,18 @@ class VectorStore:
         """Every stored (hash, vector BLOB)."""
         return await self.store.fetch("SELECT hash, vector FROM embeddings")
 
-    async def unused_hashes(self, live: set[str], chunk: int = 8192) -> list[str]:
-        """The stored vectors' hashes that are not in ``live``. Read a chunk of hashes at a time,
-        never the BLOBs: reading every (hash, vector) row at once put 40 MB on the server's peak
-        at the end of embedding CPython's Lib."""
-        unused: list[str] = []
+    async def hash_chunks(self, chunk: int = 8192) -> AsyncIterator[list[str]]:
+        """Every stored vector's hash, ``chunk`` at a time in order; never the BLOBs (reading every
+        (hash, vector) row at once put 40 MB on the server's peak at the end of embedding
+        CPython's Lib)."""
         after = ""
         while True:
             rows = await self.store.fetch(
                 "SELECT hash FROM embeddings WHERE hash > ? ORDER BY hash LIMIT ?", (after, chunk)
             )
             if not rows:
-                return unused
-            unused.extend(h for (h,) in rows if h not in live)
+                return
+            yield [h for (h,) in rows]
             after = rows[-1][0]
 
     async def vectors(self, hashes: Iterable[str]) -> dict[str, bytes]:
