@@ -22,14 +22,22 @@ _COMPACT_SHARE = 4  # compact when more than one row in this many is dead
 _HASH_BYTES = 16  # a vector hash (semantic.job.vector_hash: a 16-byte digest in hex)
 
 
-def _digest(text: str) -> bytes:
-    """A vector hash (hex) as its 16 bytes. Anything else, which this version never makes, as
-    sixteen 0xff bytes: a value no live hash has in practice, so it counts as unused."""
+def _digest(text: str) -> bytes | None:
+    """A vector hash (hex, as semantic.job.vector_hash makes it) as its 16 bytes; None for any
+    other text (the semantic index keeps those as they are)."""
+    if len(text) != 2 * _HASH_BYTES:
+        return None
     try:
-        digest = bytes.fromhex(text)
+        return bytes.fromhex(text)
     except ValueError:
-        digest = b""
-    return digest if len(digest) == _HASH_BYTES else b"\xff" * _HASH_BYTES
+        return None
+
+
+class LiveHashes(NamedTuple):
+    """The vector hashes live symbols use: digests as sorted 16-byte values, other texts as a set."""
+
+    digests: np.ndarray
+    others: frozenset[str]
 
 
 def priors_of(table: TraitTable, size: int, wants_tests: bool) -> np.ndarray:
@@ -112,6 +120,7 @@ class SemanticIndex:
         self.traits = TraitTable()
         # row -> vector hash, as 16 bytes a row (the hex strings cost 88 bytes a row: 6 MB on CPython's Lib)
         self._hashes = bytearray()
+        self._others: dict[int, str] = {}  # row -> a hash that is no 16-byte hex digest, as it is
         self.version = 0  # bumps whenever rows change
 
     def __len__(self) -> int:
@@ -131,28 +140,42 @@ class SemanticIndex:
             + 100 * len(self.row_of)  # the dict entry of each symbol
         )
 
-    def live_hashes(self) -> np.ndarray:
-        """The vector hashes live symbols use, as sorted 16-byte values (see unused): 1.2 MB for
-        CPython's 73,000, where the set of hex strings hashes() makes takes 10."""
+    def live_hashes(self) -> LiveHashes:
+        """What ``unused`` compares with: 1.2 MB for CPython's 73,000 hashes, where the set of hex
+        strings hashes() makes takes 10."""
         rows = np.fromiter(self.row_of.values(), dtype=np.int64, count=len(self.row_of))
+        if self._others:
+            rows = rows[~np.isin(rows, np.fromiter(self._others, dtype=np.int64, count=len(self._others)))]
         table = np.frombuffer(bytes(self._hashes), dtype=f"S{_HASH_BYTES}")
-        return np.sort(table[rows])
+        others = frozenset(self._others[row] for row in self.row_of.values() if row in self._others)
+        return LiveHashes(np.sort(table[rows]), others)
 
     @staticmethod
-    def unused(live: np.ndarray, hashes: list[str]) -> list[str]:
-        """Those of ``hashes`` (hex) that are not among ``live`` (from live_hashes)."""
-        if not hashes:
-            return []
-        if not len(live):
-            return list(hashes)
-        keys = np.array([_digest(h) for h in hashes], dtype=f"S{_HASH_BYTES}")
-        at = np.minimum(np.searchsorted(live, keys), len(live) - 1)
-        return [h for h, found in zip(hashes, (live[at] == keys).tolist(), strict=True) if not found]
+    def unused(live: LiveHashes, hashes: list[str]) -> list[str]:
+        """Those of ``hashes`` that no live symbol uses (``live``: from live_hashes)."""
+        digests = [_digest(h) for h in hashes]
+        known = live.digests
+        found = [False] * len(hashes)
+        if len(known):
+            at = [i for i, d in enumerate(digests) if d is not None]
+            if at:
+                keys = np.array([digests[i] for i in at], dtype=f"S{_HASH_BYTES}")
+                where = np.minimum(np.searchsorted(known, keys), len(known) - 1)
+                for i, hit in zip(at, (known[where] == keys).tolist(), strict=True):
+                    found[i] = hit
+        return [
+            h
+            for h, d, hit in zip(hashes, digests, found, strict=True)
+            if not hit and (d is not None or h not in live.others)
+        ]
 
     def hashes(self) -> set[str]:
         """The vector hashes live symbols use."""
-        hashes = self._hashes
-        return {hashes[row * _HASH_BYTES : (row + 1) * _HASH_BYTES].hex() for row in self.row_of.values()}
+        hashes, others = self._hashes, self._others
+        return {
+            others[row] if row in others else hashes[row * _HASH_BYTES : (row + 1) * _HASH_BYTES].hex()
+            for row in self.row_of.values()
+        }
 
     def reserve(self, count: int) -> None:
         """Room for ``count`` more rows (see VectorRows.reserve)."""
@@ -176,7 +199,11 @@ class SemanticIndex:
             self.row_of[entry.symbol_id] = row
             self.symbol[row] = entry.symbol_id
             self.traits.set(row, entry.traits)
-            self._hashes += bytes.fromhex(entry.hash)
+            digest = _digest(entry.hash)
+            if digest is None:
+                self._others[row] = entry.hash
+                digest = bytes(_HASH_BYTES)
+            self._hashes += digest
             self.lexical.add(row, entry.terms)
         self.version += 1
 
@@ -207,8 +234,9 @@ class SemanticIndex:
         self.symbol = symbol
         self.traits = self.traits.take(kept)
         self.traits.resize(capacity)
-        hashes = self._hashes
-        self._hashes = bytearray().join(hashes[row * _HASH_BYTES : (row + 1) * _HASH_BYTES] for row in kept.tolist())
+        hashes, kept_rows = self._hashes, kept.tolist()
+        self._hashes = bytearray().join(hashes[row * _HASH_BYTES : (row + 1) * _HASH_BYTES] for row in kept_rows)
+        self._others = {new: self._others[old] for new, old in enumerate(kept_rows) if old in self._others}
         self.row_of = {int(sid): row for row, sid in enumerate(symbol[: len(kept)].tolist())}
 
     def rows_of(self, symbol_ids: Iterable[int]) -> np.ndarray:
