@@ -90,6 +90,7 @@ class Indexer:
             except sqlite3.DatabaseError as exc:
                 raise self.target.store.explain(exc) or StoreError(str(exc)) from exc
             if summary.parsed or summary.deleted:
+                self.target.state.symbols.forget_ancestry()
                 # The resolution and the last writes freed their buffers after the pipeline's own
                 # trims: a cold index of CPython's Lib leaves 31 MB to give back here (188 -> 157 MB).
                 give_back_free_memory()

@@ -48,7 +48,8 @@ class IndexState:
             if self.symbols_loaded:
                 return
             with collector_paused():  # loading is hundreds of thousands of tuples, none garbage
-                self.symbols.add(await store.all_symbols())
+                async for rows in store.all_symbols():
+                    self.symbols.add(rows)
                 by_qn = self.symbols.by_qn
                 self.symbols.set_bases(
                     (owner, target)

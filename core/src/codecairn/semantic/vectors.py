@@ -133,6 +133,12 @@ class VectorRows:
             bits[:, : self._bits_size] = self._bits[:, : self._bits_size]
             self._bits = bits
 
+    def reserve(self, count: int) -> None:
+        """Room for ``count`` more rows, made now: growing copies every row into a table half as
+        large again, so the old and the new table were held at once (23 MB more at CPython's 60,000th
+        row). Unwritten rows cost nothing (numpy's zeros are untouched pages)."""
+        self._grow(self.size + count)
+
     def append(self, rows: np.ndarray, scales: np.ndarray) -> np.ndarray:
         """Add int8 rows with their scales; returns their row numbers."""
         count = len(rows)

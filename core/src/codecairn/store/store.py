@@ -15,7 +15,7 @@ import functools
 import hashlib
 import os
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -589,10 +589,22 @@ class Store(IndexReads):
         """Read through the writer connection: sees the indexer's own uncommitted view (resolver)."""
         return [tuple(r) for r in await self.db.execute_fetchall(sql, tuple(params))]
 
-    async def all_symbols(self) -> list[tuple]:
-        return await self.fetch_writer(
-            "SELECT id, file_id, parent_id, kind, name, qualified_name, start_line, end_line FROM symbols"
-        )
+    async def all_symbols(self, chunk: int = 8192) -> AsyncIterator[list[tuple]]:
+        """Every symbol's identity and place, ``chunk`` rows at a time in id order. In chunks, so that
+        what is read and let go reuses the memory of the chunk before: read whole, CPython's 92,000
+        rows left holes among the symbol index's objects that kept 20 MB of RSS for good."""
+        after = -1
+        while True:
+            rows = await self.fetch_writer(
+                "SELECT id, file_id, parent_id, kind, name, qualified_name, start_line, end_line FROM symbols"
+                " WHERE id > ? ORDER BY id LIMIT ?",
+                (after, chunk),
+            )
+            if not rows:
+                return
+            yield rows
+            after = rows[-1][0]
+            del rows
 
     async def size_bytes(self) -> int:
         total = 0
