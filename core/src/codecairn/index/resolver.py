@@ -611,7 +611,7 @@ class Resolver:
                 member = self.member(typ[0], name)
                 if member is not None:
                     return member[0], (typ[1] if member[1] == EXACT else member[1])
-        if receiver[-2:] == "()" and receiver[-3:-2] != "(" and rules.builtins_module:
+        if receiver[-2:] == "()" and rules.builtins_module:
             # A link of a call chain the extractor wrote without arguments (`A().f()` of
             # `A().f().g()`): what that call returns, through its returns edge.
             got = self._returned(receiver[:-2], file_id, source_id, rules)

@@ -1469,8 +1469,7 @@ class _FileExtraction:
             held: dict = {str(i): dotted for i, item in enumerate(middle) if (dotted := _dotted(self._text(item)))}
             if starred is not None and starred.type == "identifier" and held:
                 held[None] = tuple(held.values())
-                owner = self._owner(byte)
-                self.containers.setdefault(owner, {}).setdefault(self._text(starred), []).append((byte, held))
+                self._note_container(byte, self._text(starred), held)
         else:
             pairs = list(zip(names, items))
         for name, item in pairs:
@@ -1619,7 +1618,7 @@ class _FileExtraction:
             held: dict = {k: next(iter(v)) for k, v in slots.items() if len(v) == 1 and "" not in v}
             held = {k: v for k, v in held.items() if not v.endswith("()")}
             held[None] = tuple(dict.fromkeys(v for vs in slots.values() for v in sorted(vs) if v)) if is_star else ()
-            self.containers.setdefault(self._owner(at), {}).setdefault(param, []).append((at, held))
+            self._note_container(at, param, held)
 
     def _parameters(self, parameters) -> _Parameters:
         """(where, positional names, keyword-only names, *args name, **kwargs name) of a def's list."""
