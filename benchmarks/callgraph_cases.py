@@ -1317,3 +1317,169 @@ def run():
 }
 for _category, _cases in MORE_CASES.items():
     CASES[_category] = CASES[_category] + _cases
+
+# Values passed to a function of another module: its parameters hold them there (issue 17's
+# "parameters and arguments" across modules).
+ACROSS_MODULES_CASES: dict[str, list[Case]] = {
+    "args": [
+        (
+            {
+                "util.py": """
+def apply(f, x):
+    return f(x)
+
+
+def each(items, visit):
+    for item in items:
+        visit(item)
+""",
+                "main.py": """
+import util
+from util import each
+
+
+def double(x):
+    return x
+
+
+def show(x):
+    pass
+
+
+util.apply(double, 3)
+each([1, 2], show)
+""",
+            },
+            {"main": {"util.apply", "util.each"}, "util.apply": {"main.double"}, "util.each": {"main.show"}},
+        ),
+        (
+            {
+                "lib.py": """
+class Runner:
+    def __init__(self, job):
+        self.job = job
+
+    def start(self, listener):
+        listener.notify()
+
+    @staticmethod
+    def once(task):
+        task()
+
+
+def drive(engine):
+    engine.go()
+""",
+                "main.py": """
+from lib import Runner, drive
+
+
+class Engine:
+    def go(self):
+        pass
+
+
+class Listener:
+    def notify(self):
+        pass
+
+
+def work():
+    pass
+
+
+def main():
+    runner = Runner(work)
+    runner.start(Listener())
+    Runner.once(work)
+    drive(Engine())
+""",
+            },
+            {
+                "main.main": {
+                    "lib.Runner.__init__",
+                    "lib.Runner.start",
+                    "main.Listener",
+                    "lib.Runner.once",
+                    "lib.drive",
+                    "main.Engine",
+                },
+                "lib.Runner": {"builtins.staticmethod"},
+                "lib.Runner.start": {"main.Listener.notify"},
+                "lib.Runner.once": {"main.work"},
+                "lib.drive": {"main.Engine.go"},
+            },
+        ),
+        (
+            {
+                "util.py": """
+def apply(f):
+    f()
+""",
+                "a.py": """
+from util import apply
+
+
+def first():
+    pass
+
+
+apply(first)
+""",
+                "b.py": """
+from util import apply
+
+
+def second():
+    pass
+
+
+apply(second)
+""",
+            },
+            {"a": {"util.apply"}, "b": {"util.apply"}, "util.apply": {"a.first", "b.second"}},
+        ),
+    ],
+    "kwargs": [
+        (
+            {
+                "tasks.py": """
+def schedule(job, *, on_done=None):
+    job()
+    on_done()
+
+
+class Queue:
+    def put(self, item, callback):
+        callback(item)
+""",
+                "main.py": """
+import tasks
+
+
+def build():
+    pass
+
+
+def finished():
+    pass
+
+
+def stored(item):
+    pass
+
+
+tasks.schedule(on_done=finished, job=build)
+tasks.Queue().put(1, callback=stored)
+""",
+            },
+            {
+                "main": {"tasks.schedule", "tasks.Queue", "tasks.Queue.put"},
+                "tasks.schedule": {"main.build", "main.finished"},
+                "tasks.Queue.put": {"main.stored"},
+            },
+        ),
+    ],
+}
+for _category, _cases in ACROSS_MODULES_CASES.items():
+    CASES[_category] = CASES[_category] + _cases

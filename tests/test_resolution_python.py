@@ -1084,3 +1084,110 @@ async def test_unpacking_containers_filled_later_stacked_decorators_and_raised_c
         assert "connect" in outside["callees"]["unresolved"]  # socket.socket() may be any factory's result
     finally:
         await ws.close()
+
+
+async def test_what_other_modules_pass_a_parameter_is_followed_and_kept_current(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    """`util.apply(callback)` written in main.py binds apply's `f`: `f()` inside apply calls
+    main.callback, and `listener.notify()` a method of the instance passed. Every edit keeps it
+    true without re-indexing the project: the caller passing something else, a second caller
+    passing a third value (two values: no one edge), the caller gone, the callee's file or the
+    value's file edited, and after a restart. Passes facts are internal: never shown as a use."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    util, main, hooks = root / "util.py", root / "main.py", root / "hooks.py"
+    util.write_text(
+        textwrap.dedent(
+            """
+            def apply(f, x=0):
+                return f(x)
+
+
+            class Runner:
+                def start(self, listener, *, on_done):
+                    listener.notify()
+                    on_done()
+            """
+        ).lstrip()
+    )
+    hooks.write_text("def finished():\n    pass\n")
+    main.write_text(
+        textwrap.dedent(
+            """
+            import util
+            from hooks import finished
+
+
+            def callback(x):
+                return x
+
+
+            def other(x):
+                return x
+
+
+            class Listener:
+                def notify(self):
+                    pass
+
+
+            def run():
+                util.apply(callback)
+                runner = util.Runner()
+                runner.start(Listener(), on_done=finished)
+            """
+        ).lstrip()
+    )
+
+    async def called_by(a, name: str) -> dict[str, str]:
+        return callees(await a.get_symbol(name))
+
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        assert (await called_by(a, "util.apply")) == {"main.callback": "flow"}
+        assert (await called_by(a, "util.Runner.start")) == {"main.Listener.notify": "flow", "hooks.finished": "flow"}
+        callers = python_edges((await a.get_symbol("main.callback"))["callers"])
+        assert callers == {"util.apply": "flow"}
+        references = (await a.call("find_references", name="main.callback", tokens=False))["references"]
+        assert {r["kind"] for r in references} == {"calls"}, "a passes fact is no use of its own"
+
+        main.write_text(main.read_text().replace("util.apply(callback)", "util.apply(other)"))
+        await ws.refresh(["main.py"])
+        assert (await called_by(a, "util.apply")) == {"main.other": "flow"}
+
+        (root / "second.py").write_text("import util\n\n\ndef third(x):\n    pass\n\n\nutil.apply(third)\n")
+        await ws.refresh(["second.py"])
+        assert (await called_by(a, "util.apply")) == {}, "two values reach f: no one edge"
+        (root / "second.py").unlink()
+        await ws.refresh(["second.py"])
+        assert (await called_by(a, "util.apply")) == {"main.other": "flow"}
+
+        util.write_text("\n\n" + util.read_text())  # every line moves, every symbol is written again
+        await ws.refresh(["util.py"])
+        assert (await called_by(a, "util.apply")) == {"main.other": "flow"}
+        hooks.write_text("\n\n" + hooks.read_text())
+        await ws.refresh(["hooks.py"])
+        assert (await called_by(a, "util.Runner.start")) == {"main.Listener.notify": "flow", "hooks.finished": "flow"}
+        (root / "second.py").write_text("import util\n\n\ndef third(x):\n    pass\n\n\nutil.apply(third)\n")
+        await ws.refresh(["second.py"])
+        assert (await called_by(a, "util.apply")) == {}
+    finally:
+        await ws.close()
+
+    ws = await Workspace.open(root)  # a restart: what every file passes is loaded with the index
+    try:
+        a = answers(ws)
+        main.write_text("\n" + main.read_text())  # this caller's facts again: second.py's still count
+        await ws.refresh(["main.py"])
+        assert (await called_by(a, "util.apply")) == {}
+        (root / "second.py").unlink()
+        await ws.refresh(["second.py"])
+        assert (await called_by(a, "util.apply")) == {"main.other": "flow"}
+        main.write_text(main.read_text().replace("    util.apply(other)\n", ""))
+        await ws.refresh(["main.py"])
+        assert (await called_by(a, "util.apply")) == {}
+    finally:
+        await ws.close()

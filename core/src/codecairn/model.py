@@ -23,8 +23,21 @@ INHERITANCE_KINDS = ("extends", "implements")
 # `return first`): an edge from the function to the class whose instance it returns (receiver_type
 # "()") or to the function or class it returns (""). Calls elsewhere follow it (`make().pay()`).
 RETURNS = "returns"
-# Resolved before every other kind: call resolution walks the supertypes and returns they give.
-RESOLVED_FIRST = (*INHERITANCE_KINDS, RETURNS)
+# What a call passes a parameter of a function in another module (Python: `util.apply(callback)`):
+# an edge from the calling code, target the callee as written ("util.apply"), receiver the value
+# as written ("callback", "Order()" for an instance), receiver_type the parameter it binds: its
+# position as written ("0") or "=" and its name for a keyword ("=f"). Resolved, its target is the
+# function called and its resolution says what the value resolved to (PASSED + id, INSTANCE after
+# it for an instance): an internal fact, never shown as a use.
+PASSES = "passes"
+PASSED = "#"
+# A call through a parameter nothing in its own file binds: the receiver_type of the call edge,
+# PARAMETER + the parameter's position as a call writes it ("" when keyword-only; a method's past
+# `self`) + ":" + its name ("@0:callback" in `def apply(self, callback): callback()`). The
+# resolver follows what other modules' calls pass it (PASSES), when the values known are one.
+PARAMETER = "@"
+# Resolved before every other kind: call resolution walks the supertypes, returns and passed values they give.
+RESOLVED_FIRST = (*INHERITANCE_KINDS, RETURNS, PASSES)
 INSTANCE = "()"  # a returns edge's receiver_type when the function returns an instance of its target
 
 # How a relationship's target was found (stored on every resolved edge).

@@ -17,12 +17,12 @@ from collections.abc import Iterable
 import anyio
 
 from codecairn.index.outcomes import Outcomes
-from codecairn.index.pipeline import load_bindings, resolve
+from codecairn.index.pipeline import calls_through_rebound, load_bindings, resolve
 from codecairn.index.plan import Plan
 from codecairn.index.resolver import Bindings, Resolver, add_exports, build_bindings
 from codecairn.index.symbol_index import SymbolIndex
 from codecairn.index.target import IndexTarget
-from codecairn.model import INHERITANCE_KINDS, RESOLVED_FIRST, RETURNS, FileInfo, IndexedFile, IndexSummary
+from codecairn.model import INHERITANCE_KINDS, PASSES, RESOLVED_FIRST, RETURNS, FileInfo, IndexedFile, IndexSummary
 from codecairn.store.store import FileRow, ParsedFile
 
 log = logging.getLogger("codecairn.index")
@@ -151,15 +151,16 @@ class NarrowIndexer:
                     kept, lost, bases = [], [], []
                     for eid, target, how, kind, source in into:
                         sid = new_id.get(old_identity.get(target, ()))
-                        if sid is None or kind == RETURNS:  # a returns edge: resolved again, kept in memory
+                        if sid is None or kind in (RETURNS, PASSES):  # resolved again, kept in memory
                             lost.append(eid)
                             continue
                         kept.append((sid, how, eid))
                         if kind in INHERITANCE_KINDS and source is not None:
                             bases.append((source, sid))
                     state.symbols.set_bases(bases)
+                    rebound, stale = state.symbols.passed.settle(old_ids, state.files_by_id, state.symbols.rows)
                     summary.resolved_edges = await self._resolve(
-                        set(file_ids.values()), lost, names, kept, returns_before
+                        set(file_ids.values()), lost + stale, names, kept, returns_before, rebound
                     )
                 summary.phases["resolve"] = time.perf_counter() - t
                 await store.set_meta(
@@ -211,12 +212,15 @@ class NarrowIndexer:
         names: set[str],
         known: list[tuple] | None = None,
         returns_before: frozenset[tuple[str, tuple]] | set[tuple[str, tuple]] = frozenset(),
+        rebound: set[int] | None = None,
     ) -> int:
         """Resolve the edges an edit can have changed: those of the re-parsed files, ``edge_ids``
         (they pointed into symbols that went away), those naming a symbol that appeared, went
         away or changed kind or qualified name (a body-only edit changes none), and the calls that
         follow what a function returns when that changed (``returns_before``: _returns() before the
-        edit). ``known`` are resolutions already decided, written with the others."""
+        edit), and the calls through parameters of functions whose passed values changed
+        (``rebound``, and what resolving the passes edges here changes). ``known`` are
+        resolutions already decided, written with the others."""
         known = known or []
         target = self.target
         store = target.store
@@ -233,6 +237,7 @@ class NarrowIndexer:
         if changed:
             seen = {e[0] for e in calls}
             calls += [e for e in await store.calls_through_returns(changed) if e[0] not in seen]
+        calls += await calls_through_rebound(target, (rebound or set()) | resolver.rebound, calls)
         if not first and not calls:
             await store.write_resolutions(known)
             return len(known)

@@ -179,6 +179,7 @@ async def resolve_and_insert(target: IndexTarget, edges: EdgeBuffer) -> tuple[in
     loader = EdgeLoader(store.path) if len(edges.ids) - edges.written >= HELPER_LOADS_EDGES else None
     try:
         bindings = await load_bindings(store)
+        target.state.symbols.passed.clear()  # every passes edge is new
         resolver = Resolver(target.state.symbols, target.state.file_infos(), target.languages, bindings)
         tally = EdgeTally()
         # extends/implements and returns first, all of them: call resolution walks what they give.
@@ -228,25 +229,40 @@ async def resolve(target: IndexTarget, new_file_ids: set[int], new_names: set[st
     """Resolve the edges this run may have changed: those of re-parsed files, those that pointed
     into them, and those whose target name a new symbol now provides."""
     store = target.store
+    state = target.state
     everything = full or await store.get_meta("resolved_once") != "1"
     inheritance, calls = await store.edges_to_resolve(new_file_ids, new_names, everything)
+    rebound: set[int] = set()
     if everything:
-        target.state.symbols.returns.clear()  # every returns edge is resolved again
-    if not inheritance and not calls:
+        state.symbols.returns.clear()  # every returns and passes edge is resolved again
+        state.symbols.passed.clear()
+    else:
+        rebound, stale = state.symbols.passed.settle(new_file_ids, state.files_by_id, state.symbols.rows)
+        if stale:
+            seen = {e[0] for e in inheritance}
+            inheritance += [e for e in await store.edges_by_id(stale) if e[0] not in seen]
+    if not inheritance and not calls and not rebound:
         await store.set_meta({"resolved_once": 1})
         return 0
     bindings = await load_bindings(store)
-    resolver = Resolver(target.state.symbols, target.state.file_infos(), target.languages, bindings)
-
-    def work() -> list[tuple]:
-        out = resolver.resolve_first(inheritance)
-        out.extend(resolver.resolve_calls(calls))
-        return out
-
-    updates = await asyncio.to_thread(work)
+    resolver = Resolver(state.symbols, state.file_infos(), target.languages, bindings)
+    updates = await asyncio.to_thread(resolver.resolve_first, inheritance)
+    calls += await calls_through_rebound(target, rebound | resolver.rebound, calls)
+    updates += await asyncio.to_thread(resolver.resolve_calls, calls)
     for i in range(0, len(updates), RESOLVE_CHUNK):
         with anyio.CancelScope(shield=True):
             await store.write_resolutions(updates[i : i + RESOLVE_CHUNK])
     await store.ensure_indexes()
     await store.set_meta({"resolved_once": 1})
     return sum(1 for u in updates if u[0] is not None)
+
+
+async def calls_through_rebound(target: IndexTarget, rebound: set[int], already: list[tuple]) -> list[tuple]:
+    """The calls through parameters of these functions (what other modules pass them changed;
+    model.PARAMETER), but those in ``already``."""
+    rows = target.state.symbols.rows
+    alive = [f for f in rebound if f in rows]
+    if not alive:
+        return []
+    seen = {e[0] for e in already}
+    return [e for e in await target.store.calls_through_parameters(alive) if e[0] not in seen]

@@ -16,6 +16,7 @@ from typing import Any, cast
 
 from codecairn.extractors.routes import RouteTable
 from codecairn.hookspecs import Language, ResolutionRules
+from codecairn.index.passed import encoded
 from codecairn.index.symbol_index import SymbolIndex
 from codecairn.model import (
     CALLABLE_KINDS,
@@ -29,6 +30,8 @@ from codecairn.model import (
     INHERITED,
     INSTANCE,
     NAME_ONLY,
+    PARAMETER,
+    PASSES,
     RETURNS,
     ROUTE,
     TYPE_KINDS,
@@ -42,8 +45,9 @@ from codecairn.model import (
 # the index labelled external; a mixin's self calls through its subclasses (flow). "3": a class
 # call is an edge to the __init__ it runs; `import *` honours __all__; returns edges and the calls
 # that follow them across modules. "4": a method of a class from outside the index, called on an
-# instance of it, is external (`d = OrderedDict(); d.move_to_end()`).
-VERSION = "4"
+# instance of it, is external (`d = OrderedDict(); d.move_to_end()`). "5": what other modules pass
+# a function's parameters, followed into the calls through them (model.PASSES, PARAMETER).
+VERSION = "5"
 RESOLVER_META_KEY = "resolver"
 
 SCOPE_ROOT_KINDS = frozenset({"module", "package"})
@@ -98,6 +102,9 @@ class Resolver:
         self._lookup_cache: dict[tuple, tuple[int, str] | None] = {}
         self._path_cache: dict[tuple, tuple[str, Any, str] | None] = {}
         self._routes: RouteTable | None = None
+        # Functions whose passed values resolve_first changed: the calls through their parameters
+        # are resolved again (index/narrow.py).
+        self.rebound: set[int] = set()
 
     def names_in(self, scope_id: int) -> dict[str, list[int]]:
         """A scope's direct children by name, in declaration order, built once per scope."""
@@ -177,9 +184,13 @@ class Resolver:
         """extends/implements first, then returns: call resolution walks what they give."""
         out = []
         returns = []
+        passes = []
         for eid, file_id, kind, source_id, target, receiver, receiver_type in edges:
             if kind == RETURNS:
                 returns.append((eid, file_id, source_id, target, receiver_type))
+                continue
+            if kind == PASSES:
+                passes.append((eid, file_id, source_id, target, receiver, receiver_type))
                 continue
             found = self._resolve_type_path(target, file_id, source_id)
             if found is not None:
@@ -208,7 +219,50 @@ class Resolver:
                 if source_id is not None:
                     self.index.returns.pop(source_id, None)
                 out.append((None, None, eid))  # type: ignore[arg-type]
+        # What calls pass other modules' functions: after the returns, as a callee may be reached
+        # through one (`make().run(callback)`).
+        passed = self.index.passed
+        for eid, file_id, source_id, callee, value, key in passes:
+            bound = self._passed(file_id, source_id, callee, value, key)
+            if bound is None:
+                self.rebound |= passed.put(eid, None)
+                out.append((None, None, eid))  # type: ignore[arg-type]
+            else:
+                function, key, vid, instance = bound
+                self.rebound |= passed.put(eid, (file_id, function, key, vid, instance))
+                out.append((function, encoded(vid, instance), eid))
         return out
+
+    def _passed(
+        self, file_id: int, source_id: int | None, callee: str, value: str, key: str
+    ) -> tuple[int, str, int, bool] | None:
+        """(function, parameter key, value, an instance of it?) of a passes edge: the function
+        the call reaches (a class's constructor), the value resolved where the call is written."""
+        info = self.files.get(file_id)
+        rules = self.rules.get(info.language) if info else None
+        if info is None or rules is None:
+            return None
+        receiver, _, name = callee.rpartition(rules.separator)
+        found = self._call_in_index(info, rules, file_id, source_id, name, receiver, "")
+        if found is None:
+            return None
+        rows = self.index.rows
+        function = found[0]
+        if rows[function].kind in TYPE_KINDS:  # `Service(callback)`: its __init__'s parameters
+            init = self.member(function, rules.constructor) if rules.constructor else None
+            if init is None:
+                return None
+            function = init[0]
+        if rows[function].kind not in CALLABLE_KINDS:
+            return None
+        instance = value[-2:] == INSTANCE
+        got = self._returned_target(value[:-2] if instance else value, file_id, source_id)
+        if got is None:
+            return None
+        kind = rows[got[0]].kind
+        if kind not in TYPE_KINDS and (instance or kind not in CALLABLE_KINDS):
+            return None
+        return function, key, got[0], instance
 
     def _returned_target(self, target: str, file_id: int, function_id: int | None) -> tuple[int, str] | None:
         """The class or function a returns edge names, looked up from inside the function."""
@@ -316,6 +370,14 @@ class Resolver:
         if rules is None:
             return None
         made = ""  # the class a receiver was made by, when only code outside the index may say more
+        if receiver_type[:1] == PARAMETER:  # a parameter's value, when other modules' calls say it
+            position, _, parameter = receiver_type[1:].partition(":")
+            got = self.index.passed.bound(source_id, position, parameter) if source_id is not None else None
+            if got is not None and got[0] in self.index.rows:
+                followed = self._call_on_returned(got, name, receiver, rules)
+                if followed is not None:
+                    return followed
+            receiver_type = ""  # nothing known: as if nothing had been followed
         if receiver_type[:1] == FLOWED:  # what the called name or the receiver holds, followed
             held = receiver_type[1:]
             if held[-2:] == INSTANCE:  # what a call returns: `make().pay()`, `h = choose(); h()`

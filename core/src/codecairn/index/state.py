@@ -16,6 +16,7 @@ from collections.abc import Iterable
 
 from codecairn.index.collector import collector_paused
 from codecairn.index.parse_pool import content_hash
+from codecairn.index.passed import decoded
 from codecairn.index.symbol_index import SymbolIndex
 from codecairn.model import HARMLESS_BASES, INSTANCE, FileInfo, IndexedFile, IndexedSymbol
 from codecairn.paths import read_confined
@@ -60,6 +61,10 @@ class IndexState:
                     (function, (target, receiver_type == INSTANCE))
                     for function, target, receiver_type in await store.resolved_returns()
                 )
+                passed = self.symbols.passed
+                for eid, file_id, function, key, resolution in await store.resolved_passes():
+                    if (value := decoded(resolution or "")) is not None:
+                        passed.put(eid, (file_id, function, key, *value))
                 self.symbols.open_types.update(
                     owner
                     for source, owner_qn in await store.unresolved_supertypes(HARMLESS_BASES)

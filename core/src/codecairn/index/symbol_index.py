@@ -16,6 +16,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from itertools import accumulate, chain
 
+from codecairn.index.passed import PassedValues
 from codecairn.limits import GLOB_MAX_CHARS
 from codecairn.model import IndexedSymbol
 
@@ -38,6 +39,8 @@ class SymbolIndex:
         self.open_types: set[int] = set()
         # What a function returns (model.RETURNS): function id -> (target id, an instance of it?).
         self.returns: dict[int, tuple[int, bool]] = {}
+        # What other modules' calls pass a function's parameters (model.PASSES).
+        self.passed = PassedValues()
         # Name search (see _ensure_search): built on the first search, then kept current by add()
         # and remove_files() for small changes (an edit), rebuilt after large ones (an index run).
         self._ids_by_lower: dict[str, list[int]] = {}  # lower-cased name -> symbol ids

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codecairn.model import Edge
-from codecairn.store.reads import EDGE_COLUMNS, MAX_PARAMS
+from codecairn.store.reads import EDGE_COLUMNS, MAX_PARAMS, SHOWN
 from codecairn.store.transactions import one_transaction
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ async def edges_touching(
     for chunk in _chunks(sorted(set(symbol_ids))):
         rows = await store.fetch(
             f"SELECT {EDGE_COLUMNS} FROM edges WHERE {column} IN ({_marks(chunk)})"
-            + (f" AND kind IN ({_marks(kinds)})" if kinds else "")
+            + (f" AND kind IN ({_marks(kinds)})" if kinds else f" AND {SHOWN}")
             + " ORDER BY file_id, line, id"
             + (" LIMIT ?" if limit is not None else ""),
             (*chunk, *kinds, *((limit - len(out),) if limit is not None else ())),
@@ -135,7 +135,7 @@ async def edges_in_files(store: Store, file_ids: Collection[int], kinds: Collect
     for chunk in _chunks(sorted(set(file_ids))):
         rows = await store.fetch(
             f"SELECT {EDGE_COLUMNS} FROM edges WHERE file_id IN ({_marks(chunk)})"
-            + (f" AND kind IN ({_marks(kinds)})" if kinds else "")
+            + (f" AND kind IN ({_marks(kinds)})" if kinds else f" AND {SHOWN}")
             + " ORDER BY file_id, line, id",
             (*chunk, *kinds),
         )

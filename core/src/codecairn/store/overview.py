@@ -15,7 +15,8 @@ from collections import Counter
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from codecairn.model import EXTERNAL, INHERITANCE_KINDS
+from codecairn.model import EXTERNAL, INHERITANCE_KINDS, PASSES
+from codecairn.store.reads import SHOWN
 
 if TYPE_CHECKING:
     from codecairn.model import IndexedSymbol
@@ -47,7 +48,7 @@ async def index_overview(store: Store, generation: int) -> dict[str, Any]:
 async def _compute(store: Store, generation: int) -> dict[str, Any]:
     fetch = store.fetch
     # COUNT(resolution): edges that resolved to a symbol, and the external ones (no target id).
-    edges = await fetch("SELECT kind, COUNT(*), COUNT(resolution) FROM edges GROUP BY kind")
+    edges = await fetch(f"SELECT kind, COUNT(*), COUNT(resolution) FROM edges WHERE {SHOWN} GROUP BY kind")
     resolution = await fetch(
         f"SELECT CASE WHEN resolution LIKE '{EXTERNAL}:%' THEN '{EXTERNAL}' ELSE resolution END r, COUNT(*) "
         "FROM edges WHERE kind='calls' AND resolution IS NOT NULL GROUP BY r"
@@ -87,6 +88,7 @@ class EdgeTally:
         self.extended: Counter[int] = Counter()
 
     def add(self, rows: list[tuple]) -> None:
+        rows = [r for r in rows if r[2] != PASSES]  # the resolver's own facts (store.reads.SHOWN)
         self.by_kind.update(map(_KIND, rows))
         resolved = [r for r in rows if r[8] is not None]
         self.resolved.update(map(_KIND, resolved))

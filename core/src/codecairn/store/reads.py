@@ -14,6 +14,8 @@ from typing import Any
 from codecairn.model import (
     HTTP_CALLS,
     INHERITANCE_KINDS,
+    PARAMETER,
+    PASSES,
     RESOLVED_FIRST,
     RETURNS,
     Edge,
@@ -29,6 +31,9 @@ EDGE_COLUMNS = "id, file_id, kind, source_id, target, receiver, receiver_type, l
 TO_RESOLVE = "id, file_id, kind, source_id, target, receiver, receiver_type"
 _INHERITANCE_SQL = ",".join(f"'{k}'" for k in INHERITANCE_KINDS)
 _FIRST_SQL = ",".join(f"'{k}'" for k in RESOLVED_FIRST)
+# What an answer may show when it asks for every kind: not the values calls pass (model.PASSES),
+# which the resolver keeps for itself (a call edge already says the call is there).
+SHOWN = f"kind != '{PASSES}'"
 MAX_PARAMS = 30000  # SQLite's bound-parameter limit is 32766
 
 
@@ -75,6 +80,36 @@ class IndexReads:
             f"SELECT source_id, target_id, receiver_type FROM edges WHERE kind = '{RETURNS}' "
             "AND target_id IS NOT NULL AND source_id IS NOT NULL"
         )
+
+    async def resolved_passes(self) -> list[tuple[int, int, int, str, str]]:
+        """(edge id, file id, function id, parameter key, resolution) of every resolved passes edge."""
+        return await self.fetch_writer(
+            f"SELECT id, file_id, target_id, receiver_type, resolution FROM edges WHERE kind = '{PASSES}' "
+            "AND target_id IS NOT NULL"
+        )
+
+    async def edges_by_id(self, edge_ids: Collection[int]) -> list[tuple]:
+        """Edges in TO_RESOLVE columns, by id."""
+        ids = sorted(set(edge_ids))
+        out: list[tuple] = []
+        for start in range(0, len(ids), MAX_PARAMS):
+            chunk = ids[start : start + MAX_PARAMS]
+            out += await self.fetch_writer(f"SELECT {TO_RESOLVE} FROM edges WHERE id IN ({_marks(chunk)})", chunk)
+        return out
+
+    async def calls_through_parameters(self, function_ids: Collection[int]) -> list[tuple]:
+        """Edges in TO_RESOLVE columns of the calls through a parameter (model.PARAMETER) in these
+        functions: what other modules pass them changed."""
+        ids = sorted(set(function_ids))
+        out: list[tuple] = []
+        for start in range(0, len(ids), MAX_PARAMS):
+            chunk = ids[start : start + MAX_PARAMS]
+            out += await self.fetch_writer(
+                f"SELECT {TO_RESOLVE} FROM edges WHERE source_id IN ({_marks(chunk)}) "
+                f"AND substr(receiver_type, 1, 1) = '{PARAMETER}'",
+                chunk,
+            )
+        return out
 
     async def calls_through_returns(self, names: Collection[str]) -> list[tuple]:
         """Edges in TO_RESOLVE columns of the calls that follow what a function of one of these
@@ -180,7 +215,7 @@ class IndexReads:
         kinds = tuple(kinds)
         rows = await self.fetch(
             f"SELECT {EDGE_COLUMNS} FROM edges WHERE source_id=?"
-            + (f" AND kind IN ({_marks(kinds)})" if kinds else "")
+            + (f" AND kind IN ({_marks(kinds)})" if kinds else f" AND {SHOWN}")
             + " ORDER BY line, id",
             (symbol_id, *kinds),
         )
@@ -191,7 +226,7 @@ class IndexReads:
         kinds = tuple(kinds)
         rows = await self.fetch(
             f"SELECT {EDGE_COLUMNS} FROM edges WHERE target_id=?"
-            + (f" AND kind IN ({_marks(kinds)})" if kinds else "")
+            + (f" AND kind IN ({_marks(kinds)})" if kinds else f" AND {SHOWN}")
             + " ORDER BY file_id, line, id"
             + (" LIMIT ?" if limit is not None else ""),
             (symbol_id, *kinds, *((limit,) if limit is not None else ())),
@@ -242,7 +277,9 @@ class IndexReads:
         return [StoredSymbol(*r) for r in rows]
 
     async def all_edges(self) -> list[Edge]:
-        return [Edge(*r) for r in await self.fetch(f"SELECT {EDGE_COLUMNS} FROM edges ORDER BY file_id, id")]
+        return [
+            Edge(*r) for r in await self.fetch(f"SELECT {EDGE_COLUMNS} FROM edges WHERE {SHOWN} ORDER BY file_id, id")
+        ]
 
     async def all_imports(self) -> list[tuple[int, Import]]:
         rows = await self.fetch(

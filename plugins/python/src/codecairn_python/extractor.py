@@ -33,7 +33,7 @@ from operator import attrgetter, itemgetter
 from typing import Any
 
 from codecairn.extractors.common import SIGNATURE_MAX, has_errors
-from codecairn.model import FLOWED, INSTANCE, RETURNS, Export, FileFacts, Import, Relation, Symbol
+from codecairn.model import FLOWED, INSTANCE, PARAMETER, PASSES, RETURNS, Export, FileFacts, Import, Relation, Symbol
 from tree_sitter import QueryCursor
 
 _QUERY_SOURCE = """
@@ -485,6 +485,7 @@ class _FileExtraction:
         self.lambda_returns: list[tuple[int, str]] = []  # (symbol index, name) of `name = lambda: name`
         self._defs: set[str] | None = None
         self._function_nodes: list[tuple[int, Any]] | None = None  # _indexed()
+        self._parameters_of: dict[int, dict[str, str]] = {}  # _parameter()
         self._variables: dict[str, int] | None = (
             None  # module-level variables by name (_module_instance)  # the module's own functions and classes (_names_code)
         )
@@ -1563,9 +1564,11 @@ class _FileExtraction:
                 parameters = found[1].child_by_field_name("parameters")
                 if parameters is not None:
                     params[decorator] = self._parameters(parameters)
+        module_names = self.scope_names.get(-1, set()) | set(self.import_sources)
+        if self.import_sources:
+            self._passes(calls, params, module_names)
         if not params:
             return
-        module_names = self.scope_names.get(-1, set()) | set(self.import_sources)
         bound: dict[tuple[int, str], set[str]] = {}
         # (where, *args or **kwargs, is it *args) -> index or key -> values
         spread: dict[tuple[int, str, bool], dict[str, set[str]]] = {}
@@ -1619,6 +1622,69 @@ class _FileExtraction:
             held = {k: v for k, v in held.items() if not v.endswith("()")}
             held[None] = tuple(dict.fromkeys(v for vs in slots.values() for v in sorted(vs) if v)) if is_star else ()
             self._note_container(at, param, held)
+
+    def _passes(self, calls, params: dict[str, _Parameters], module_names: set[str]) -> None:
+        """What this file's calls of other modules' functions and classes pass them, when it is
+        this module's function or class, an imported one, or an instance of a class
+        (``util.apply(callback)``, ``Service(Handler())``): PASSES relations, for the calls
+        through those parameters over there (model.PARAMETER)."""
+        add = self.relations.append
+        text, names_code = self._text, self._names_code
+        for node in calls:
+            if node.type not in _NAME_NODES or (call := node.parent) is None:
+                continue
+            arguments = call.child_by_field_name("arguments")
+            if arguments is None or arguments.type != "argument_list" or not arguments.named_child_count:
+                continue
+            written = text(node)
+            callee = _dotted(written)
+            owner = -2
+            if not callee and node.type == "attribute":  # `Runner().run(task)`: a method of a new instance
+                receiver, _, method = written.rpartition(".")
+                made = _one_call(receiver.rstrip(_BLANK))
+                callee = f"{made}().{method.lstrip(_NAME_GAP)}" if made and _is_type_name(made) else ""
+            elif callee.count(".") == 1 and (head := callee.partition(".")[0]) in self.typed_names:
+                # `runner = Runner(); runner.start(listener)`: a method of the class it holds
+                owner = self._owner(call.start_byte)
+                held = self._type_of(owner, head, call.start_byte)
+                if held and _DOTTED_NAME.fullmatch(held):
+                    callee = f"{held}().{callee.partition('.')[2]}"
+            if not callee or callee in params or callee.partition(".")[0].removesuffix("()") not in self.import_sources:
+                continue
+            line = 0
+            for position, arg in enumerate(arguments.named_children):
+                kind = arg.type
+                if kind in ("list_splat", "dictionary_splat"):
+                    break  # `f(*xs)`: the positions after it are not known
+                if kind == "keyword_argument":
+                    key_node, arg = arg.child_by_field_name("name"), arg.child_by_field_name("value")
+                    key = "=" + text(key_node) if key_node is not None else ""
+                elif kind in _NAME_NODES or kind == "call":
+                    key = str(position)
+                else:
+                    continue
+                value = self._argument_value(arg, module_names) if key and arg is not None else ""
+                if not value or value[:1] == _LITERAL or not names_code(value.partition(".")[0].removesuffix("()")):
+                    continue
+                if not line:
+                    owner = self._owner(call.start_byte) if owner == -2 else owner
+                    line = node.start_point[0] + 1
+                add(_new(Relation, (PASSES, owner, callee, line, value, key)))
+
+    def _parameter(self, owner: int, name: str) -> str:
+        """The PARAMETER mark of a call through ``name`` when it is a parameter of the def the call
+        is in: its position as a call writes it (a method's counted past ``self``), or "" when it
+        is not one."""
+        if owner < 0 or name in _SELF_NAMES:
+            return ""
+        symbol = self.symbols[owner]
+        if name not in symbol[7] or symbol[0] not in ("function", "method"):
+            return ""
+        found = self._parameters_of.get(owner)
+        if found is None:
+            bound = symbol[0] == "method" and "staticmethod" not in symbol[10]
+            found = self._parameters_of[owner] = _signature_parameters(symbol[7], bound)
+        return found.get(name, "")
 
     def _parameters(self, parameters) -> _Parameters:
         """(where, positional names, keyword-only names, *args name, **kwargs name) of a def's list."""
@@ -1813,6 +1879,10 @@ class _FileExtraction:
             elif name in typed_names:  # `h = choose(); h()`, choose another module's
                 made = self._type_of(owner, name, start)
                 receiver_type = made if made[-2:] == INSTANCE else ""
+            if not receiver_type and owner >= 0:  # `f()`, `f.run()` where f is a parameter: what callers pass
+                through = receiver or name
+                if through.isidentifier() and through not in value_names and through not in typed_names:
+                    receiver_type = self._parameter(owner, through)
             if receiver_type[-2:] == INSTANCE:
                 receiver_type = self._retyped(receiver_type, owner, start)
             add(_new(Relation, ("calls", owner, name, call_line, receiver, receiver_type)))
@@ -1883,6 +1953,56 @@ class _FileExtraction:
                 seen.add(name)
                 exports.append(_new(Export, (name, symbol[3], "", "", "")))
         return exports
+
+
+_PARAMETER_NAME = re.compile(r"\*{0,2}([A-Za-z_]\w*)", re.ASCII)
+
+
+def _signature_parameters(signature: str, bound: bool) -> dict[str, str]:
+    """A def's parameters from its one-line signature: name -> PARAMETER mark (position as a call
+    writes it, "" past ``*``; ``self`` not counted when ``bound``). Commas inside brackets and
+    strings of a default or annotation do not split."""
+    start = signature.find("(")
+    if start < 0:
+        return {}
+    parts, depth, quote, begin = [], 0, "", start + 1
+    for i in range(start + 1, len(signature)):
+        c = signature[i]
+        if quote:
+            if c == quote and signature[i - 1] != "\\":
+                quote = ""
+        elif c in "\"'":
+            quote = c
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            if depth == 0:
+                parts.append(signature[begin:i])
+                break
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(signature[begin:i])
+            begin = i + 1
+    found: dict[str, str] = {}
+    position = -1 if bound else 0
+    keyword_only = False
+    for part in parts:
+        part = part.strip()
+        if part in ("", "/"):
+            continue
+        if part == "*":
+            keyword_only = True
+            continue
+        match = _PARAMETER_NAME.match(part)
+        if match is None:
+            continue
+        if part[:1] == "*":  # *args, **kwargs: not one value
+            keyword_only = True
+            continue
+        if position >= 0:  # the bound self or cls is no parameter a call passes
+            found[match.group(1)] = f"{PARAMETER}{'' if keyword_only else position}:{match.group(1)}"
+        position += 1
+    return found
 
 
 def _with_decorator_modifiers(decorators: tuple[str, ...]) -> tuple[str, ...]:

@@ -20,7 +20,8 @@ def codecairn_languages() -> list[Language]:
             # 3: from literals and built-in constructors (`x = []`, `self.seen = set()`), caught
             # exceptions, return types; values followed through the file (model.FLOWED)
             # 5: unpacking, container items and appends, literals passed, stacked decorators, `raise Cls`
-            version="5",
+            # 6: what calls pass other modules' functions, and calls through parameters (model.PASSES)
+            version="6",
             resolution=ResolutionRules(
                 separator=".",
                 implicit_members=False,
