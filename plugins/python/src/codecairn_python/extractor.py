@@ -1564,11 +1564,9 @@ class _FileExtraction:
                 parameters = found[1].child_by_field_name("parameters")
                 if parameters is not None:
                     params[decorator] = self._parameters(parameters)
-        module_names = self.scope_names.get(-1, set()) | set(self.import_sources)
-        if self.import_sources:
-            self._passes(calls, params, module_names)
         if not params:
             return
+        module_names = self.scope_names.get(-1, set()) | set(self.import_sources)
         bound: dict[tuple[int, str], set[str]] = {}
         # (where, *args or **kwargs, is it *args) -> index or key -> values
         spread: dict[tuple[int, str, bool], dict[str, set[str]]] = {}
@@ -1623,51 +1621,62 @@ class _FileExtraction:
             held[None] = tuple(dict.fromkeys(v for vs in slots.values() for v in sorted(vs) if v)) if is_star else ()
             self._note_container(at, param, held)
 
-    def _passes(self, calls, params: dict[str, _Parameters], module_names: set[str]) -> None:
+    def _passes(self, passing: list[tuple[Any, int, str, str, int]]) -> None:
         """What this file's calls of other modules' functions and classes pass them, when it is
-        this module's function or class, an imported one, or an instance of a class
-        (``util.apply(callback)``, ``Service(Handler())``): PASSES relations, for the calls
-        through those parameters over there (model.PARAMETER)."""
+        this module's function or class, an imported one, or an instance of such a class
+        (``util.apply(callback)``, ``Service(Handler())``, ``runner.start(listener)`` on a typed
+        ``runner``): PASSES relations, for the calls through those parameters over there
+        (model.PARAMETER). ``passing``: (function node, scope, receiver, name, byte) of the calls
+        _calls() found going to an imported name."""
         add = self.relations.append
-        text, names_code = self._text, self._names_code
-        for node in calls:
-            if node.type not in _NAME_NODES or (call := node.parent) is None:
-                continue
-            arguments = call.child_by_field_name("arguments")
+        text, names_code, sources = self._text, self._names_code, self.import_sources
+        for node, owner, receiver, name, start in passing:
+            call = node.parent
+            arguments = call.child_by_field_name("arguments") if call is not None else None
             if arguments is None or arguments.type != "argument_list" or not arguments.named_child_count:
                 continue
-            written = text(node)
-            callee = _dotted(written)
-            owner = -2
-            if not callee and node.type == "attribute":  # `Runner().run(task)`: a method of a new instance
-                receiver, _, method = written.rpartition(".")
-                made = _one_call(receiver.rstrip(_BLANK))
-                callee = f"{made}().{method.lstrip(_NAME_GAP)}" if made and _is_type_name(made) else ""
-            elif callee.count(".") == 1 and (head := callee.partition(".")[0]) in self.typed_names:
-                # `runner = Runner(); runner.start(listener)`: a method of the class it holds
-                owner = self._owner(call.start_byte)
-                held = self._type_of(owner, head, call.start_byte)
-                if held and _DOTTED_NAME.fullmatch(held):
-                    callee = f"{held}().{callee.partition('.')[2]}"
-            if not callee or callee in params or callee.partition(".")[0].removesuffix("()") not in self.import_sources:
+            if not receiver:
+                callee = name
+            elif receiver[-1] == ")":  # `Runner().run(task)`: a method of a new instance
+                made = _one_call(receiver)
+                callee = f"{made}().{name}" if made and _is_type_name(made) else ""
+            elif receiver.partition(".")[0] in sources:
+                callee = f"{receiver}.{name}" if _DOTTED_NAME.fullmatch(receiver) else ""
+            else:  # `runner = Runner(); runner.start(listener)`: a method of the class it holds
+                held = self._type_of(owner, receiver, start)
+                ok = held and held.partition(".")[0] in sources and _DOTTED_NAME.fullmatch(held)
+                callee = f"{held}().{name}" if ok else ""
+            if not callee:
                 continue
             line = 0
             for position, arg in enumerate(arguments.named_children):
                 kind = arg.type
-                if kind in ("list_splat", "dictionary_splat"):
-                    break  # `f(*xs)`: the positions after it are not known
                 if kind == "keyword_argument":
                     key_node, arg = arg.child_by_field_name("name"), arg.child_by_field_name("value")
-                    key = "=" + text(key_node) if key_node is not None else ""
-                elif kind in _NAME_NODES or kind == "call":
+                    if key_node is None or arg is None:
+                        continue
+                    key, kind = "=" + text(key_node), arg.type
+                elif kind in ("list_splat", "dictionary_splat"):
+                    break  # `f(*xs)`: the positions after it are not known
+                else:
                     key = str(position)
+                if kind == "identifier":
+                    value = text(arg)
+                    if not names_code(value):
+                        continue
+                elif kind == "attribute":
+                    value = _dotted(text(arg))
+                    if not value or not names_code(value.partition(".")[0]):
+                        continue
+                elif kind == "call":  # `Handler()`: an instance
+                    function = arg.child_by_field_name("function")
+                    made = _dotted(text(function)) if function is not None else ""
+                    if not made or not _is_type_name(made) or not names_code(made.partition(".")[0]):
+                        continue
+                    value = made + INSTANCE
                 else:
                     continue
-                value = self._argument_value(arg, module_names) if key and arg is not None else ""
-                if not value or value[:1] == _LITERAL or not names_code(value.partition(".")[0].removesuffix("()")):
-                    continue
                 if not line:
-                    owner = self._owner(call.start_byte) if owner == -2 else owner
                     line = node.start_point[0] + 1
                 add(_new(Relation, (PASSES, owner, callee, line, value, key)))
 
@@ -1807,6 +1816,8 @@ class _FileExtraction:
         typed_names, field_types, value_names = self.typed_names, self.field_types, self.value_names
         attribute_names = {name for held in self.field_values.values() for name in held}  # what a class says it holds
         nodes = _in_source_order(nodes)
+        sources = self.import_sources
+        passing: list[tuple[Any, int, str, str, int]] = []  # calls of imported names: _passes()
         last = len(bounds) - 1
         i, owner, upcoming = 0, owners[0], bounds[1] if last else _END
         for node in nodes:
@@ -1886,11 +1897,17 @@ class _FileExtraction:
             if receiver_type[-2:] == INSTANCE:
                 receiver_type = self._retyped(receiver_type, owner, start)
             add(_new(Relation, ("calls", owner, name, call_line, receiver, receiver_type)))
+            if sources and (
+                (receiver or name).partition(".")[0].partition("(")[0] in sources or receiver in typed_names
+            ):
+                passing.append((node, owner, receiver, name, start))
             if name in _DEPRECATION_CALLS and receiver in ("warnings", "") and self._warns_deprecation(node, owner):
                 target = owner if owner >= 0 else 0  # at module level: the module symbol
                 symbol = self.symbols[target]
                 if "deprecated" not in symbol[10]:
                     self.symbols[target] = symbol._replace(modifiers=symbol[10] + ("deprecated",))
+        if passing:
+            self._passes(passing)
 
     def _loop_calls(self, owner: int, receiver: str, name: str, byte: int, line: int) -> bool:
         """``f()`` or ``shape.area()`` in a loop whose variable takes known values: one call per
