@@ -1483,3 +1483,174 @@ tasks.Queue().put(1, callback=stored)
 }
 for _category, _cases in ACROSS_MODULES_CASES.items():
     CASES[_category] = CASES[_category] + _cases
+
+# Calling an instance, dicts filled by update() and dict(), loops over items() and enumerate(),
+# literal spreads into *args and **kwargs, and a parameter passed on to another function.
+INSTANCES_AND_SPREADS_CASES: dict[str, list[Case]] = {
+    "direct_calls": [
+        (
+            {
+                "main.py": """
+class Greeter:
+    def __call__(self):
+        self.greet()
+
+    def greet(self):
+        pass
+
+
+def run():
+    Greeter()()
+    g = Greeter()
+    g()
+"""
+            },
+            {"main.run": {"main.Greeter", "main.Greeter.__call__"}, "main.Greeter.__call__": {"main.Greeter.greet"}},
+        ),
+    ],
+    "dicts": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def third():
+    pass
+
+
+table = {"a": first}
+table.update({"b": second})
+table["b"]()
+table.update(c=third)
+table["c"]()
+other = dict(d=first)
+other["d"]()
+"""
+            },
+            {"main": {"builtins.dict", "builtins.dict.update", "main.first", "main.second", "main.third"}},
+        ),
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+handlers = {"x": first, "y": second}
+for key, handler in handlers.items():
+    handler()
+"""
+            },
+            {"main": {"main.first", "main.second", "builtins.dict.items"}},
+        ),
+    ],
+    "lists": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+for i, step in enumerate([first, second]):
+    step()
+"""
+            },
+            {"main": {"builtins.enumerate", "main.first", "main.second"}},
+        ),
+    ],
+    "kwargs": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def on(**events):
+    events["done"]()
+
+
+on(**{"done": first})
+on(done=second)
+"""
+            },
+            {"main": {"main.on"}, "main.on": {"main.first", "main.second"}},
+        ),
+    ],
+    "args": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def each(*steps):
+    steps[0]()
+
+
+def hop(f):
+    relay(f)
+
+
+def relay(g):
+    g()
+
+
+each(*[first])
+hop(first)
+"""
+            },
+            {
+                "main": {"main.each", "main.hop"},
+                "main.each": {"main.first"},
+                "main.hop": {"main.relay"},
+                "main.relay": {"main.first"},
+            },
+        ),
+        (
+            {
+                "util.py": """
+def apply(f):
+    f()
+""",
+                "main.py": """
+import util
+
+
+def first():
+    pass
+
+
+def hop(g):
+    util.apply(g)
+
+
+hop(first)
+""",
+            },
+            {"main": {"main.hop"}, "main.hop": {"util.apply"}, "util.apply": {"main.first"}},
+        ),
+    ],
+}
+for _category, _cases in INSTANCES_AND_SPREADS_CASES.items():
+    CASES[_category] = CASES[_category] + _cases

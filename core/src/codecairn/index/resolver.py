@@ -56,6 +56,8 @@ BARE_CALLABLE_KINDS = frozenset({"function", "macro"}) | TYPE_KINDS
 REFERENCE_EXCLUDED = (CALLABLE_KINDS - {"macro"}) | DATA_KINDS
 _PATH_RE = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$")
 _PATH_SEP = re.compile(r"\.|::")
+PYTHON_BUILTINS = "builtins"
+CALL_METHOD = "__call__"  # what calling a Python instance runs
 # A call of a dotted name as a call's receiver (`Order(1).pay()`: "Order", "1").
 _CALL_RECEIVER = re.compile(r"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\((.*)\)", re.DOTALL)
 # A string literal (any prefix), or a list display, as a call's receiver.
@@ -411,8 +413,9 @@ class Resolver:
         """A call on what another call returned: a method of the instance (`make().pay()`), or the
         function or class returned, called (`choose()()`)."""
         target, instance = got
-        if instance:
-            member = self.member(target, name) if receiver else None
+        if instance:  # a method of it, or (Python) the instance called: its __call__
+            called = name if receiver else (CALL_METHOD if rules.builtins_module == PYTHON_BUILTINS else "")
+            member = self.member(target, called) if called else None
             return (member[0], FLOW) if member is not None else None
         if receiver:
             return None

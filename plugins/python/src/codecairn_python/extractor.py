@@ -59,6 +59,10 @@ _QUERY_SOURCE = """
 (call function: (subscript value: (identifier) subscript: [(integer) (string)]) @call.subscript)
 (assignment left: (identifier) right: [(list) (tuple) (dictionary)]) @assign.container
 (assignment
+  left: (identifier)
+  right: (call function: (identifier) @_dict arguments: (argument_list (keyword_argument)))
+  (#eq? @_dict "dict")) @assign.container
+(assignment
   left: [(pattern_list) (tuple_pattern) (list_pattern)]
   right: [(expression_list) (tuple) (list)]) @assign.unpack
 (typed_parameter) @param.typed
@@ -67,6 +71,8 @@ _QUERY_SOURCE = """
 (assignment left: (pattern_list . (attribute object: (identifier)))) @assign.attribute
 (for_statement left: (identifier) right: (_)) @for
 (for_in_clause left: (identifier) right: (_)) @for
+(for_statement left: (pattern_list) right: (call)) @for
+(for_in_clause left: (pattern_list) right: (call)) @for
 (yield) @yield
 (call function: (call) @call.returned)
 (raise_statement . [(identifier) (attribute)] @raise.class)
@@ -406,6 +412,15 @@ def _recoded(items: list) -> list:
     """Facts whose strings were cut from the latin-1 view, as proper text."""
     out = []
     for item in items:
+        for value in item:  # nearly every fact of such a file is ASCII all through: kept as it is
+            if value.__class__ is str:
+                if not value.isascii():
+                    break
+            elif value.__class__ is tuple and not all(map(str.isascii, value)):
+                break
+        else:
+            out.append(item)
+            continue
         fields = []
         for value in item:
             if value.__class__ is str:
@@ -1241,18 +1256,22 @@ class _FileExtraction:
     def _containers(self, assignments, items=()) -> None:
         """``funcs = [first, second]``, ``table = {"a": first}``: what each literal index holds;
         then ``table["b"] = second`` and ``funcs.append(third)`` add to it, in source order."""
-        appends = self._appends(
-            {
-                self._text(n.child_by_field_name("left"))
-                for n in assignments
-                if n.child_by_field_name("right").type == "list"
-            }
-            | {name for held in self.containers.values() for name in held}
-        )
+        held_before = {name for held in self.containers.values() for name in held}
+        lists = {
+            self._text(n.child_by_field_name("left"))
+            for n in assignments
+            if n.child_by_field_name("right").type == "list"
+        }
+        dicts = {
+            self._text(n.child_by_field_name("left"))
+            for n in assignments
+            if n.child_by_field_name("right").type != "list"
+        }
         steps = sorted(
             [(n.start_byte, 0, n) for n in assignments]
             + [(n.start_byte, 1, n) for n in items]
-            + [(n.start_byte, 2, n) for n in appends],
+            + [(n.start_byte, 2, n) for n in self._method_calls(".append(", lists | held_before)]
+            + [(n.start_byte, 3, n) for n in self._method_calls(".update(", dicts | held_before)],
             key=itemgetter(0, 1),
         )
         for start, step, node in steps:  # the last before a call counts
@@ -1262,6 +1281,9 @@ class _FileExtraction:
             if step == 2:
                 self._appended(node)
                 continue
+            if step == 3:
+                self._updated(node)
+                continue
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             if left is None or right is None:
                 continue
@@ -1270,6 +1292,10 @@ class _FileExtraction:
     def _literal_held(self, literal) -> dict:
         """What a list, tuple or dict literal holds at each index or key, as far as it names code."""
         held: dict = {}
+        if literal.type == "call":  # `dict(a=first)`: its keywords (the query takes no other)
+            arguments = literal.child_by_field_name("arguments")
+            args = arguments.named_children if arguments is not None else []
+            return self._keywords_held(args) if all(a.type == "keyword_argument" for a in args) else {None: ()}
         if literal.type in ("list", "tuple"):
             for i, item in enumerate(literal.named_children):
                 # The type first: data tables of thousands of strings and numbers are common.
@@ -1287,17 +1313,18 @@ class _FileExtraction:
         held[None] = () if literal.type == "dictionary" else tuple(v for k, v in held.items() if k.__class__ is str)
         return held
 
-    def _appends(self, names: set[str]) -> list:
-        """The ``name.append(x)`` calls of lists the file shows. Found by their text, not by a query
-        pattern: a pattern over every method call cost more than all the lists of CPython's Lib."""
+    def _method_calls(self, method: str, names: set[str]) -> list:
+        """The ``name.append(x)`` (``method`` ".append(") or ``name.update(...)`` calls of the
+        containers the file shows. Found by their text, not by a query pattern: a pattern over every
+        method call cost more than all the lists of CPython's Lib."""
         found: list = []
         if not names:
             return found
         root, text = self.tree.root_node, self.text
-        at = text.find(".append(")  # str.find first: a regex tried at every byte cost a second on CPython's Lib
+        at = text.find(method)  # str.find first: a regex tried at every byte cost a second on CPython's Lib
         while at >= 0:
             m = _APPENDED_NAME.search(text, max(0, at - 80), at)
-            at = text.find(".append(", at + 8)
+            at = text.find(method, at + len(method))
             if m is not None and m.group(1) in names:
                 node = root.descendant_for_byte_range(m.start(1), m.start(1))
                 while node is not None and node.type != "call" and node.start_byte == m.start(1):
@@ -1305,7 +1332,7 @@ class _FileExtraction:
                 function = node.child_by_field_name("function") if node is not None and node.type == "call" else None
                 if function is not None and node.start_byte == m.start(1):
                     arguments = node.child_by_field_name("arguments")
-                    if arguments is not None and arguments.named_child_count == 1:
+                    if arguments is not None and arguments.named_child_count >= 1:
                         found.append(node)
         return found
 
@@ -1353,8 +1380,44 @@ class _FileExtraction:
             held[None] = (*held[None], value)
         self._note_container(byte, name, held)
 
-    def _subscript_call(self, node, owner: int) -> str:
-        """What ``funcs[1]()`` or ``table["a"]()`` calls, from the container's literal, or ""."""
+    def _updated(self, call) -> None:
+        """``table.update({"b": second})`` or ``table.update(b=second)`` on a dict the file shows:
+        those keys hold those values from here on; anything else passed makes it unknown."""
+        function, arguments = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+        container = function.child_by_field_name("object") if function is not None else None
+        if container is None or arguments is None:
+            return
+        name, byte = self._text(container), call.start_byte
+        before = self._last_before(self.containers, self._owner(byte), name, byte)
+        if not before or _LENGTH in before:
+            return
+        args = arguments.named_children
+        if len(args) == 1 and args[0].type == "dictionary":
+            added = self._literal_held(args[0])
+        elif all(a.type == "keyword_argument" for a in args):
+            added = self._keywords_held(args)
+        else:
+            self._note_container(byte, name, {None: ()})  # what it holds now is not known
+            return
+        self._note_container(byte, name, {**before, **added, None: ()})
+
+    def _keywords_held(self, arguments) -> dict:
+        """What ``dict(a=first, b=second)`` (or an ``update`` with keywords) holds under each key."""
+        held: dict = {None: ()}
+        for arg in arguments:
+            key, value = arg.child_by_field_name("name"), arg.child_by_field_name("value")
+            if (
+                key is not None
+                and value is not None
+                and value.type in _NAME_NODES
+                and (dotted := _dotted(self._text(value)))
+            ):
+                held[self._text(key)] = dotted
+        return held
+
+    def _subscript_call(self, node, owner: int) -> str | tuple[str, ...]:
+        """What ``funcs[1]()`` or ``table["a"]()`` calls, from the container's literal, or "" (a
+        tuple: what the calls of a function pass its ``**kwargs`` under one key)."""
         value, index = node.child_by_field_name("value"), node.child_by_field_name("subscript")
         if value is None or index is None:
             return ""
@@ -1382,7 +1445,8 @@ class _FileExtraction:
         if key.type != "string":
             return ""
         held = self._last_before(self.containers, owner, container, call.start_byte)
-        return held.get(self._text(key)[1:-1], "") if held else ""
+        value = held.get(self._text(key)[1:-1], "") if held else ""
+        return value if value.__class__ is str else ""  # several (**kwargs): not one to follow
 
     def _loops(self, loops) -> None:
         """``for f in (first, second)``, over a container, a generator of this file or ``*args``,
@@ -1392,7 +1456,12 @@ class _FileExtraction:
             if left is None or right is None:
                 continue
             owner = self._owner(node.start_byte)
-            values = self._iterated(right, owner)
+            if left.type == "identifier":
+                values = self._iterated(right, owner)
+            elif left.named_child_count == 2 and (second := left.named_children[1]).type == "identifier":
+                values, left = self._paired(right, owner), second  # `for key, f in table.items()`
+            else:
+                continue
             if values:
                 span = node if node.type == "for_statement" else node.parent  # a comprehension: all of it
                 name = self._text(left)
@@ -1422,8 +1491,34 @@ class _FileExtraction:
             container, _, method = callee.rpartition(".")
             if method == "values" and _dotted(container):  # `for f in table.values()`
                 held = self._last_before(self.containers, owner, container, node.start_byte)
-                return [v for k, v in held.items() if k.__class__ is str] if held else []
+                values = [v for k, v in held.items() if k.__class__ is str] if held else []
+                return [x for v in values for x in ((v,) if v.__class__ is str else v)]
         return []
+
+    def _paired(self, call, owner: int) -> list[str]:
+        """What the second name of ``for k, f in table.items()`` (a dict's values) or
+        ``for i, f in enumerate(funcs)`` takes, as far as the file shows."""
+        function, arguments = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+        if function is None or arguments is None:
+            return []
+        if (
+            self._text(function) == "enumerate"
+            and arguments.named_child_count == 1
+            and not self._names_code("enumerate")
+        ):
+            return self._iterated(arguments.named_child(0), owner)
+        obj = function.child_by_field_name("object") if function.type == "attribute" else None
+        attribute = function.child_by_field_name("attribute") if obj is not None else None
+        if obj is None or attribute is None or self._text(attribute) != "items" or arguments.named_child_count:
+            return []
+        if obj.type == "dictionary":
+            held = self._literal_held(obj)
+        elif dotted := _dotted(self._text(obj)):
+            held = self._last_before(self.containers, owner, dotted, call.start_byte) or {}
+        else:
+            return []
+        values = [v for k, v in held.items() if k.__class__ is str]
+        return [x for v in values for x in ((v,) if v.__class__ is str else v)]
 
     def _loop_values(self, owner: int, name: str, byte: int) -> list[str]:
         for start, end, var, values in reversed(self.loops.get(owner, ())):  # the innermost loop first
@@ -1577,12 +1672,12 @@ class _FileExtraction:
             if arguments is None or arguments.type != "argument_list":
                 continue
             at, names, keyword_only, star, double_star = target
-            for position, arg in enumerate(arguments.named_children):
+            for position, arg in enumerate(self._spread(arguments)):
                 if arg.type in ("list_splat", "dictionary_splat"):
                     break  # `f(*xs)`: the positions after it are not known
-                if arg.type == "keyword_argument":
-                    key, value = arg.child_by_field_name("name"), arg.child_by_field_name("value")
-                    param = self._text(key) if key is not None else ""
+                if arg.type == "keyword_argument" or arg.type == "pair":
+                    key, value = self._argument_key(arg), arg.child_by_field_name("value")
+                    param = key or ""
                     into = bound if param in names or param in keyword_only else None
                     if into is None and double_star:  # `notify(on_done=done)` into **handlers
                         spread.setdefault((at, double_star, False), {}).setdefault(param, set()).add(
@@ -1598,26 +1693,61 @@ class _FileExtraction:
                 else:
                     continue
                 if into is not None and param:
-                    bound.setdefault((at, param), set()).add(self._argument_value(value, module_names))
+                    got: Any = self._argument_value(value, module_names)
+                    if not got and value is not None and value.type == "identifier":
+                        # `relay(g)` inside `hop(g)`: what hop's g holds, once hop's calls bind it
+                        got = (self._owner(node.start_byte), self._text(value), node.start_byte)
+                    bound.setdefault((at, param), set()).add(got)
         for decorator, target in applied:
             if (found := params.get(decorator)) is not None and found[1] and found[1][0]:
                 bound.setdefault((found[0], found[1][0]), set()).add(target)
-        for (at, param), values in bound.items():
-            if len(values) == 1 and "" not in values:
-                value = next(iter(values))
-                if value[:1] == _LITERAL:  # the one literal every call passes: a container
-                    literal = self.literal_arguments.get(int(value[1:]))
-                    if literal is not None:
-                        self._note_container(at, param, self._literal_held(literal))
-                elif value.endswith("()"):  # an instance of that class
-                    self._note_type(at, None, param, FLOWED + value[:-2])
-                    self.typed_names.add(param)
-                else:
-                    self._note_value(at, param, value)
+        self._bind(bound)
+        self._spread_held(spread)
+
+    def _bind(self, bound: dict[tuple[int, str], set]) -> None:
+        """Note what each parameter holds when its calls here agree on one value; a value passed
+        on from a parameter of the calling function (a tuple: scope, name, byte) counts once that
+        parameter is bound, a few hops deep."""
+        pending = bound
+        for _ in range(4):
+            waiting: dict[tuple[int, str], set] = {}
+            for (at, param), values in pending.items():
+                if any(v.__class__ is tuple for v in values):
+                    values = {
+                        self._last_before(self.local_values, *v) or "" if v.__class__ is tuple else v for v in values
+                    }
+                    if "" in values:
+                        waiting[(at, param)] = pending[(at, param)]
+                        continue
+                self._bind_one(at, param, values)
+            if len(waiting) == len(pending):
+                return
+            pending = waiting
+
+    def _bind_one(self, at: int, param: str, values: set) -> None:
+        if len(values) != 1 or "" in values:
+            return  # nothing, or several: a parameter another call gives something else holds no one value
+        value = next(iter(values))
+        if value[:1] == _LITERAL:  # the one literal every call passes: a container
+            literal = self.literal_arguments.get(int(value[1:]))
+            if literal is not None:
+                self._note_container(at, param, self._literal_held(literal))
+        elif value.endswith("()"):  # an instance of that class
+            self._note_type(at, None, param, FLOWED + value[:-2])
+            self.typed_names.add(param)
+        else:
+            self._note_value(at, param, value)
+
+    def _spread_held(self, spread: dict) -> None:
+        """``*args`` and ``**kwargs`` as containers of what the calls pass them."""
         for (at, param, is_star), slots in spread.items():
-            # An index or key holds what every call agrees on; a loop takes all that is known.
-            held: dict = {k: next(iter(v)) for k, v in slots.items() if len(v) == 1 and "" not in v}
-            held = {k: v for k, v in held.items() if not v.endswith("()")}
+            # An index or key holds what the calls pass it (several: a tuple, a call of it calls
+            # each), unless one passes what the file cannot name; a loop takes all that is known.
+            held: dict = {}
+            for k, v in slots.items():
+                functions = tuple(sorted(x for x in v if not x.endswith("()")))
+                if functions and "" not in v:
+                    held[k] = functions[0] if len(functions) == 1 else functions
             held[None] = tuple(dict.fromkeys(v for vs in slots.values() for v in sorted(vs) if v)) if is_star else ()
             self._note_container(at, param, held)
 
@@ -1629,11 +1759,10 @@ class _FileExtraction:
         (model.PARAMETER). ``passing``: (function node, scope, receiver, name, byte) of the calls
         _calls() found going to an imported name."""
         add = self.relations.append
-        text, names_code, sources = self._text, self._names_code, self.import_sources
+        text, names_code, sources, value_names = self._text, self._names_code, self.import_sources, self.value_names
         for node, owner, receiver, name, start in passing:
-            call = node.parent
-            arguments = call.child_by_field_name("arguments") if call is not None else None
-            if arguments is None or arguments.type != "argument_list" or not arguments.named_child_count:
+            arguments = node.next_named_sibling  # a call's argument list follows its function
+            if arguments is None or arguments.type != "argument_list":
                 continue
             if not receiver:
                 callee = name
@@ -1649,21 +1778,25 @@ class _FileExtraction:
             if not callee:
                 continue
             line = 0
-            for position, arg in enumerate(arguments.named_children):
+            for position, arg in enumerate(self._spread(arguments)):
                 kind = arg.type
-                if kind == "keyword_argument":
-                    key_node, arg = arg.child_by_field_name("name"), arg.child_by_field_name("value")
-                    if key_node is None or arg is None:
+                if kind == "keyword_argument" or kind == "pair":
+                    key, arg = "=" + self._argument_key(arg), arg.child_by_field_name("value")
+                    if key == "=" or arg is None:
                         continue
-                    key, kind = "=" + text(key_node), arg.type
+                    kind = arg.type
                 elif kind in ("list_splat", "dictionary_splat"):
                     break  # `f(*xs)`: the positions after it are not known
                 else:
                     key = str(position)
                 if kind == "identifier":
                     value = text(arg)
-                    if not names_code(value):
-                        continue
+                    if not names_code(value):  # a local or parameter: what it holds here, when known
+                        if value not in value_names:
+                            continue
+                        value = self._last_before(self.local_values, owner, value, start) or ""
+                        if not value or not names_code(value.partition(".")[0]):
+                            continue
                 elif kind == "attribute":
                     value = _dotted(text(arg))
                     if not value or not names_code(value.partition(".")[0]):
@@ -1694,6 +1827,40 @@ class _FileExtraction:
             bound = symbol[0] == "method" and "staticmethod" not in symbol[10]
             found = self._parameters_of[owner] = _signature_parameters(symbol[7], bound)
         return found.get(name, "")
+
+    def _spread(self, arguments) -> list:
+        """A call's arguments with literal spreads opened: ``f(*[a, b])`` passes a and b, in
+        place; ``f(**{"k": a})`` passes k=a (a pair, read as a keyword argument)."""
+        if "*" not in self.text[arguments.start_byte : arguments.end_byte]:
+            return arguments.named_children  # nearly every call: nothing spread
+        out: list = []
+        for arg in arguments.named_children:
+            inner = (
+                arg.named_children[0]
+                if arg.type in ("list_splat", "dictionary_splat") and arg.named_child_count
+                else None
+            )
+            if inner is not None and arg.type == "list_splat" and inner.type in ("list", "tuple"):
+                out += inner.named_children
+            elif inner is not None and arg.type == "dictionary_splat" and inner.type == "dictionary":
+                pairs = inner.named_children
+                if not all(
+                    p.type == "pair" and (k := p.child_by_field_name("key")) is not None and k.type == "string"
+                    for p in pairs
+                ):
+                    out.append(arg)  # a key that is not a literal: nothing after it is known
+                    break
+                out += pairs
+            else:
+                out.append(arg)
+        return out
+
+    def _argument_key(self, arg) -> str:
+        """The parameter a keyword argument (``k=a``) or a spread dict's pair (``"k": a``) names."""
+        key = arg.child_by_field_name("name") if arg.type == "keyword_argument" else arg.child_by_field_name("key")
+        if key is None:
+            return ""
+        return self._text(key) if arg.type == "keyword_argument" else self._text(key)[1:-1]
 
     def _parameters(self, parameters) -> _Parameters:
         """(where, positional names, keyword-only names, *args name, **kwargs name) of a def's list."""
@@ -1810,7 +1977,7 @@ class _FileExtraction:
     def _calls(self, nodes: list) -> None:
         """``f()``: target f. ``a.b().c()``: target c, receiver ``a.b()``. Source: the innermost
         enclosing def/class, -1 at module level. In source order."""
-        text = self.text
+        text, symbols = self.text, self.symbols
         bounds, owners = self.bounds, self.owners
         add = self.relations.append
         typed_names, field_types, value_names = self.typed_names, self.field_types, self.value_names
@@ -1818,6 +1985,16 @@ class _FileExtraction:
         nodes = _in_source_order(nodes)
         sources = self.import_sources
         passing: list[tuple[Any, int, str, str, int]] = []  # calls of imported names: _passes()
+        self._names_code("")  # builds self._defs
+        passable = (self._defs or set()) | sources.keys() | value_names  # what an argument worth a fact names
+        # Locals that hold an instance of an imported class somewhere (`runner = Runner()`): their
+        # methods' parameters are another module's too.
+        typed_imported = {
+            var
+            for held in self.local_types.values()
+            for var, types in held.items()
+            if any(t.lstrip(FLOWED).partition(".")[0] in sources for _, t in types)
+        }
         last = len(bounds) - 1
         i, owner, upcoming = 0, owners[0], bounds[1] if last else _END
         for node in nodes:
@@ -1829,8 +2006,9 @@ class _FileExtraction:
             call_line = node.start_point[0] + 1
             if node.type == "subscript":  # `funcs[1]()`: only when the literal says what it holds
                 held = self._subscript_call(node, owner)
-                if held:
-                    add(_new(Relation, ("calls", owner, self._text(node), call_line, "", FLOWED + held)))
+                for value in (held,) if held.__class__ is str else held:  # `kwargs["a"]()`: each passed
+                    if value:
+                        add(_new(Relation, ("calls", owner, self._text(node), call_line, "", FLOWED + value)))
                 continue
             if node.type == "call":  # `factory()()`: what the inner call returns is called
                 function = node.child_by_field_name("function")
@@ -1843,6 +2021,8 @@ class _FileExtraction:
                 elif marked := self._marked_call(callee):  # `choose()()`, choose another module's
                     marked = self._retyped(marked, owner, start)
                     add(_new(Relation, ("calls", owner, callee + "()", call_line, "", marked)))
+                elif _is_type_name(callee) and self._names_code(callee.partition(".")[0]):  # `A()()`: its __call__
+                    add(_new(Relation, ("calls", owner, callee + "()", call_line, "", FLOWED + callee + INSTANCE)))
                 continue
             receiver, _, name = text[start : node.end_byte].rpartition(".")
             receiver_type = ""
@@ -1887,20 +2067,31 @@ class _FileExtraction:
                 receiver_type = FLOWED + held if held else ""
             elif name == "cls" and (cls := self._enclosing_class(owner)) >= 0 and self.parents[cls] == -1:
                 receiver_type = FLOWED + self.symbols[cls][1]  # `cls()` in a classmethod: its class
-            elif name in typed_names:  # `h = choose(); h()`, choose another module's
+            elif name in typed_names:  # `h = choose(); h()`, choose another module's; `a = A(); a()`: its __call__
                 made = self._type_of(owner, name, start)
-                receiver_type = made if made[-2:] == INSTANCE else ""
+                if made[-2:] != INSTANCE:
+                    made = made.lstrip(FLOWED)
+                    made = FLOWED + made + INSTANCE if made and _is_type_name(made) else ""
+                receiver_type = made
             if not receiver_type and owner >= 0:  # `f()`, `f.run()` where f is a parameter: what callers pass
                 through = receiver or name
-                if through.isidentifier() and through not in value_names and through not in typed_names:
-                    receiver_type = self._parameter(owner, through)
+                # The signature's text first: most names called are no parameter of their def.
+                if through in symbols[owner][7] and through not in _SELF_NAMES and through.isidentifier():
+                    if through not in value_names and through not in typed_names:
+                        receiver_type = self._parameter(owner, through)
             if receiver_type[-2:] == INSTANCE:
                 receiver_type = self._retyped(receiver_type, owner, start)
             add(_new(Relation, ("calls", owner, name, call_line, receiver, receiver_type)))
             if sources and (
-                (receiver or name).partition(".")[0].partition("(")[0] in sources or receiver in typed_names
+                (receiver or name).partition(".")[0].partition("(")[0] in sources or receiver in typed_imported
             ):
-                passing.append((node, owner, receiver, name, start))
+                # The text first: nine in ten such calls pass nothing this file names as code. Up to
+                # the first ")" it is the whole argument list unless a call, a bracket or a string
+                # is inside: then _passes asks the tree (which costs more than reading).
+                begin = node.end_byte + 1  # past "("
+                first = text[begin : text.find(")", begin)]
+                if _NESTED.search(first) or not passable.isdisjoint(_WORD.findall(first)):
+                    passing.append((node, owner, receiver, name, start))
             if name in _DEPRECATION_CALLS and receiver in ("warnings", "") and self._warns_deprecation(node, owner):
                 target = owner if owner >= 0 else 0  # at module level: the module symbol
                 symbol = self.symbols[target]
@@ -1972,6 +2163,8 @@ class _FileExtraction:
         return exports
 
 
+_WORD = re.compile(r"[A-Za-z_]\w*", re.ASCII)
+_NESTED = re.compile(r"[(\[{'\"#]")  # past "f(": what may hide a ")" that does not end the call
 _PARAMETER_NAME = re.compile(r"\*{0,2}([A-Za-z_]\w*)", re.ASCII)
 
 
@@ -1982,6 +2175,10 @@ def _signature_parameters(signature: str, bound: bool) -> dict[str, str]:
     start = signature.find("(")
     if start < 0:
         return {}
+    end = signature.find(")", start)
+    inner = signature[start + 1 : end]
+    if end > 0 and not _NESTED.search(inner):  # nearly every def: split at the commas
+        return _positions(inner.split(","), bound)
     parts, depth, quote, begin = [], 0, "", start + 1
     for i in range(start + 1, len(signature)):
         c = signature[i]
@@ -2000,6 +2197,10 @@ def _signature_parameters(signature: str, bound: bool) -> dict[str, str]:
         elif c == "," and depth == 0:
             parts.append(signature[begin:i])
             begin = i + 1
+    return _positions(parts, bound)
+
+
+def _positions(parts: list[str], bound: bool) -> dict[str, str]:
     found: dict[str, str] = {}
     position = -1 if bound else 0
     keyword_only = False
