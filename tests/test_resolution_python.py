@@ -1191,3 +1191,85 @@ async def test_what_other_modules_pass_a_parameter_is_followed_and_kept_current(
         assert (await called_by(a, "util.apply")) == {}
     finally:
         await ws.close()
+
+
+async def test_instances_called_dicts_updated_loops_over_items_spreads_and_hops(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    """`Greeter()()` runs its __call__; `table.update(...)` and `dict(k=f)` fill a dict the
+    calls follow; `for k, f in table.items()` and `for i, f in enumerate(funcs)` call each value;
+    `on(**{"done": first})` with `on(done=second)` make `events["done"]()` call both; `hop(f)`
+    passing its f on to `relay(g)` binds g. Each edge is `flow`; a spread the file cannot read
+    (`on(**options)`) binds nothing."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            class Greeter:
+                def __call__(self):
+                    pass
+
+
+            def first():
+                pass
+
+
+            def second():
+                pass
+
+
+            def third():
+                pass
+
+
+            def on(**events):
+                events["done"]()
+
+
+            def hop(f):
+                relay(f)
+
+
+            def relay(g):
+                g()
+
+
+            def later(**rest):
+                rest["x"]()
+
+
+            def run(options):
+                Greeter()()
+                table = {"a": first}
+                table.update({"b": second})
+                table["b"]()
+                table.update(c=third)
+                table["c"]()
+                other = dict(d=first)
+                other["d"]()
+                for key, handler in {"x": third}.items():
+                    handler()
+                for i, step in enumerate([second]):
+                    step()
+                on(**{"done": first})
+                on(done=second)
+                hop(third)
+                later(**options)
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        run = callees(await a.get_symbol("main.run"))
+        assert run["main.Greeter.__call__"] == "flow"
+        assert {run[f] for f in ("main.first", "main.second", "main.third")} == {"flow"}
+        assert callees(await a.get_symbol("main.on")) == {"main.first": "flow", "main.second": "flow"}
+        assert callees(await a.get_symbol("main.relay")) == {"main.third": "flow"}
+        assert callees(await a.get_symbol("main.later")) == {}
+        callers = python_edges((await a.get_symbol("main.Greeter.__call__"))["callers"])
+        assert callers == {"main.run": "flow"}
+    finally:
+        await ws.close()
