@@ -178,11 +178,12 @@ async def test_the_embedding_job_memories_and_the_edge_loader_report_damage_in_t
         with pytest.raises(DamagedStore) as remembering:
             await ws.memory.remember(reason="where documents are decoded", symbol="json.decoder.JSONDecoder.decode")
         # The first index's edge-loading helper process: its failure crosses the process boundary
-        # with SQLite's own code, and the workspace says what it means.
+        # with SQLite's own code, and the workspace says what it means. (Its first step, the indexes
+        # it keeps up while loading, already reads the damaged file: the insert may be what fails.)
         loader = EdgeLoader(db)
         try:
-            await loader.insert([(10**6, 1, "calls", None, "f", "", "", 1, None, None)], 1, EdgeBuffer())
             with pytest.raises(sqlite3.DatabaseError) as loading:
+                await loader.insert([(10**6, 1, "calls", None, "f", "", "", 1, None, None)], 1, EdgeBuffer())
                 await loader.settle(EdgeBuffer())
         finally:
             loader.close()

@@ -18,8 +18,10 @@ def _connection(path: str) -> sqlite3.Connection:
         conn = _connections[path] = sqlite3.connect(path, isolation_level=None)
         conn.execute("PRAGMA busy_timeout=5000")
         conn.execute("PRAGMA synchronous=NORMAL")
-        # Index builds sort the whole table: through a temporary file, as Store.ensure_indexes does.
+        # Index builds sort the whole table: through a temporary file, as Store.ensure_indexes does,
+        # and with a second thread (the indexing process only waits for the last ones).
         conn.execute("PRAGMA temp_store=FILE")
+        conn.execute("PRAGMA threads=2")
     return conn
 
 
@@ -37,12 +39,16 @@ def insert_edges(path: str, rows: list[tuple]) -> int:
     return len(rows)
 
 
-def build_indexes(path: str, statements: list[str]) -> None:
-    """In the helper: the edge indexes, once every edge is in."""
+def create_indexes(path: str, statements: list[str]) -> None:
+    """In the helper, before the first chunk: the edge indexes kept up while the rows come."""
     conn = _connection(path)
+    for sql in statements:
+        conn.execute(sql)
+
+
+def build_indexes(path: str, statements: list[str]) -> None:
+    """In the helper: the other edge indexes, once every edge is in; then the connection goes."""
     try:
-        for sql in statements:
-            conn.execute(sql)
+        create_indexes(path, statements)
     finally:
-        conn.close()
-        del _connections[path]
+        _connections.pop(path).close()
