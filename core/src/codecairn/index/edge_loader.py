@@ -61,8 +61,8 @@ class EdgeLoader:
     async def finish(self, edges: EdgeBuffer) -> None:
         await self.settle(edges)
         with anyio.CancelScope(shield=True):
-            rest = [name for name in Store.EDGE_INDEXES if name not in Store.EDGE_INDEXES_KEPT_WHILE_LOADING]
-            await asyncio.wrap_future(self._helper.submit(build_indexes, self._path, edge_index_statements(rest)))
+            # Every index, IF NOT EXISTS: those kept up while loading are passed over.
+            await asyncio.wrap_future(self._helper.submit(build_indexes, self._path, edge_index_statements()))
 
     def close(self) -> None:
         self._helper.shutdown()
