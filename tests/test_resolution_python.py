@@ -1077,11 +1077,105 @@ async def test_unpacking_containers_filled_later_stacked_decorators_and_raised_c
             "main.Builder.step": "exact",
             "main.Builder.done": "flow",
         }
-        # No class of the project has it: not a namesake (the __init__ making the call).
-        assert (await a.get_symbol("main.Sub.__init__"))["callees"]["unresolved"] == ["__init__"]
+        # No class of the project has it: not a namesake (the __init__ making the call), object's.
+        sub = await a.get_symbol("main.Sub.__init__")
+        assert sub["callees"] == {"external": ["builtins.object.__init__", "builtins.super"]}
         outside = await a.get_symbol("main.outside")
         assert "collections.OrderedDict.move_to_end" in outside["callees"]["external"]
         assert "connect" in outside["callees"]["unresolved"]  # socket.socket() may be any factory's result
+    finally:
+        await ws.close()
+
+
+async def test_super_reaches_object_only_when_every_supertype_is_in_the_project(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    """`super().__init__()` in a class whose supertypes are all in the project and define no
+    __init__ runs object's: an external edge. A supertype the project does not hold (imported from
+    a library, a name defined nowhere, one a call makes, a variable) may define it, and a mixin's
+    super() is whatever class follows it in a subclass's method order: unresolved, as is a method
+    object lacks."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "base.py").write_text("class Base:\n    def helper(self):\n        pass\n")
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            from collections import namedtuple
+
+            from base import Base
+            from library import Remote
+
+
+            class Child(Base):
+                def __init__(self):
+                    super().__init__()
+                    super().helper()
+
+                def __repr__(self):
+                    return super().__repr__()
+
+                def setup(self):
+                    super().setup()
+
+
+            class Grandchild(Child):
+                def __new__(cls):
+                    return super().__new__(cls)
+
+
+            class Local(Remote):
+                def __init__(self):
+                    super().__init__()
+
+
+            class Nowhere(Undefined):
+                def __init__(self):
+                    super().__init__()
+
+
+            class Point(namedtuple("Point", "x y")):
+                def __new__(cls, x, y):
+                    return super().__new__(cls, x, y)
+
+
+            Alias = Base
+
+
+            class Through(Alias):
+                def __init__(self):
+                    super().__init__()
+
+
+            class Mixin:
+                def __init__(self):
+                    super().__init__()
+
+
+            class Mixed(Mixin, Base):
+                pass
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+
+        def outside(answer: dict) -> tuple[list[str], list[str]]:  # (external, unresolved), super() aside
+            got = answer["callees"]
+            return [n for n in got.get("external", []) if n != "builtins.super"], got.get("unresolved", [])
+
+        child = await a.get_symbol("main.Child.__init__")
+        assert outside(child) == (["builtins.object.__init__"], [])
+        assert callees(child) == {"base.Base.helper": "inherited"}
+        assert outside(await a.get_symbol("main.Child.__repr__")) == (["builtins.object.__repr__"], [])
+        assert outside(await a.get_symbol("main.Child.setup")) == ([], ["setup"])  # object has no setup
+        assert outside(await a.get_symbol("main.Grandchild.__new__")) == (["builtins.object.__new__"], [])
+        for name in ("main.Local.__init__", "main.Nowhere.__init__", "main.Through.__init__", "main.Mixin.__init__"):
+            assert outside(await a.get_symbol(name)) == ([], ["__init__"]), name
+        assert outside(await a.get_symbol("main.Point.__new__")) == ([], ["__new__"])
+        assert (await a.get_symbol("main.Point"))["bases"] == {"unresolved": ["namedtuple()"]}
     finally:
         await ws.close()
 
@@ -1092,7 +1186,7 @@ async def test_what_other_modules_pass_a_parameter_is_followed_and_kept_current(
     """`util.apply(callback)` written in main.py binds apply's `f`: `f()` inside apply calls
     main.callback, and `listener.notify()` a method of the instance passed. Every edit keeps it
     true without re-indexing the project: the caller passing something else, a second caller
-    passing a third value (two values: no one edge), the caller gone, the callee's file or the
+    passing a third value (two values: an edge to each), the caller gone, the callee's file or the
     value's file edited, and after a restart. Passes facts are internal: never shown as a use."""
     root = tmp_path / "proj"
     root.mkdir()
@@ -1160,7 +1254,8 @@ async def test_what_other_modules_pass_a_parameter_is_followed_and_kept_current(
 
         (root / "second.py").write_text("import util\n\n\ndef third(x):\n    pass\n\n\nutil.apply(third)\n")
         await ws.refresh(["second.py"])
-        assert (await called_by(a, "util.apply")) == {}, "two values reach f: no one edge"
+        both = {"main.other": "flow", "second.third": "flow"}
+        assert (await called_by(a, "util.apply")) == both, "two values reach f: an edge to each"
         (root / "second.py").unlink()
         await ws.refresh(["second.py"])
         assert (await called_by(a, "util.apply")) == {"main.other": "flow"}
@@ -1173,22 +1268,128 @@ async def test_what_other_modules_pass_a_parameter_is_followed_and_kept_current(
         assert (await called_by(a, "util.Runner.start")) == {"main.Listener.notify": "flow", "hooks.finished": "flow"}
         (root / "second.py").write_text("import util\n\n\ndef third(x):\n    pass\n\n\nutil.apply(third)\n")
         await ws.refresh(["second.py"])
-        assert (await called_by(a, "util.apply")) == {}
+        assert (await called_by(a, "util.apply")) == both
     finally:
         await ws.close()
 
     ws = await Workspace.open(root)  # a restart: what every file passes is loaded with the index
     try:
         a = answers(ws)
+        assert (await called_by(a, "util.apply")) == both  # the row beside the call's edge, kept
         main.write_text("\n" + main.read_text())  # this caller's facts again: second.py's still count
         await ws.refresh(["main.py"])
-        assert (await called_by(a, "util.apply")) == {}
+        assert (await called_by(a, "util.apply")) == both
         (root / "second.py").unlink()
         await ws.refresh(["second.py"])
         assert (await called_by(a, "util.apply")) == {"main.other": "flow"}
         main.write_text(main.read_text().replace("    util.apply(other)\n", ""))
         await ws.refresh(["main.py"])
         assert (await called_by(a, "util.apply")) == {}
+        (root / "second.py").write_text("import util\n\n\ndef third(x):\n    pass\n\n\nutil.apply(third)\n")
+        await ws.refresh(["second.py"])
+        assert (await called_by(a, "util.apply")) == {"second.third": "flow"}
+    finally:
+        await ws.close()
+
+
+async def test_a_parameter_different_modules_pass_different_functions_calls_each(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    """`def run(f): f()` with `run(first)` in one module and `run(second)` in another: the call in
+    run reaches both, so each lists run among its callers and run lists both, labelled flow — the
+    same for a method called on the instances two modules pass. A parameter handed more than a few
+    different functions is a dispatcher: no edge, the call stays unresolved. Stats count the
+    call sites left unresolved as before; edits and a restart keep it all true."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "jobs.py").write_text(
+        textwrap.dedent(
+            """
+            def run(f):
+                return f()
+
+
+            def notify(listener):
+                listener.done()
+
+
+            def dispatch(handler):
+                handler()
+            """
+        ).lstrip()
+    )
+    for name, other in (("a", "first"), ("b", "second")):
+        (root / f"{name}.py").write_text(
+            textwrap.dedent(
+                f"""
+                from jobs import dispatch, notify, run
+
+
+                def {other}():
+                    pass
+
+
+                class Listener:
+                    def done(self):
+                        pass
+
+
+                def main():
+                    run({other})
+                    notify(Listener())
+                    dispatch({other})
+                """
+            ).lstrip()
+        )
+    for i in range(3):  # with a.py and b.py: five different handlers reach dispatch's parameter
+        (root / f"extra{i}.py").write_text(
+            f"from jobs import dispatch\n\n\ndef h{i}():\n    pass\n\n\ndispatch(h{i})\n"
+        )
+
+    async def called_by(a, name: str) -> dict[str, str]:
+        return callees(await a.get_symbol(name))
+
+    async def callers_of(a, name: str) -> dict[str, str]:
+        return python_edges((await a.get_symbol(name)).get("callers", {}))
+
+    async def check(a) -> None:
+        assert (await called_by(a, "jobs.run")) == {"a.first": "flow", "b.second": "flow"}
+        assert (await callers_of(a, "a.first")) == {"jobs.run": "flow"}
+        assert (await callers_of(a, "b.second")) == {"jobs.run": "flow"}
+        assert (await called_by(a, "jobs.notify")) == {"a.Listener.done": "flow", "b.Listener.done": "flow"}
+        assert (await callers_of(a, "b.Listener.done")) == {"jobs.notify": "flow"}
+        dispatch = await a.get_symbol("jobs.dispatch")
+        assert callees(dispatch) == {} and dispatch["callees"]["unresolved"] == ["handler"]
+
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        await check(a)
+        stats = await a.call("stats")
+        assert stats["unresolved_calls"] == 1  # handler(): one call site, however many edges beside others
+        assert stats["call_resolution"]["flow"] == 4  # run's f() and notify's listener.done(), to each
+
+        (root / "b.py").write_text("\n" + (root / "b.py").read_text())  # the values' symbols written again
+        await ws.refresh(["b.py"])
+        await check(a)
+        (root / "jobs.py").write_text("\n" + (root / "jobs.py").read_text())  # the calls written again
+        await ws.refresh(["jobs.py"])
+        await check(a)
+        assert (await a.call("stats"))["edges"] == stats["edges"], "no edge left behind or written twice"
+        (root / "b.py").write_text((root / "b.py").read_text().replace("    run(second)\n", ""))
+        await ws.refresh(["b.py"])
+        assert (await called_by(a, "jobs.run")) == {"a.first": "flow"}  # one value left: the call's own edge
+        assert (await callers_of(a, "b.second")) == {}
+    finally:
+        await ws.close()
+
+    (root / "b.py").write_text((root / "b.py").read_text().replace("    notify(", "    run(second)\n    notify("))
+    ws = await Workspace.open(root)  # a restart, and b.py changed while nobody watched
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        await check(a)
     finally:
         await ws.close()
 

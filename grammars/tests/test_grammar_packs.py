@@ -157,3 +157,34 @@ def test_a_pack_can_be_just_the_bundled_tags():
     # `items` may be a method or a local variable: tags.scm leaves that to `(#is-not? local)`,
     # which codecairn does not evaluate, so the pattern is off and only `sum(...)` is a call.
     assert {(r.target, facts.symbols[r.source].name) for r in facts.relations} == {("sum", "total")}
+
+
+# A fresh interpreter with a fresh cache: the C# pack's query has never been checked there. Prints
+# how much of the C# grammar's library is resident once the pack is loaded, and whether the check
+# was remembered.
+FIRST_LOAD = """
+from codecairn.host import PluginHost
+
+assert "csharp" in PluginHost().languages
+resident = 0
+mapping = ""
+with open("/proc/self/smaps") as smaps:
+    for line in smaps:
+        first = line.split()
+        if "-" in first[0] and len(first) >= 6:
+            mapping = first[5]
+        elif line.startswith("Rss:") and "tree_sitter_c_sharp" in mapping:
+            resident += int(first[1])
+print(resident)
+"""
+
+
+def test_a_first_load_checks_pack_queries_without_keeping_their_grammars_in_memory(tmp_path):
+    # Compiling C#'s tags query reads megabytes of its grammar; the server would keep those pages
+    # for good (13 MB for the five packs). A child process checks the query instead.
+    env = {**os.environ, "CODECAIRN_CACHE_DIR": str(tmp_path / "cache")}
+    first = subprocess.run([sys.executable, "-c", FIRST_LOAD], env=env, capture_output=True, text=True, check=True)
+    checked = list((tmp_path / "cache" / "checked-queries").iterdir())
+
+    assert int(first.stdout) < 2048, f"{first.stdout.strip()} KiB of the C# grammar resident after loading the pack"
+    assert any(p.name.startswith("csharp-") for p in checked)  # remembered: the next start checks nothing

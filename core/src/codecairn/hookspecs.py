@@ -133,6 +133,13 @@ class ResolutionRules:
     # an edge labelled external to that dotted name (model.EXTERNAL) instead of an unresolved one.
     # Empty: such calls stay unresolved.
     builtins_module: str = ""
+    # The built-in type every class ends at (Python's ``object``) and the members it has
+    # (``dir(object)``). Set, with builtins_module, a ``super().m()`` that no supertype in the index
+    # defines is an external edge to ``<builtins_module>.<root_type>.m`` when m is one of them and
+    # every supertype of the class is in the index (none written that it does not hold: then that
+    # one may define m). Empty: such calls stay unresolved.
+    root_type: str = ""
+    root_members: frozenset[str] = frozenset()
     # Is `self` in a class whatever subclass mixes it in (Python, duck-typed)? Then a `self.m()`
     # the class and its supertypes lack is the one `m` all its subclasses in the index reach
     # (labelled flow). Statically typed languages declare every member up the chain: False.

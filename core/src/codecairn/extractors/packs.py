@@ -16,7 +16,8 @@ from typing import Any
 from tree_sitter import Language as TSLanguage
 from tree_sitter import Query, QueryError
 
-from codecairn.extractors.tags import TagsExtractor, TreeRepair, compile_query
+from codecairn.extractors import query_check
+from codecairn.extractors.tags import TagsExtractor, TreeRepair
 
 _ROW_COL = re.compile(r"row (\d+), column (\d+)")
 
@@ -157,8 +158,9 @@ def grammar_pack(
     passed on to :class:`codecairn.hookspecs.Language` (``implicit_members``, ``self_names``,
     ``filenames``...).
 
-    The grammar is loaded and the query compiled here, so a broken pack fails when the host
-    loads it, with a :class:`GrammarPackError` naming the pack, the query file, line and column.
+    The grammar is loaded and the query checked here (compiled by a child process, once per query
+    text and tree-sitter version), so a broken pack fails when the host loads it, with a
+    :class:`GrammarPackError` naming the pack, the query file, line and column.
     """
     # Imported here, not at the top: worker processes import this module to unpickle grammar loaders
     # and need neither pluggy nor importlib.metadata (≈ 0.1 s of imports).
@@ -185,10 +187,13 @@ def grammar_pack(
         raise GrammarPackError(f"grammar pack {name!r}: {module} ships no tags.scm and the pack adds no query")
     source = "\n".join(text for _, text in parts)
     if not _known_good(name, source):
-        try:
-            compile_query(language, source)
-        except QueryError as error:
-            raise _query_error(name, parts, language, error) from error
+        # In a child (see query_check); when it does not compile, or no child could say, here too,
+        # for the verdict and the message (a Query of its own, not the extractors' cached one).
+        if query_check.compiles(module, function, source) is not True:
+            try:
+                Query(language, source)
+            except QueryError as error:
+                raise _query_error(name, parts, language, error) from error
         _remember_good(name, source)
     # Options that are resolution rules (implicit_members, self_names...) go into the Language's
     # ResolutionRules; the rest (filenames, family) onto the Language itself.

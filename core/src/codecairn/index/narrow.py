@@ -17,7 +17,7 @@ from collections.abc import Iterable
 import anyio
 
 from codecairn.index.outcomes import Outcomes
-from codecairn.index.pipeline import calls_through_rebound, load_bindings, resolve
+from codecairn.index.pipeline import calls_through_rebound, load_bindings, resolve, their_own_edges
 from codecairn.index.plan import Plan
 from codecairn.index.resolver import Bindings, Resolver, add_exports, build_bindings
 from codecairn.index.symbol_index import SymbolIndex
@@ -229,7 +229,7 @@ class NarrowIndexer:
             await store.write_resolutions(known)
             return await resolve(target, set(), set(), full=True)
         first = [e for e in edges if e[2] in RESOLVED_FIRST]
-        calls = [e for e in edges if e[2] not in RESOLVED_FIRST]
+        calls = await their_own_edges(store, [e for e in edges if e[2] not in RESOLVED_FIRST])
         resolver = Resolver(target.state.symbols, self._infos, target.languages, self._bindings)
         updates = await anyio.to_thread.run_sync(resolver.resolve_first, first) if first else []
         # A function here that returns something else now: the calls elsewhere that follow it too.
@@ -244,5 +244,5 @@ class NarrowIndexer:
         updates += await anyio.to_thread.run_sync(resolver.resolve_calls, calls)
         decided = {u[2] for u in updates}  # resolved again (its name's symbols changed): that wins
         updates.extend(u for u in known if u[2] not in decided)
-        await store.write_resolutions(updates)
+        await store.write_resolutions(updates, resolver.fan_out(calls))
         return sum(1 for u in updates if u[0] is not None)

@@ -3,11 +3,10 @@ through those parameters (model.PARAMETER): ``util.apply(callback)`` in main.py 
 ``apply``'s ``f``, so ``f()`` inside ``apply`` calls ``main.callback``.
 
 Kept per passes edge, so an edit replaces exactly what its file's calls passed, and counted per
-function and parameter, so a lookup is one dict access. A call edge has one target, so a
-parameter is followed only while the values known to reach it are one: a function handed a
-different callback by each of its callers is left as it was. A value the extractor could not
-name (a local, a lambda) is not counted: the edge to the one that is known is still a call that
-happens, only maybe not the only one.
+function and parameter, so a lookup is one dict access. A parameter a few callers pass different
+functions is an edge to each (model.ALSO); one passed more than MAX_VALUES is left as it was. A
+value the extractor could not name (a local, a lambda) is not counted: the edge to the one that is
+known is still a call that happens, only maybe not the only one.
 """
 
 from __future__ import annotations
@@ -16,6 +15,13 @@ from collections import Counter
 from collections.abc import Container, Iterable
 
 from codecairn.model import INSTANCE, PASSED
+
+# The most values a parameter's calls are followed to. A function handed more different ones is a
+# dispatcher (a test helper given every case, a registry's runner): an edge to each of dozens of
+# callbacks is a list of candidates, not an answer to "what does this call run?", and it would
+# write every call through the parameter that many times. Callbacks with a few implementations
+# (a sync and an async one, a handler per format) stay within it.
+MAX_VALUES = 4
 
 # (file id of the call, function id, parameter key, value id, an instance of it?). A key is a
 # position as a call writes it (past ``self``: the extractor counts a method's parameters so) or
@@ -105,10 +111,15 @@ class PassedValues:
 
     def bound(self, function: int, position: str, name: str) -> tuple[int, bool] | None:
         """The one value known to reach this parameter, or None (none, or several)."""
+        values = self.values(function, position, name)
+        return values[0] if len(values) == 1 else None
+
+    def values(self, function: int, position: str, name: str) -> list[tuple[int, bool]]:
+        """The values known to reach this parameter, by id; none when more than MAX_VALUES do."""
         keys = self._by_function.get(function)
         if keys is None:
-            return None
+            return []
         values: set[tuple[int, bool]] = set()
         for key in (position, "=" + name) if position else ("=" + name,):
             values.update(keys.get(key, ()))
-        return next(iter(values)) if len(values) == 1 else None
+        return sorted(values) if len(values) <= MAX_VALUES else []

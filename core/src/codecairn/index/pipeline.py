@@ -25,7 +25,7 @@ from codecairn.index.parse_pool import from_wire
 from codecairn.index.plan import Plan
 from codecairn.index.resolver import Bindings, Resolver, add_exports, build_bindings
 from codecairn.index.target import IndexTarget
-from codecairn.model import RESOLVED_FIRST, IndexSummary
+from codecairn.model import ALSO, FLOW, RESOLVED_FIRST, IndexSummary
 from codecairn.store.overview import META_KEY, EdgeTally
 from codecairn.store.store import Store
 
@@ -190,12 +190,20 @@ async def resolve_and_insert(target: IndexTarget, edges: EdgeBuffer) -> tuple[in
         def resolved_rows(chunk: list[tuple], lines: Iterable[int]) -> list[tuple]:
             called = iter(resolver.resolve_calls([e for e in chunk if e[2] not in RESOLVED_FIRST]))
             rows = []
+            also = resolver.also
             for e, line in zip(chunk, lines):
                 if e[2] in RESOLVED_FIRST:
                     target_id, how = inherited.get(e[0], (None, None))
                 else:
                     target_id, how, _ = next(called)
                 rows.append((*e, line, target_id, how))
+            if also:  # a call through a parameter a few values reach: a row beside it for each other
+                beside = [(row, t) for row in rows if row[0] in also for t in also[row[0]]]
+                first = store.reserve_edge_ids(len(beside))
+                rows += [
+                    (first + i, *row[1:6], f"{ALSO}{row[0]}", row[7], t, FLOW) for i, (row, t) in enumerate(beside)
+                ]
+                also.clear()
             tally.add(rows)
             resolver.forget_file_scoped()
             return rows
@@ -247,14 +255,28 @@ async def resolve(target: IndexTarget, new_file_ids: set[int], new_names: set[st
     bindings = await load_bindings(store)
     resolver = Resolver(state.symbols, state.file_infos(), target.languages, bindings)
     updates = await asyncio.to_thread(resolver.resolve_first, inheritance)
+    calls = await their_own_edges(store, calls)
     calls += await calls_through_rebound(target, rebound | resolver.rebound, calls)
     updates += await asyncio.to_thread(resolver.resolve_calls, calls)
     for i in range(0, len(updates), RESOLVE_CHUNK):
         with anyio.CancelScope(shield=True):
             await store.write_resolutions(updates[i : i + RESOLVE_CHUNK])
+    with anyio.CancelScope(shield=True):
+        await store.write_resolutions((), resolver.fan_out(calls))
     await store.ensure_indexes()
     await store.set_meta({"resolved_once": 1})
     return sum(1 for u in updates if u[0] is not None)
+
+
+async def their_own_edges(store: Store, calls: list[tuple]) -> list[tuple]:
+    """``calls`` with each row written beside a call through a parameter (model.ALSO) replaced by
+    that call's own edge: resolved again, it writes them again (resolved alone, one would be lost)."""
+    beside = {int(e[6][1:]) for e in calls if e[6][:1] == ALSO and e[6][1:].isdigit()}
+    if not beside:
+        return calls
+    own = [e for e in calls if e[6][:1] != ALSO]
+    missing = beside - {e[0] for e in own}
+    return own + (await store.edges_by_id(missing) if missing else [])
 
 
 async def calls_through_rebound(target: IndexTarget, rebound: set[int], already: list[tuple]) -> list[tuple]:

@@ -46,8 +46,10 @@ from codecairn.model import (
 # call is an edge to the __init__ it runs; `import *` honours __all__; returns edges and the calls
 # that follow them across modules. "4": a method of a class from outside the index, called on an
 # instance of it, is external (`d = OrderedDict(); d.move_to_end()`). "5": what other modules pass
-# a function's parameters, followed into the calls through them (model.PASSES, PARAMETER).
-VERSION = "5"
+# a function's parameters, followed into the calls through them (model.PASSES, PARAMETER). "6":
+# `super().__init__()` of a class whose supertypes are all in the index and lack it is object's
+# (external); a call through a parameter a few values reach is an edge to each (model.ALSO).
+VERSION = "6"
 RESOLVER_META_KEY = "resolver"
 
 SCOPE_ROOT_KINDS = frozenset({"module", "package"})
@@ -96,6 +98,7 @@ class Resolver:
         self._external_cache: dict[tuple[int, str], str | None] = {}  # (module file, name) -> outside
         self._subclasses: dict[int, list[int]] | None = None  # type id -> direct subtypes, from index.bases
         self._subclass_cache: dict[tuple[int, str], int | None] = {}
+        self._root_cache: dict[int, bool] = {}  # type id -> _super_ends_at_root
         self._scope_names: dict[int, dict[str, list[int]]] = {}
         self._member_cache: dict[tuple[int, str], tuple[int, str] | None] = {}
         self._sep_of_file: dict[int, str] = {}
@@ -107,6 +110,9 @@ class Resolver:
         # Functions whose passed values resolve_first changed: the calls through their parameters
         # are resolved again (index/narrow.py).
         self.rebound: set[int] = set()
+        # Calls through a parameter a few values reach: edge id -> its targets past the first
+        # (model.ALSO), for the rows written beside the call's own edge.
+        self.also: dict[int, tuple[int, ...]] = {}
 
     def names_in(self, scope_id: int) -> dict[str, list[int]]:
         """A scope's direct children by name, in declaration order, built once per scope."""
@@ -207,6 +213,7 @@ class Resolver:
         # What was looked up so far saw fewer bases than there are now.
         self._subclasses = None
         self._subclass_cache.clear()
+        self._root_cache.clear()
         self._member_cache.clear()
         self._inherited_cache.clear()
         self._file_lookup_cache.clear()
@@ -323,7 +330,7 @@ class Resolver:
         # The same call from the same scope has the same answer (`self.assertEqual(...)` forty
         # times in one test): 40 % of CPython's call edges repeat one of their file. Remembered for
         # the file at hand only (edges come file by file), so it stays small.
-        answers: dict[tuple, tuple[int | None, str | None]] = {}
+        answers: dict[tuple, tuple[int | None, str | None, tuple[int, ...]]] = {}
         answers_file = None
         for eid, file_id, kind, source_id, target, receiver, receiver_type in edges:
             if file_id != answers_file:
@@ -332,16 +339,53 @@ class Resolver:
             key = (kind, source_id, target, receiver, receiver_type)
             answer = answers.get(key)
             if answer is None:
+                also: tuple[int, ...] = ()
                 if kind == "references":
                     found = self.resolve_reference(file_id, source_id, target)
                 elif kind == HTTP_CALLS:
                     route = self.routes().match(target)
                     found = (route, ROUTE) if route is not None else None
+                elif receiver_type[:1] == PARAMETER:
+                    found, also = self._through_parameter(file_id, source_id, target, receiver, receiver_type)
                 else:
                     found = self.resolve_call(file_id, source_id, target, receiver, receiver_type)
-                answer = answers[key] = (found[0], found[1]) if found else (None, None)
-            out.append((*answer, eid))
+                answer = answers[key] = (found[0], found[1], also) if found else (None, None, also)
+            if answer[2]:
+                self.also[eid] = answer[2]
+            out.append((answer[0], answer[1], eid))
         return out
+
+    def _through_parameter(
+        self, file_id: int, source_id: int | None, name: str, receiver: str, receiver_type: str
+    ) -> tuple[tuple[int | None, str] | None, tuple[int, ...]]:
+        """A call through a parameter (model.PARAMETER): what each value other modules' calls pass
+        it makes the call reach, when they are a few (index/passed.py) — (the first, the others);
+        else resolve_call's answer, the one value it follows or none."""
+        info = self.files.get(file_id)
+        rules = self.rules.get(info.language) if info is not None else None
+        if rules is not None and source_id is not None:
+            position, _, parameter = receiver_type[1:].partition(":")
+            values = self.index.passed.values(source_id, position, parameter)
+            if len(values) > 1:
+                rows = self.index.rows
+                targets = sorted(
+                    {
+                        hit[0]
+                        for value in values
+                        if value[0] in rows
+                        and (hit := self._call_on_returned(value, name, receiver, rules)) is not None
+                    }
+                )
+                if targets:
+                    return (targets[0], FLOW), tuple(targets[1:])
+        return self.resolve_call(file_id, source_id, name, receiver, receiver_type), ()
+
+    def fan_out(self, calls: Iterable[tuple]) -> list[tuple[int, int, tuple[int, ...]]]:
+        """(edge id, file id, targets past the first) of every call through a parameter among
+        ``calls`` (resolved by resolve_calls): the rows beside each are replaced by one per target
+        (model.ALSO; Store.write_resolutions). None for a call that reaches one."""
+        also = self.also
+        return [(e[0], e[1], also.get(e[0], ())) for e in calls if e[6][:1] == PARAMETER]
 
     def routes(self) -> RouteTable:
         """Every route symbol's pattern, gathered on the first http_calls edge (most runs have none)."""
@@ -459,6 +503,11 @@ class Resolver:
         indexed (`from math import sqrt`, `sys.exit`). A module that is indexed but lacks the name
         says nothing certain (it may be made at run time): the call stays unresolved."""
         sep = rules.separator
+        if receiver in rules.super_names:  # `super().__init__()` no supertype in the index defines
+            owner = self.enclosing_type(source_id, rules)
+            if name in rules.root_members and owner is not None and self._super_ends_at_root(owner):
+                return sep.join((rules.builtins_module, rules.root_type, name))
+            return None
         held = receiver_type or _literal_type(receiver)
         if held and held in rules.builtins and not self._shadowed(held, file_id, source_id, rules, callable_only=False):
             return sep.join((rules.builtins_module, held, name))
@@ -1042,6 +1091,47 @@ class Resolver:
         self._member_cache[key] = found
         return found
 
+    def _closed(self, type_id: int) -> bool:
+        """Is every supertype of the type in the index? None is written that the index does not
+        hold (SymbolIndex.open_types), and each is a class: a base that names a variable
+        (`Base = namedtuple(...)`) holds a class the index does not show."""
+        rows, open_types = self.index.rows, self.index.open_types
+        if type_id in open_types:
+            return False
+        for t in self.index.ancestors(type_id):
+            s = rows.get(t)
+            if t in open_types or s is None or s.kind not in CLASSLIKE:
+                return False
+        return True
+
+    def _subclass_map(self) -> dict[int, list[int]]:
+        """type id -> its direct subtypes in the index, built on the first question."""
+        if self._subclasses is None:
+            self._subclasses = defaultdict(list)
+            for sub, supertypes in self.index.bases.items():
+                for base in supertypes:
+                    self._subclasses[base].append(sub)
+        return self._subclasses
+
+    def _super_ends_at_root(self, type_id: int) -> bool:
+        """Does `super()` in the type, past its supertypes, reach the language's root type? Every
+        supertype is in the index (_closed), and no class below it puts another supertype after it
+        in the method order: `class CMock(MockIO, BytesIO)` makes MockIO's super() BytesIO's, so
+        a subclass with two supertypes (or one outside the index) leaves it unknown."""
+        found = self._root_cache.get(type_id)
+        if found is None:
+            found = self._closed(type_id)
+            open_types, bases, subclasses = self.index.open_types, self.index.bases, self._subclass_map()
+            seen, queue = {type_id}, list(subclasses.get(type_id, ()))
+            while queue and found:
+                sub = queue.pop()
+                if sub not in seen:
+                    seen.add(sub)
+                    found = sub not in open_types and len(bases.get(sub, ())) < 2
+                    queue.extend(subclasses.get(sub, ()))
+            self._root_cache[type_id] = found
+        return found
+
     def _through_subclasses(self, type_id: int, name: str) -> int | None:
         """The one method ``name`` every subclass of ``type_id`` in the index that has one reaches
         (a mixin calling `self.assertEqual`, defined by the TestCase each subclass also extends);
@@ -1049,18 +1139,13 @@ class Resolver:
         key = (type_id, name)
         if key in self._subclass_cache:
             return self._subclass_cache[key]
-        open_types = self.index.open_types
-        if type_id in open_types or any(t in open_types for t in self.index.ancestors(type_id)):
+        if not self._closed(type_id):
             self._subclass_cache[key] = None
             return None
-        if self._subclasses is None:
-            self._subclasses = defaultdict(list)
-            for sub, supertypes in self.index.bases.items():
-                for base in supertypes:
-                    self._subclasses[base].append(sub)
+        open_types, subclasses = self.index.open_types, self._subclass_map()
         targets: set[int] = set()
         unknowable = False  # a subclass may have it from a supertype outside the index
-        seen, queue = {type_id}, list(self._subclasses.get(type_id, ()))
+        seen, queue = {type_id}, list(subclasses.get(type_id, ()))
         while queue and len(targets) < 2 and not unknowable:
             sub = queue.pop()
             if sub in seen:
@@ -1070,7 +1155,7 @@ class Resolver:
             if hit is not None:
                 targets.add(hit[0])  # its own subclasses reach it too, or override it (checked)
             unknowable = hit is None and sub in open_types
-            queue.extend(self._subclasses.get(sub, ()))
+            queue.extend(subclasses.get(sub, ()))
         found = targets.pop() if len(targets) == 1 and not unknowable else None
         self._subclass_cache[key] = found
         return found

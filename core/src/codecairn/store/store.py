@@ -15,7 +15,7 @@ import functools
 import hashlib
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,7 @@ from typing import Any
 import aiosqlite
 
 from codecairn.errors import DamagedStore, StoreError, StoreNotWritable
-from codecairn.model import FileFacts
+from codecairn.model import ALSO, FLOW, FileFacts
 from codecairn.store import failures, seal
 from codecairn.store.reads import IndexReads
 from codecairn.store.schema import MIGRATIONS, SCHEMA_VERSION
@@ -556,18 +556,48 @@ class Store(IndexReads):
             raise
 
     @_writes
-    async def write_resolutions(self, rows: Iterable[tuple[int | None, str | None, int]]) -> None:
-        """``rows`` are (target_id, resolution, edge_id)."""
+    async def write_resolutions(
+        self,
+        rows: Iterable[tuple[int | None, str | None, int]],
+        also: Collection[tuple[int, int, tuple[int, ...]]] = (),
+    ) -> None:
+        """``rows`` are (target_id, resolution, edge_id). ``also``: (edge id, its file id, targets
+        past the first) of calls through a parameter resolved again: the rows beside each
+        (model.ALSO) are replaced by one per target, a copy of the call's edge otherwise."""
         rows = list(rows)
-        if not rows:
+        if not rows and not also:
             return
+        next_edge = self._next_edge_id
+        beside = []
+        for eid, _, targets in also:
+            for target_id in targets:
+                beside.append((next_edge, f"{ALSO}{eid}", target_id, FLOW, eid))
+                next_edge += 1
         await self.db.execute("BEGIN IMMEDIATE")
         try:
             await self.db.executemany("UPDATE edges SET target_id=?, resolution=? WHERE id=?", rows)
+            if also:  # by file: edges_file finds the few rows to look at
+                await self.db.executemany(
+                    "DELETE FROM edges WHERE file_id=? AND receiver_type=?", [(f, f"{ALSO}{e}") for e, f, _ in also]
+                )
+            if beside:
+                await self.db.executemany(
+                    "INSERT INTO edges SELECT ?, file_id, kind, source_id, target, receiver, ?, line, ?, ? "
+                    "FROM edges WHERE id=?",
+                    beside,
+                )
             await self.db.execute("COMMIT")
         except BaseException:
             await _rollback(self.db)
             raise
+        self._next_edge_id = next_edge
+
+    def reserve_edge_ids(self, count: int) -> int:
+        """The first of ``count`` edge ids no row has or will be given (rows a first index's
+        resolution adds: model.ALSO)."""
+        first = self._next_edge_id
+        self._next_edge_id += count
+        return first
 
     # ---- reading (reader connection: never waits for the indexer's transaction) ---------------
 

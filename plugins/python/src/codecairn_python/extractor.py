@@ -770,8 +770,14 @@ class _FileExtraction:
                 if key is not None and value is not None and self._text(key) == "metaclass":
                     abstract |= _SPACE.sub("", self._text(value)) in _ABSTRACT_BASES
                 continue
+            if kind == "call":  # `namedtuple("P", "x y")`, `with_metaclass(M, Base)`: what the call makes
+                function = base.child_by_field_name("function")
+                made = _dotted(self._text(function)) if function is not None else ""
+                if made:  # never resolved ("namedtuple()"): the class has a supertype the index does not show
+                    self.relations.append(Relation("extends", class_index, made + "()", base.start_point[0] + 1))
+                continue
             if kind not in ("identifier", "attribute"):
-                continue  # *bases, with_metaclass(...): not a base as written
+                continue  # *bases: not a base as written
             target = _SPACE.sub("", self._text(base))
             abstract |= target in _ABSTRACT_BASES
             self.relations.append(Relation("extends", class_index, target, base.start_point[0] + 1))

@@ -21,7 +21,8 @@ def codecairn_languages() -> list[Language]:
             # exceptions, return types; values followed through the file (model.FLOWED)
             # 5: unpacking, container items and appends, literals passed, stacked decorators, `raise Cls`
             # 6: what calls pass other modules' functions, and calls through parameters (model.PASSES)
-            version="6",
+            # 7: a base a call makes (`class P(namedtuple(...))`) is an extends edge, never resolved
+            version="7",
             resolution=ResolutionRules(
                 separator=".",
                 implicit_members=False,
@@ -30,6 +31,8 @@ def codecairn_languages() -> list[Language]:
                 directory_scope=False,
                 builtins=frozenset(dir(builtins)),
                 builtins_module="builtins",
+                root_type="object",
+                root_members=frozenset(dir(object)),
                 mixins=True,
                 wildcard_public_only=True,
                 constructor="__init__",
