@@ -114,11 +114,10 @@ class RowsBySymbol:
         return self._count
 
     def __contains__(self, symbol_id: object) -> bool:
-        return (
-            isinstance(symbol_id, (int, np.integer))
-            and 0 <= symbol_id < len(self._rows)
-            and bool(self._rows[symbol_id] >= 0)
-        )
+        if not isinstance(symbol_id, (int, np.integer)):
+            return False
+        at = int(symbol_id)
+        return 0 <= at < len(self._rows) and bool(self._rows[at] >= 0)
 
     def __getitem__(self, symbol_id: int) -> int:
         if symbol_id not in self:
