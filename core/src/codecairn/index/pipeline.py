@@ -186,6 +186,7 @@ async def resolve_and_insert(target: IndexTarget, edges: EdgeBuffer) -> tuple[in
         inherited = {
             eid: (tid, how) for tid, how, eid in await asyncio.to_thread(resolver.resolve_first, edges.resolved_first())
         }
+        target.state.symbols.take_hierarchy_changes()  # every call is resolved here
 
         def resolved_rows(chunk: list[tuple], lines: Iterable[int]) -> list[tuple]:
             called = iter(resolver.resolve_calls([e for e in chunk if e[2] not in RESOLVED_FIRST]))
@@ -257,6 +258,9 @@ async def resolve(target: IndexTarget, new_file_ids: set[int], new_names: set[st
     updates = await asyncio.to_thread(resolver.resolve_first, inheritance)
     calls = await their_own_edges(store, calls)
     calls += await calls_through_rebound(target, rebound | resolver.rebound, calls)
+    changed = state.symbols.take_hierarchy_changes()
+    if not everything:  # (else every call is in `calls` already)
+        calls += await calls_their_subtypes_decide(target, changed, calls)
     updates += await asyncio.to_thread(resolver.resolve_calls, calls)
     for i in range(0, len(updates), RESOLVE_CHUNK):
         with anyio.CancelScope(shield=True):
@@ -277,6 +281,26 @@ async def their_own_edges(store: Store, calls: list[tuple]) -> list[tuple]:
     own = [e for e in calls if e[6][:1] != ALSO]
     missing = beside - {e[0] for e in own}
     return own + (await store.edges_by_id(missing) if missing else [])
+
+
+async def calls_their_subtypes_decide(target: IndexTarget, changed: set[int], already: list[tuple]) -> list[tuple]:
+    """The calls on self and super() in the methods of types whose subtypes changed (``changed``,
+    after this run's extends edges, and every type above them) that those subtypes decide — a
+    mixin's `self.helper()`, `super().__init__()` ending at object — but those in ``already``."""
+    index = target.state.symbols
+    types = {t for t in changed if t in index.rows}
+    for t in list(types):
+        types.update(index.ancestors(t))
+    methods = [c for t in types for c in index.children.get(t, ())]
+    receivers = {
+        name
+        for lang in target.languages.values()
+        for name in (*lang.resolution.self_names, *lang.resolution.super_names)
+    }
+    if not methods or not receivers:
+        return []
+    seen = {e[0] for e in already}
+    return [e for e in await target.store.calls_on_self(methods, receivers) if e[0] not in seen]
 
 
 async def calls_through_rebound(target: IndexTarget, rebound: set[int], already: list[tuple]) -> list[tuple]:

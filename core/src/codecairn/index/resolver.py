@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from codecairn.extractors.routes import RouteTable
 from codecairn.hookspecs import Language, ResolutionRules
-from codecairn.index.passed import encoded
+from codecairn.index.passed import MAX_VALUES, encoded
 from codecairn.index.symbol_index import SymbolIndex
 from codecairn.model import (
     CALLABLE_KINDS,
@@ -48,8 +48,10 @@ from codecairn.model import (
 # instance of it, is external (`d = OrderedDict(); d.move_to_end()`). "5": what other modules pass
 # a function's parameters, followed into the calls through them (model.PASSES, PARAMETER). "6":
 # `super().__init__()` of a class whose supertypes are all in the index and lack it is object's
-# (external); a call through a parameter a few values reach is an edge to each (model.ALSO).
-VERSION = "6"
+# (external); a call through a parameter a few values reach is an edge to each (model.ALSO). "7":
+# a call through a parameter nothing is known to bind stays unresolved (not its namesake's); a call
+# through a name imported from several places is an edge to each (model.ALSO).
+VERSION = "7"
 RESOLVER_META_KEY = "resolver"
 
 SCOPE_ROOT_KINDS = frozenset({"module", "package"})
@@ -209,7 +211,7 @@ class Resolver:
             else:
                 out.append((None, None, eid))  # type: ignore[arg-type]  # unresolved: written as NULLs
                 if target not in HARMLESS_BASES:
-                    self.index.open_types.update(self.owners(source_id, receiver_type))
+                    self.index.mark_open(self.owners(source_id, receiver_type))
         # What was looked up so far saw fewer bases than there are now.
         self._subclasses = None
         self._subclass_cache.clear()
@@ -349,6 +351,8 @@ class Resolver:
                     found, also = self._through_parameter(file_id, source_id, target, receiver, receiver_type)
                 else:
                     found = self.resolve_call(file_id, source_id, target, receiver, receiver_type)
+                    if found is not None and found[1] == IMPORT and found[0] is not None:
+                        also = self._imported_elsewhere(file_id, target, receiver, found[0])
                 answer = answers[key] = (found[0], found[1], also) if found else (None, None, also)
             if answer[2]:
                 self.also[eid] = answer[2]
@@ -381,11 +385,54 @@ class Resolver:
         return self.resolve_call(file_id, source_id, name, receiver, receiver_type), ()
 
     def fan_out(self, calls: Iterable[tuple]) -> list[tuple[int, int, tuple[int, ...]]]:
-        """(edge id, file id, targets past the first) of every call through a parameter among
-        ``calls`` (resolved by resolve_calls): the rows beside each are replaced by one per target
-        (model.ALSO; Store.write_resolutions). None for a call that reaches one."""
+        """(edge id, file id, targets past the first) of every call among ``calls`` (resolved by
+        resolve_calls) that may reach several: through a parameter, or through a name imported
+        from several places. The rows beside each are replaced by one per target (model.ALSO;
+        Store.write_resolutions); none for a call that reaches one."""
         also = self.also
-        return [(e[0], e[1], also.get(e[0], ())) for e in calls if e[6][:1] == PARAMETER]
+        return [
+            (e[0], e[1], also.get(e[0], ()))
+            for e in calls
+            if e[6][:1] == PARAMETER or e[0] in also or self._imported_twice(e[1], e[4], e[5])
+        ]
+
+    def _imported_twice(self, file_id: int, name: str, receiver: str) -> bool:
+        """Is the name a call goes through (``f()``, ``mod.f()``) imported from more than one place
+        in its file (`try: from a import f` / `except ImportError: from b import f`)?"""
+        binding = self.bindings.get(file_id)
+        if binding is None or not binding.names:
+            return False
+        info = self.files.get(file_id)
+        rules = self.rules.get(info.language) if info is not None else None
+        head = receiver.partition(rules.separator)[0] if receiver and rules is not None else name
+        return len(binding.names.get(head, ())) > 1
+
+    def _imported_elsewhere(self, file_id: int, name: str, receiver: str, found: int) -> tuple[int, ...]:
+        """The symbols besides ``found`` that a call reaches when the name it goes through is
+        imported from several places — conditional imports, ``try``/``except ImportError`` pairs:
+        the analysis follows values, not which branch runs, so each is a call that may happen."""
+        if not self._imported_twice(file_id, name, receiver):
+            return ()
+        info = self.files[file_id]
+        rules = self.rules.get(info.language)
+        binding = self.bindings[file_id]
+        if rules is None:
+            return ()
+        sep = rules.separator
+        head, _, rest = receiver.partition(sep) if receiver else (name, "", "")
+        rows = self.index.rows
+        out: set[int] = set()
+        for imported in binding.names[head]:
+            whole = sep.join(p for p in (imported, rest, name if receiver else "") if p)
+            ids = self.index.by_qn.get(whole)
+            sid = ids[0] if ids else self._via_reexport(whole, info.language, sep)
+            if sid is None:
+                continue
+            if rules.constructor and rows[sid].kind in TYPE_KINDS:
+                sid = self._constructed((sid, IMPORT), rules.constructor)[0]
+            out.add(sid)
+        out.discard(found)
+        return tuple(sorted(out)[: MAX_VALUES - 1])
 
     def routes(self) -> RouteTable:
         """Every route symbol's pattern, gathered on the first http_calls edge (most runs have none)."""
@@ -423,7 +470,10 @@ class Resolver:
                 followed = self._call_on_returned(got, name, receiver, rules)
                 if followed is not None:
                     return followed
-            receiver_type = ""  # nothing known: as if nothing had been followed
+            # Nothing known of what the parameter holds. It is no namesake in scope: `callback()`
+            # in `def run(callback)` is not the module's `callback`, `type.mro()` with a parameter
+            # `type` not the built-in's, `string.join()` not the imported module's.
+            return None
         if receiver_type[:1] == FLOWED:  # what the called name or the receiver holds, followed
             held = receiver_type[1:]
             if held[-2:] == INSTANCE:  # what a call returns: `make().pay()`, `h = choose(); h()`
@@ -796,7 +846,7 @@ class Resolver:
     ) -> tuple[int, str] | None:
         """lookup's second half: the file's top level, its imports, its package, its wildcards."""
         rows = self.index.rows
-        ids: list[int] | None = [i for i in self.top_level(file_id).get(name, ()) if rows[i].kind not in exclude]
+        ids: Sequence[int] | None = [i for i in self.top_level(file_id).get(name, ()) if rows[i].kind not in exclude]
         if ids:
             return _prefer(rows, ids, callable_only), EXACT
         binding = self.bindings.get(file_id)
@@ -1199,7 +1249,7 @@ def _literal_type(receiver: str) -> str:
     return "list"
 
 
-def _prefer(rows, ids: list[int], callable_only: bool) -> int:
+def _prefer(rows, ids: Sequence[int], callable_only: bool) -> int:
     if len(ids) > 1 and callable_only:
         for i in ids:
             if rows[i].kind in CALLABLE_KINDS or rows[i].kind in TYPE_KINDS:

@@ -70,6 +70,7 @@ class IndexState:
                     for source, owner_qn in await store.unresolved_supertypes(HARMLESS_BASES)
                     for owner in ([source] if source is not None else by_qn.get(owner_qn, ()))
                 )
+                self.symbols.take_hierarchy_changes()  # what the store holds is where changes start from
             self.symbols_loaded = True
 
     def _set_file(self, row: FileRow) -> None:

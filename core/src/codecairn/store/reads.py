@@ -12,6 +12,7 @@ from collections.abc import Collection, Iterable
 from typing import Any
 
 from codecairn.model import (
+    FLOW,
     HTTP_CALLS,
     INHERITANCE_KINDS,
     PARAMETER,
@@ -108,6 +109,22 @@ class IndexReads:
                 f"SELECT {TO_RESOLVE} FROM edges WHERE source_id IN ({_marks(chunk)}) "
                 f"AND substr(receiver_type, 1, 1) = '{PARAMETER}'",
                 chunk,
+            )
+        return out
+
+    async def calls_on_self(self, function_ids: Collection[int], receivers: Collection[str]) -> list[tuple]:
+        """Edges in TO_RESOLVE columns of the calls on ``receivers`` (self, super()) in these
+        functions that their class's subclasses decide: unresolved (subclasses disagree, a
+        `super()` call) or resolved through them (`flow`)."""
+        ids, names = sorted(set(function_ids)), sorted(set(receivers))
+        out: list[tuple] = []
+        step = MAX_PARAMS - len(names)
+        for start in range(0, len(ids), step):
+            chunk = ids[start : start + step]
+            out += await self.fetch_writer(
+                f"SELECT {TO_RESOLVE} FROM edges WHERE source_id IN ({_marks(chunk)}) AND kind = 'calls' "
+                f"AND receiver IN ({_marks(names)}) AND (target_id IS NULL OR resolution = '{FLOW}')",
+                [*chunk, *names],
             )
         return out
 

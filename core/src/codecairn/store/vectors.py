@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 MODEL_KEY = "embedding_model"
 COMPLETE_KEY = "embedded_generation"  # the index generation whose every symbol had a vector
 _CHUNK = 500  # host parameters per statement, well under SQLite's limit
+WRITER_CACHE_KIB = 256  # the vector writer's page cache (see VectorStore._writer)
 _FACTS = "SELECT id, file_id, parent_id, kind, name, qualified_name, signature, doc, modifiers FROM symbols"
 
 
@@ -67,6 +68,9 @@ class VectorStore:
         if self._db is None:
             self._db = await aiosqlite.connect(self.store.path, isolation_level=None)
             await self._db.execute("PRAGMA busy_timeout=30000")
+            # It appends vectors and deletes unused ones: a few pages of the hash index at a time.
+            # SQLite's default cache (2 MB) filled up for nothing while CPython's Lib was embedded.
+            await self._db.execute(f"PRAGMA cache_size=-{WRITER_CACHE_KIB}")
         return self._db
 
     async def close(self) -> None:

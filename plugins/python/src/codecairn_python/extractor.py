@@ -56,7 +56,7 @@ _QUERY_SOURCE = """
 (assignment left: (identifier) right: [(identifier) (attribute)]) @assign.ref
 (default_parameter name: (identifier) value: [(identifier) (attribute)]) @param.default
 (return_statement) @return
-(call function: (subscript value: (identifier) subscript: [(integer) (string)]) @call.subscript)
+(call function: (subscript value: [(identifier) (subscript)] subscript: [(integer) (string)]) @call.subscript)
 (assignment left: (identifier) right: [(list) (tuple) (dictionary)]) @assign.container
 (assignment
   left: (identifier)
@@ -195,6 +195,9 @@ _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
 _SENTENCE_ENDS = (".", "!", "?")
 _ELLIPSIS = "…".encode().decode("latin-1")  # "…" in the latin-1 view
 _END = 1 << 62  # past the end of any file
+# The most different values a parameter's calls in its own file are followed to (as
+# codecairn.index.passed.MAX_VALUES for calls from other modules): more is a dispatcher.
+SEVERAL_MAX = 4
 
 # Decorators that are also modifiers, matched on the last dotted component so that
 # ``@abc.abstractmethod`` and ``@functools.cached_property`` count too.
@@ -252,6 +255,8 @@ _BY_START, _BY_END = attrgetter("start_byte"), attrgetter("end_byte")
 # In what a container holds (_FileExtraction.containers), indexes and keys are strings; under this
 # int a list's length, where an append lands; under None what a loop over it gives.
 _LENGTH = 0
+_LITERAL_NODES = frozenset({"list", "tuple", "dictionary"})
+NESTED_LITERALS = 2  # literals inside a container's literal followed this many levels down
 
 
 _APPENDED_NAME = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\Z")  # the name just before ".append("
@@ -488,6 +493,9 @@ class _FileExtraction:
         # scope -> [(start byte, end byte, loop variable, [dotted])]; their variables' names.
         self.loops: dict[int, list[tuple[int, int, str, list[str]]]] = {}
         self.loop_names: set[str] = set()
+        # Parameters this file's calls pass a few different values (where, name, [dotted]): a call
+        # through one calls each, as a loop variable's does (see _several_values).
+        self._several: list[tuple[int, str, list[str]]] = []
         # Class attributes that name a function or class (`handler = default_handler`): class -> name -> dotted.
         self.field_values: dict[int, dict[str, str]] = {}
         # Containers of names with literal indexes: scope -> var -> [(byte, {index or key: dotted})].
@@ -1295,9 +1303,12 @@ class _FileExtraction:
                 continue
             self._note_container(start, self._text(left), self._literal_held(right))
 
-    def _literal_held(self, literal) -> dict:
-        """What a list, tuple or dict literal holds at each index or key, as far as it names code."""
+    def _literal_held(self, literal, depth: int = 0) -> dict:
+        """What a list, tuple or dict literal holds at each index or key, as far as it names code;
+        a literal inside it (``{"a": [first, second]}``), a few levels deep, under the key as a
+        one-element tuple (``("a",)``): every reader of the plain keys skips it."""
         held: dict = {}
+        nested = depth < NESTED_LITERALS
         if literal.type == "call":  # `dict(a=first)`: its keywords (the query takes no other)
             arguments = literal.child_by_field_name("arguments")
             args = arguments.named_children if arguments is not None else []
@@ -1307,6 +1318,8 @@ class _FileExtraction:
                 # The type first: data tables of thousands of strings and numbers are common.
                 if item.type in _NAME_NODES and (dotted := _dotted(self._text(item))):
                     held[str(i)] = dotted
+                elif nested and item.type in _LITERAL_NODES:
+                    held[(str(i),)] = self._literal_held(item, depth + 1)
             held[_LENGTH] = literal.named_child_count  # where an append lands
         else:
             for pair in literal.named_children:
@@ -1314,6 +1327,8 @@ class _FileExtraction:
                 if pair.type == "pair" and key is not None and value is not None and key.type == "string":
                     if value.type in _NAME_NODES and (dotted := _dotted(self._text(value))):
                         held[self._text(key)[1:-1]] = dotted
+                    elif nested and value.type in _LITERAL_NODES:
+                        held[(self._text(key)[1:-1],)] = self._literal_held(value, depth + 1)
         # Under None: what a loop over it gives (a dict's keys are no functions). An empty literal
         # is noted too: what is added to it next is then all it holds.
         held[None] = () if literal.type == "dictionary" else tuple(v for k, v in held.items() if k.__class__ is str)
@@ -1361,10 +1376,12 @@ class _FileExtraction:
             if _LENGTH in held:
                 return  # a list indexed by a string: not the dict this follows
             held[self._text(index)[1:-1]] = value
+            held.pop((self._text(index)[1:-1],), None)  # what was nested there is gone
         else:
             if _LENGTH not in held or not (at := self._text(index)).isdigit() or int(at) >= held[_LENGTH]:
                 return
             held[self._text(index)] = value
+            held.pop((self._text(index),), None)
             held[None] = tuple(v for k, v in sorted(held.items(), key=_list_order) if k.__class__ is str)
         self._note_container(byte, name, held)
 
@@ -1422,15 +1439,22 @@ class _FileExtraction:
         return held
 
     def _subscript_call(self, node, owner: int) -> str | tuple[str, ...]:
-        """What ``funcs[1]()`` or ``table["a"]()`` calls, from the container's literal, or "" (a
-        tuple: what the calls of a function pass its ``**kwargs`` under one key)."""
-        value, index = node.child_by_field_name("value"), node.child_by_field_name("subscript")
-        if value is None or index is None:
+        """What ``funcs[1]()``, ``table["a"]()`` or ``table["a"][1]()`` calls, from the container's
+        literal, or "" (a tuple: what the calls of a function pass its ``**kwargs`` under one key)."""
+        keys: list[str] = []
+        while node.type == "subscript":
+            value, index = node.child_by_field_name("value"), node.child_by_field_name("subscript")
+            if value is None or index is None or index.type not in ("integer", "string"):
+                return ""
+            key = self._text(index)
+            keys.append(key[1:-1] if index.type == "string" else key)
+            node = value
+        if node.type != "identifier":
             return ""
-        key = self._text(index)
-        key = key[1:-1] if index.type == "string" else key
-        held = self._last_before(self.containers, owner, self._text(value), node.start_byte)
-        return held.get(key, "") if held else ""
+        held = self._last_before(self.containers, owner, self._text(node), node.start_byte)
+        for key in reversed(keys[1:]):  # the outer keys, into the literals nested there
+            held = held.get((key,)) if held else None
+        return held.get(keys[0], "") if held else ""
 
     def _next(self, call, callee: str, owner: int) -> str:
         """What ``next(steps())`` (or ``next(g)``, g = steps()) gives when the generator yields
@@ -1553,6 +1577,7 @@ class _FileExtraction:
         applied = self._decorations(decorated)
         self._arguments(functions, calls, applied)
         self.value_names = {name for names in self.local_values.values() for name in names}
+        self._several_values()
 
     def _unpacked(self, byte: int, targets, values) -> None:
         """``a, b = first, second`` pairs its names with its values, item by item and into nested
@@ -1731,8 +1756,12 @@ class _FileExtraction:
             pending = waiting
 
     def _bind_one(self, at: int, param: str, values: set) -> None:
-        if len(values) != 1 or "" in values:
-            return  # nothing, or several: a parameter another call gives something else holds no one value
+        if "" in values:
+            return  # some call passes what the file cannot name: nothing is known of the parameter
+        if len(values) > 1:
+            if len(values) <= SEVERAL_MAX and not any(v[:1] == _LITERAL for v in values):
+                self._several.append((at, param, sorted(values)))
+            return
         value = next(iter(values))
         if value[:1] == _LITERAL:  # the one literal every call passes: a container
             literal = self.literal_arguments.get(int(value[1:]))
@@ -1743,6 +1772,17 @@ class _FileExtraction:
             self.typed_names.add(param)
         else:
             self._note_value(at, param, value)
+
+    def _several_values(self) -> None:
+        """``apply(first)`` and ``apply(second)`` here: a call through apply's ``f`` calls each of
+        them — the body of apply read as a loop whose variable takes the values its calls pass
+        (see _loop_calls). Not when the def gives the name another value (`f = wrap(f)`) or a type."""
+        for at, param, values in self._several:
+            owner = self._owner(at)
+            if param in self.local_values.get(owner, ()) or param in self.typed_names:
+                continue
+            self.loops.setdefault(owner, []).append((at, _END, param, values))
+            self.loop_names.add(param)
 
     def _spread_held(self, spread: dict) -> None:
         """``*args`` and ``**kwargs`` as containers of what the calls pass them."""

@@ -22,7 +22,9 @@ def codecairn_languages() -> list[Language]:
             # 5: unpacking, container items and appends, literals passed, stacked decorators, `raise Cls`
             # 6: what calls pass other modules' functions, and calls through parameters (model.PASSES)
             # 7: a base a call makes (`class P(namedtuple(...))`) is an extends edge, never resolved
-            version="7",
+            # 8: a parameter this file's calls pass a few different values: a call through it calls each;
+            #    literals nested in a container's literal (`table["a"][1]()`)
+            version="8",
             resolution=ResolutionRules(
                 separator=".",
                 implicit_members=False,
