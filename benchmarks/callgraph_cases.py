@@ -1790,6 +1790,44 @@ mod.func()
             {"main": {"a.func", "b.func"}},
         ),
     ],
+    "attributes": [
+        (
+            # An attribute set from a parameter the class's calls pass two functions: either is
+            # called; one nothing is known of calls no attribute (a field is not code).
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+class Runner:
+    def __init__(self, task, hook):
+        self.task = task
+        self.hook = hook
+
+    def run(self):
+        self.task()
+        self.hook()
+
+
+def make_hook():
+    return None
+
+
+Runner(first, make_hook()).run()
+Runner(second, make_hook()).run()
+"""
+            },
+            {
+                "main": {"main.Runner.__init__", "main.Runner.run", "main.make_hook"},
+                "main.Runner.run": {"main.first", "main.second"},
+            },
+        ),
+    ],
 }
 for _category, _cases in INSTANCES_AND_SPREADS_CASES.items():
     CASES[_category] = CASES[_category] + _cases

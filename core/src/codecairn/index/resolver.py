@@ -717,6 +717,11 @@ class Resolver:
             owner = self.enclosing_type(source_id, rules)
             if owner is not None:
                 found = self.member(owner, name)
+                if found is not None and rules.builtins_module == PYTHON_BUILTINS:
+                    if self.index.rows[found[0]].kind in DATA_KINDS:
+                        # `self.task()` with `self.task = task`: whatever the attribute holds is
+                        # called, not the attribute; the extractor follows a value it knows.
+                        return None
                 if found is None and rules.mixins:  # a mixin's self is one of its subclasses: if they all agree
                     sub = self._through_subclasses(owner, name)
                     if sub is not None:

@@ -497,7 +497,7 @@ class _FileExtraction:
         # through one calls each, as a loop variable's does (see _several_values).
         self._several: list[tuple[int, str, list[str]]] = []
         # Class attributes that name a function or class (`handler = default_handler`): class -> name -> dotted.
-        self.field_values: dict[int, dict[str, str]] = {}
+        self.field_values: dict[int, dict[str, str | tuple[str, ...]]] = {}
         # Containers of names with literal indexes: scope -> var -> [(byte, {index or key: dotted})].
         self.containers: dict[int, dict[str, list[tuple[int, dict]]]] = {}
         self.literal_arguments: dict[int, Any] = {}  # start byte -> a list or dict literal passed to a call
@@ -1226,6 +1226,11 @@ class _FileExtraction:
             elif value in self.value_names and (held := self._held(owner, value, node.start_byte)):
                 if self._names_code(held.partition(".")[0]):
                     self.field_values.setdefault(cls, {}).setdefault(name, held)
+            elif value in self.loop_names and (several := self._loop_values(owner, value, node.start_byte)):
+                # `Runner(first)`, `Runner(second)`: __init__'s task holds either (_several_values)
+                functions = tuple(v for v in several if v[-2:] != "()")
+                if len(functions) == len(several):
+                    self.field_values.setdefault(cls, {}).setdefault(name, functions)
 
     def _marked_call(self, callee: str) -> str:
         """``~make()``: what a call returns, for the resolver to follow through the callee's
@@ -2085,7 +2090,8 @@ class _FileExtraction:
                     call_line += name.count("\n")
                     name = name.lstrip(_NAME_GAP)
                 if name in attribute_names and (held := self._class_attribute(owner, receiver, name, start)):
-                    add(_new(Relation, ("calls", owner, name, call_line, "", FLOWED + held)))
+                    for value in (held,) if held.__class__ is str else held:  # several: a call of each
+                        add(_new(Relation, ("calls", owner, name, call_line, "", FLOWED + value)))
                     continue
                 if receiver in typed_names:
                     receiver_type = self._type_of(owner, receiver, start)
@@ -2155,11 +2161,11 @@ class _FileExtraction:
             self.relations.append(_new(Relation, ("calls", owner, name, line, receiver, FLOWED + value)))
         return bool(wanted)
 
-    def _class_attribute(self, owner: int, receiver: str, name: str, byte: int) -> str:
+    def _class_attribute(self, owner: int, receiver: str, name: str, byte: int) -> str | tuple[str, ...]:
         """What ``self.handler()``, ``Dispatcher.handler()``, ``Dispatcher().handler()`` or
         ``d.handler()`` (d a Dispatcher) calls when the class says what its attribute holds
-        (``handler = default_handler``, ``self.handler = handler``, a decorated method's wrapper);
-        "" otherwise."""
+        (``handler = default_handler``, ``self.handler = handler``, a decorated method's wrapper;
+        a tuple when the calls of the class pass ``handler`` several functions); "" otherwise."""
         if receiver in _SELF_NAMES:
             cls = self._enclosing_class(owner)
         else:
