@@ -1828,6 +1828,49 @@ Runner(second, make_hook()).run()
             },
         ),
     ],
+    "annotations": [
+        (
+            # A union of classes (imported only for type checking): a method call on it may be
+            # any of theirs; Optional and `X | None` are the one class.
+            {
+                "models.py": """
+class Order:
+    def pay(self):
+        pass
+
+
+class Refund:
+    def pay(self):
+        pass
+""",
+                "main.py": """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional, Union
+
+if TYPE_CHECKING:
+    from models import Order, Refund
+
+
+def settle(order: Optional[Order]) -> None:
+    order.pay()
+
+
+def either(x: Union[Order, Refund]) -> None:
+    x.pay()
+
+
+def pipe(x: "Order | Refund | None"):
+    x.pay()
+""",
+            },
+            {
+                "main.settle": {"models.Order.pay"},
+                "main.either": {"models.Order.pay", "models.Refund.pay"},
+                "main.pipe": {"models.Order.pay", "models.Refund.pay"},
+            },
+        ),
+    ],
 }
 for _category, _cases in INSTANCES_AND_SPREADS_CASES.items():
     CASES[_category] = CASES[_category] + _cases

@@ -289,6 +289,13 @@ def _annotated_class(annotation: str) -> str:
     """The one class an annotation says a name holds, or "": ``Foo``, ``mod.Foo``, ``"Foo"`` (a
     forward reference), ``Optional[Foo]``, ``Foo | None``, ``Union[Foo, None]``. A union of
     several classes or a generic (``list[Foo]``) names no one receiver type: "" rather than a guess."""
+    named = _annotated_classes(annotation)
+    return named[0] if len(named) == 1 else ""
+
+
+def _annotated_classes(annotation: str) -> list[str]:
+    """The classes an annotation says a name may hold (``Union[A, B]``, ``A | B | None``, one for
+    ``Optional[A]``); [] when a part is no dotted name (a generic, a literal)."""
     text = _unquoted(annotation)
     if (m := _OPTIONAL.fullmatch(text)) is not None:
         parts = [m.group(1)]
@@ -297,9 +304,9 @@ def _annotated_class(annotation: str) -> str:
     else:
         parts = text.split("|")
     kept = [part for part in map(_unquoted, parts) if part not in _NONE]
-    if len(kept) != 1 or _DOTTED.fullmatch(kept[0]) is None:
-        return ""
-    return kept[0]
+    if not all(_DOTTED.fullmatch(part) for part in kept):
+        return []
+    return list(dict.fromkeys(kept))
 
 
 # What a literal on the right of `x = ...` makes x: a built-in type (the resolver names its methods
@@ -1066,8 +1073,13 @@ class _FileExtraction:
                     note(node.start_byte, None, self._text(name), self._text(caught_type))
         for node in _in_source_order(typed_parameters):
             m = _PARAM_TYPE.match(text, node.start_byte, node.end_byte)
-            if m is not None and (named := _annotated_class(m.group(2))):
-                note(node.start_byte, None, m.group(1), named)
+            if m is None:
+                continue
+            classes = _annotated_classes(m.group(2))
+            if len(classes) == 1:
+                note(node.start_byte, None, m.group(1), classes[0])
+            elif 1 < len(classes) <= SEVERAL_MAX:  # `x: A | B`: a call on x is a call on each
+                self._several.append((node.start_byte, m.group(1), [c + "()" for c in classes]))
         self.typed_names = {name for names in self.local_types.values() for name in names}
 
     # -- values --
@@ -1781,10 +1793,11 @@ class _FileExtraction:
     def _several_values(self) -> None:
         """``apply(first)`` and ``apply(second)`` here: a call through apply's ``f`` calls each of
         them — the body of apply read as a loop whose variable takes the values its calls pass
-        (see _loop_calls). Not when the def gives the name another value (`f = wrap(f)`) or a type."""
+        (see _loop_calls); the same for a parameter annotated with a union of classes. Not when the
+        def gives the name another value (`f = wrap(f)`) or a type."""
         for at, param, values in self._several:
             owner = self._owner(at)
-            if param in self.local_values.get(owner, ()) or param in self.typed_names:
+            if param in self.local_values.get(owner, ()) or param in self.local_types.get(owner, ()):
                 continue
             self.loops.setdefault(owner, []).append((at, _END, param, values))
             self.loop_names.add(param)
