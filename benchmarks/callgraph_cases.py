@@ -1827,6 +1827,27 @@ Runner(second, make_hook()).run()
                 "main.Runner.run": {"main.first", "main.second"},
             },
         ),
+        (
+            # An attribute set to a function of the module, by name.
+            {
+                "main.py": """
+def first():
+    pass
+
+
+class A:
+    def __init__(self):
+        self.f = first
+
+    def m(self):
+        self.f()
+
+
+A().m()
+"""
+            },
+            {"main": {"main.A.__init__", "main.A.m"}, "main.A.m": {"main.first"}},
+        ),
     ],
     "annotations": [
         (

@@ -1169,6 +1169,11 @@ class _FileExtraction:
                 if self._names_code(name := self._text(item)):
                     self.yielded.setdefault(self.symbols[owner][1], []).append(name)
 
+    def _is_parameterless_code(self, owner: int, name: str) -> bool:
+        """Whether ``name`` in def ``owner`` is the module's function, class or import, not one of
+        the def's parameters that shadows it."""
+        return self._names_code(name) and not self._parameter(owner, name)
+
     def _names_code(self, name: str) -> bool:
         """Whether ``name`` is one of the module's own functions or classes, or an imported name:
         what a value followed here may safely be (a variable would be a guess)."""
@@ -1238,6 +1243,8 @@ class _FileExtraction:
             elif value in self.value_names and (held := self._held(owner, value, node.start_byte)):
                 if self._names_code(held.partition(".")[0]):
                     self.field_values.setdefault(cls, {}).setdefault(name, held)
+            elif value not in self.local_values.get(owner, ()) and self._is_parameterless_code(owner, value):
+                self.field_values.setdefault(cls, {}).setdefault(name, value)  # `self.f = first`
             elif value in self.loop_names and (several := self._loop_values(owner, value, node.start_byte)):
                 # `Runner(first)`, `Runner(second)`: __init__'s task holds either (_several_values)
                 functions = tuple(v for v in several if v[-2:] != "()")
