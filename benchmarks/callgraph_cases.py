@@ -1848,6 +1848,31 @@ A().m()
             },
             {"main": {"main.A.__init__", "main.A.m"}, "main.A.m": {"main.first"}},
         ),
+        (
+            # An attribute set from a constructor's parameter, called in another method: what the
+            # modules that make instances pass.
+            {
+                "worker.py": """
+class Thread:
+    def __init__(self, target=None):
+        self._target = target
+
+    def run(self):
+        self._target()
+""",
+                "main.py": """
+from worker import Thread
+
+
+def job():
+    pass
+
+
+Thread(target=job).run()
+""",
+            },
+            {"main": {"worker.Thread.__init__", "worker.Thread.run"}, "worker.Thread.run": {"main.job"}},
+        ),
     ],
     "annotations": [
         (

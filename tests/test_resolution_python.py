@@ -1516,6 +1516,54 @@ async def test_conditional_imports_values_passed_within_a_module_and_shadowing_p
         await ws.close()
 
 
+async def test_an_attribute_set_from_a_parameter_calls_what_other_modules_pass(tmp_path: Path, cache_dir: Path) -> None:
+    """`self._target = target` in `Thread.__init__`, `self._target()` in `run`: what other modules
+    pass `Thread(target=...)` is what run calls, labelled flow (two values: an edge to each), kept
+    true through edits; an attribute nothing is passed for stays unresolved."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "worker.py").write_text(
+        textwrap.dedent(
+            """
+            class Thread:
+                def __init__(self, target=None, name=None):
+                    self._target = target
+                    self._name = name
+
+                def run(self):
+                    if self._target:
+                        self._target()
+                    self._name()
+            """
+        ).lstrip()
+    )
+    main = "from worker import Thread\n\n\ndef job():\n    pass\n\n\nThread(target=job).run()\n"
+    (root / "main.py").write_text(main)
+    (root / "other.py").write_text(
+        "from worker import Thread\n\n\ndef other_job():\n    pass\n\n\nThread(other_job).run()\n"
+    )
+
+    async def run_calls(a) -> dict[str, str]:
+        return callees(await a.get_symbol("worker.Thread.run"))
+
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        assert (await run_calls(a)) == {"main.job": "flow", "other.other_job": "flow"}
+        assert (await a.get_symbol("worker.Thread.run"))["callees"]["unresolved"] == ["_name"]
+        (root / "other.py").write_text("from worker import Thread\n")  # no longer passes one
+        await ws.refresh(["other.py"])
+        assert (await run_calls(a)) == {"main.job": "flow"}
+        (root / "main.py").write_text(main.replace("target=job", "target=job, name=job"))
+        await ws.refresh(["main.py"])
+        run = await a.get_symbol("worker.Thread.run")
+        assert callees(run) == {"main.job": "flow"} and "unresolved" not in run["callees"]
+        assert python_edges((await a.get_symbol("main.job"))["callers"]) == {"worker.Thread.run": "flow"}
+    finally:
+        await ws.close()
+
+
 async def test_instances_called_dicts_updated_loops_over_items_spreads_and_hops(
     tmp_path: Path, cache_dir: Path
 ) -> None:

@@ -33,8 +33,10 @@ PASSES = "passes"
 PASSED = "#"
 # A call through a parameter nothing in its own file binds: the receiver_type of the call edge,
 # PARAMETER + the parameter's position as a call writes it ("" when keyword-only; a method's past
-# `self`) + ":" + its name ("@0:callback" in `def apply(self, callback): callback()`). The
-# resolver follows what other modules' calls pass it (PASSES), when the values known are one.
+# `self`) + ":" + its name ("@0:callback" in `def apply(self, callback): callback()`); for a call
+# of an attribute a def set from its parameter, + ":" + that def's qualified name
+# ("@0:target:threading.Thread.__init__" on `self._target()`). The resolver follows what other
+# modules' calls pass it (PASSES).
 PARAMETER = "@"
 # A call through a parameter that a few different values reach (PARAMETER), or through a name
 # imported from several places, is an edge to each: the call's own edge to the first, and one row

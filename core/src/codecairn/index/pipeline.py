@@ -311,4 +311,6 @@ async def calls_through_rebound(target: IndexTarget, rebound: set[int], already:
     if not alive:
         return []
     seen = {e[0] for e in already}
-    return [e for e in await target.store.calls_through_parameters(alive) if e[0] not in seen]
+    names = [rows[f].qualified_name for f in alive]
+    found = await target.store.calls_through_parameters(alive, names)
+    return [e for e in dict((e[0], e) for e in found).values() if e[0] not in seen]

@@ -367,9 +367,10 @@ class Resolver:
         else resolve_call's answer, the one value it follows or none."""
         info = self.files.get(file_id)
         rules = self.rules.get(info.language) if info is not None else None
-        if rules is not None and source_id is not None:
-            position, _, parameter = receiver_type[1:].partition(":")
-            values = self.index.passed.values(source_id, position, parameter)
+        marked = self._marked_parameter(source_id, receiver, receiver_type)
+        if rules is not None and marked is not None:
+            function, position, parameter, receiver = marked
+            values = self.index.passed.values(function, position, parameter)
             if len(values) > 1:
                 rows = self.index.rows
                 targets = sorted(
@@ -383,6 +384,21 @@ class Resolver:
                 if targets:
                     return (targets[0], FLOW), tuple(targets[1:])
         return self.resolve_call(file_id, source_id, name, receiver, receiver_type), ()
+
+    def _marked_parameter(
+        self, source_id: int | None, receiver: str, receiver_type: str
+    ) -> tuple[int, str, str, str] | None:
+        """(function, position, parameter name, receiver) of a call's PARAMETER mark: ``@0:f`` is the
+        calling function's own parameter (`f()`, `f.run()`); ``@0:target:threading.Thread.__init__``
+        an attribute that function set from its parameter (`self._target()` with `self._target =
+        target`), whose value is itself what is called (the receiver, self, is not the value's)."""
+        position, _, parameter = receiver_type[1:].partition(":")
+        parameter, _, function = parameter.partition(":")
+        if not function:
+            return (source_id, position, parameter, receiver) if source_id is not None else None
+        rows = self.index.rows
+        ids = [i for i in self.index.by_qn.get(function, ()) if rows[i].kind in CALLABLE_KINDS]
+        return (ids[0], position, parameter, "") if ids else None
 
     def fan_out(self, calls: Iterable[tuple]) -> list[tuple[int, int, tuple[int, ...]]]:
         """(edge id, file id, targets past the first) of every call among ``calls`` (resolved by
@@ -464,9 +480,10 @@ class Resolver:
             return None
         made = ""  # the class a receiver was made by, when only code outside the index may say more
         if receiver_type[:1] == PARAMETER:  # a parameter's value, when other modules' calls say it
-            position, _, parameter = receiver_type[1:].partition(":")
-            got = self.index.passed.bound(source_id, position, parameter) if source_id is not None else None
-            if got is not None and got[0] in self.index.rows:
+            marked = self._marked_parameter(source_id, receiver, receiver_type)
+            got = self.index.passed.bound(*marked[:3]) if marked is not None else None
+            if marked is not None and got is not None and got[0] in self.index.rows:
+                receiver = marked[3]
                 followed = self._call_on_returned(got, name, receiver, rules)
                 if followed is not None:
                     return followed

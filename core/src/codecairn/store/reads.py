@@ -98,9 +98,12 @@ class IndexReads:
             out += await self.fetch_writer(f"SELECT {TO_RESOLVE} FROM edges WHERE id IN ({_marks(chunk)})", chunk)
         return out
 
-    async def calls_through_parameters(self, function_ids: Collection[int]) -> list[tuple]:
+    async def calls_through_parameters(
+        self, function_ids: Collection[int], function_names: Collection[str] = ()
+    ) -> list[tuple]:
         """Edges in TO_RESOLVE columns of the calls through a parameter (model.PARAMETER) in these
-        functions: what other modules pass them changed."""
+        functions, and of the calls through an attribute these functions (by qualified name) set
+        from a parameter (`@0:target:threading.Thread.__init__`): what other modules pass them changed."""
         ids = sorted(set(function_ids))
         out: list[tuple] = []
         for start in range(0, len(ids), MAX_PARAMS):
@@ -109,6 +112,16 @@ class IndexReads:
                 f"SELECT {TO_RESOLVE} FROM edges WHERE source_id IN ({_marks(chunk)}) "
                 f"AND substr(receiver_type, 1, 1) = '{PARAMETER}'",
                 chunk,
+            )
+        # A name ends the mark: compared as the receiver_type's tail (one scan of the calls
+        # through a parameter for a whole chunk of names).
+        patterns = sorted({f"{PARAMETER}*:{name}" for name in function_names if not set(name) & set("*?[")})
+        for start in range(0, len(patterns), MAX_PARAMS):
+            globs = patterns[start : start + MAX_PARAMS]
+            out += await self.fetch_writer(
+                f"SELECT {TO_RESOLVE} FROM edges WHERE substr(receiver_type, 1, 1) = '{PARAMETER}' "
+                f"AND ({' OR '.join('receiver_type GLOB ?' for _ in globs)})",
+                globs,
             )
         return out
 

@@ -505,6 +505,10 @@ class _FileExtraction:
         self._several: list[tuple[int, str, list[str]]] = []
         # Class attributes that name a function or class (`handler = default_handler`): class -> name -> dotted.
         self.field_values: dict[int, dict[str, str | tuple[str, ...]]] = {}
+        # Attributes set from a parameter nothing here binds (`self._target = target` in
+        # __init__): class -> name -> the parameter's PARAMETER mark + ":" + its def's qualified
+        # name, for `self._target()`: what other modules' calls pass that def (model.PARAMETER).
+        self.field_params: dict[int, dict[str, str]] = {}
         # Containers of names with literal indexes: scope -> var -> [(byte, {index or key: dotted})].
         self.containers: dict[int, dict[str, list[tuple[int, dict]]]] = {}
         self.literal_arguments: dict[int, Any] = {}  # start byte -> a list or dict literal passed to a call
@@ -1250,6 +1254,9 @@ class _FileExtraction:
                 functions = tuple(v for v in several if v[-2:] != "()")
                 if len(functions) == len(several):
                     self.field_values.setdefault(cls, {}).setdefault(name, functions)
+            elif value not in self.local_values.get(owner, ()) and value not in self.local_types.get(owner, ()):
+                if mark := self._parameter(owner, value):  # `self._target = target`
+                    self.field_params.setdefault(cls, {}).setdefault(name, f"{mark}:{self.symbols[owner][2]}")
 
     def _marked_call(self, callee: str) -> str:
         """``~make()``: what a call returns, for the resolver to follow through the callee's
@@ -2052,6 +2059,7 @@ class _FileExtraction:
         bounds, owners = self.bounds, self.owners
         add = self.relations.append
         typed_names, field_types, value_names = self.typed_names, self.field_types, self.value_names
+        field_params = self.field_params
         attribute_names = {name for held in self.field_values.values() for name in held}  # what a class says it holds
         nodes = _in_source_order(nodes)
         sources = self.import_sources
@@ -2145,6 +2153,9 @@ class _FileExtraction:
                     made = made.lstrip(FLOWED)
                     made = FLOWED + made + INSTANCE if made and _is_type_name(made) else ""
                 receiver_type = made
+            if not receiver_type and receiver in _SELF_NAMES and field_params and owner >= 0:
+                # `self._target()` with `self._target = target` in __init__: what calls pass target
+                receiver_type = field_params.get(self._enclosing_class(owner), {}).get(name, "")
             if not receiver_type and owner >= 0:  # `f()`, `f.run()` where f is a parameter: what callers pass
                 through = receiver or name
                 # The signature's text first: most names called are no parameter of their def.

@@ -23,7 +23,8 @@ def codecairn_languages() -> list[Language]:
             # 6: what calls pass other modules' functions, and calls through parameters (model.PASSES)
             # 7: a base a call makes (`class P(namedtuple(...))`) is an extends edge, never resolved
             # 8: a parameter this file's calls pass a few different values: a call through it calls each;
-            #    literals nested in a container's literal (`table["a"][1]()`)
+            #    literals nested in a container's literal (`table["a"][1]()`); unions of classes; an
+            #    attribute set from a parameter (`@0:target:threading.Thread.__init__`)
             version="8",
             resolution=ResolutionRules(
                 separator=".",
