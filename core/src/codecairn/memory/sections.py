@@ -22,15 +22,24 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import NamedTuple
+from functools import cache
+from typing import TYPE_CHECKING, NamedTuple
 
-from markdown_it import MarkdownIt
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 LINE_SEPARATORS = "\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 
-# markdown-it stops parsing what is nested deeper than maxNesting (the default 20 swallows a
-# deep list); 100 stays well inside Python's recursion limit, also in a worker thread.
-_PARSER = MarkdownIt("commonmark", {"maxNesting": 100}).enable("table").disable(["inline", "text_join"])
+
+@cache
+def _parser() -> MarkdownIt:
+    """Made on the first note read: a server whose project keeps no notes never imports markdown-it
+    (62 modules, 1 MB). markdown-it stops parsing what is nested deeper than maxNesting (the default
+    20 swallows a deep list); 100 stays well inside Python's recursion limit, also in a worker thread."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"maxNesting": 100}).enable("table").disable(["inline", "text_join"])
+
 
 # Token types of top-level blocks, named for error messages.
 _BLOCK_KINDS = {
@@ -105,7 +114,7 @@ _cache_lock = threading.Lock()
 
 
 def _parse(src: str) -> Structure:
-    tokens = _PARSER.parse(src)
+    tokens = _parser().parse(src)
     headings: list[Heading] = []
     blocks: list[Block] = []
     for i, token in enumerate(tokens):
