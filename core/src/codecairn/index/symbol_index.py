@@ -1,9 +1,9 @@
 """The in-memory symbol index: every symbol's identity and place, held as tuples.
 
 Name search is answered from here, never from SQL ``LIKE`` scans: exact names from a dict,
-prefixes by bisecting a sorted list, substrings by a scan of a newline-joined string of the
-distinct lower-cased names, glob patterns by a regex over that string, a slice at a time. The
-resolver uses the same maps.
+prefixes by bisecting a sorted list, substrings of three letters or more through a trigram index,
+shorter ones by one pass over that list, glob patterns by a regex over a newline-joined string
+of the distinct lower-cased names, a slice at a time. The resolver uses the same maps.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import bisect
 import fnmatch
 import re
 import threading
-from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from itertools import accumulate, chain
@@ -23,6 +22,8 @@ from codecairn.model import IndexedSymbol
 
 Ids = list[int] | tuple[int, ...]  # see SymbolIndex.by_name
 
+GRAM = 3  # substring search goes through an index of this many letters
+GRAM_SLACK = 100_000  # names listed again in the trigram index, beyond its size, before it is built anew
 SEARCH_FOLLOW_LIMIT = 5000  # symbols added or removed at once: more, and name search is rebuilt
 GLOB_SLICE_CHARS = 16 * 1024  # names matched between two looks at the stop flag (a few ms at worst)
 GLOB_MAX_MATCHES = 50_000
@@ -55,11 +56,13 @@ class SymbolIndex:
         # and remove_files() for small changes (an edit), rebuilt after large ones (an index run).
         self._ids_by_lower: dict[str, list[int]] = {}  # lower-cased name -> symbol ids
         self._sorted: list[str] | None = None  # sorted distinct lower names
-        self._blob: str | None = None  # "\n".join(_sorted), for globs and substrings
-        self._line_starts: array | None = None  # where each of _sorted starts in _blob, and its end
+        self._blob: str | None = None  # "\n".join(_sorted), for globs
         self._before: list[int] | None = None  # see prefix_count
         self._order: dict[int, tuple] | None = None  # see order_keys()
         self._kind_rank: Callable[[str], int] | None = None
+        self._grams: dict[str, list[str]] | None = None  # see _ensure_grams()
+        self._gram_postings = 0  # names the trigram lists hold, a name added again counted again
+        self._gram_limit = 0  # past this many, the index is dropped and built again (install_grams)
         self._ancestry: dict[int, list[int]] = {}  # type id -> ancestors(), until bases change
         # One object for each kind and line number the rows hold, and for each file id (see add()).
         self._shared: dict[int | str, int | str] = {}
@@ -76,7 +79,7 @@ class SymbolIndex:
         rows = rows if isinstance(rows, list) else list(rows)  # read twice: here and by name search
         by_id, by_name, by_qn, by_file, children = self.rows, self.by_name, self.by_qn, self.by_file, self.children
         new = tuple.__new__
-        order, kind_rank = self._order, self._kind_rank
+        grams, order, kind_rank = self._grams, self._order, self._kind_rank
         # Each row read from the store or a worker brings its own objects for its kind, file id, parent
         # id and line numbers (ints above 256 are not cached): the row keeps the one object already
         # held for that value instead, and its parent's own id. 17 MB less for CPython's Lib.
@@ -98,6 +101,8 @@ class SymbolIndex:
             # One id: a tuple (most qualified names, and half the names, are held by one symbol).
             if (same_name := by_name.get(name)) is None:
                 by_name[name] = (sid,)
+                if grams is not None:
+                    self._add_grams(name)
             elif type(same_name) is list:
                 same_name.append(sid)
             else:
@@ -186,7 +191,7 @@ class SymbolIndex:
         """Keep the name-search structures current: an edit changes a few dozen names, and
         rebuilding them costs ~0.15 s on CPython's Lib — the first find_symbols after every edit
         would pay it. Large changes drop them instead (rebuilt by the next search)."""
-        self._blob = self._line_starts = None
+        self._blob = None
         self._before = None
         if self._sorted is None:
             return
@@ -239,7 +244,7 @@ class SymbolIndex:
                 found.extend(ids)
         self._ids_by_lower = ids_by_lower
         self._sorted = sorted(ids_by_lower)
-        self._blob = self._line_starts = self._before = None
+        self._blob = self._before = None
 
     def _ensure_blob(self) -> str:
         self._ensure_search()
@@ -336,35 +341,72 @@ class SymbolIndex:
         return self._before[last] - self._before[first] - (len(exact) if exact else 0)
 
     def substring_matches(self, text: str, cap: int = 50000) -> list[str]:
-        """Lower-cased names with ``needle`` inside but not at the start, in sorted order: each
-        occurrence found in the newline-joined names (str.find, a C scan of about a megabyte on
-        CPython's Lib) names the line it is on. A trigram index answered a little faster but
-        took 50 MB (CPython's Lib; 0.25 s to build, over a second on the JDK) on the first
-        find_symbols of a session; a scan costs 0.1-8 ms."""
+        """Lower-cased names with ``needle`` inside but not at the start. Three letters or more:
+        through the trigram index, touching only names that share the needle's rarest trigram;
+        shorter: one pass over the sorted names (such a needle matches a large part of them)."""
+        self._ensure_search()
         needle = text.lower()
-        if not needle or "\n" in needle:
-            return []
-        blob = self._ensure_blob()
-        names = self._sorted
-        assert names is not None  # built with the blob
-        # The names that start with the needle are consecutive lines of the blob (it is sorted):
-        # that span is skipped whole, so every occurrence found elsewhere is inside a name.
-        first, last = self._prefix_range(needle)
-        if self._line_starts is None:  # 8 bytes a name, built with the first substring search
-            self._line_starts = array("q", accumulate((len(n) + 1 for n in names), initial=0))
-        skip_from, skip_to = self._line_starts[first], self._line_starts[last]
-        find, rfind = blob.find, blob.rfind
-        found: list[str] = []
-        for lo, hi in ((0, skip_from), (skip_to, len(blob))):
-            at = find(needle, lo, hi)
-            while at >= 0 and len(found) < cap:
-                start = rfind("\n", 0, at) + 1
-                end = find("\n", at)
-                if end < 0:
-                    end = len(blob)
-                found.append(blob[start:end])
-                at = find(needle, end, hi)
-        return found
+        current = self._ids_by_lower
+        if len(needle) >= GRAM:
+            grams = self._ensure_grams()
+            postings = [grams.get(needle[i : i + GRAM]) for i in range(len(needle) - GRAM + 1)]
+            found = [p for p in postings if p]
+            if len(found) < len(postings):
+                return []
+            rarest: list[str] = min(found, key=len)
+            # dict.fromkeys: a name added again since the index was built is in the list again
+            return [
+                lower
+                for lower in dict.fromkeys(rarest)
+                if needle in lower and not lower.startswith(needle) and lower in current
+            ][:cap]
+        assert self._sorted is not None
+        return [lower for lower in self._sorted if needle in lower and not lower.startswith(needle)][:cap]
+
+    def _ensure_grams(self) -> dict[str, list[str]]:
+        """trigram -> the lower-cased names that contain it. Built on the first substring
+        search (or beforehand, off the event loop: gram_names / install_grams), then kept up to
+        date by add(); names that went away stay in it and are filtered out by
+        substring_matches (they are rare, and rebuilding costs ~0.3 s on 100 k names)."""
+        if self._grams is None:
+            names = self.gram_names()
+            self.install_grams(build_grams(names), names)
+        assert self._grams is not None
+        return self._grams
+
+    def grams_ready(self) -> bool:
+        return self._grams is not None
+
+    def gram_names(self) -> list[str]:
+        """The names a trigram index is built from, as they are now (for build_grams in a thread)."""
+        return list(self.by_name)
+
+    def install_grams(self, grams: dict[str, list[str]], built_from: list[str]) -> None:
+        """Take a trigram index build_grams() made from ``built_from``, adding the names that
+        came since (the index changes while a thread builds it). A name that leaves and comes
+        back (an edited file's) is listed again: past twice its first size plus some, the index
+        is dropped, and the next substring search builds it anew."""
+        if self._grams is not None:
+            return  # another call built one first
+        self._grams = grams
+        self._gram_postings = sum(map(len, grams.values()))
+        self._gram_limit = 2 * self._gram_postings + GRAM_SLACK
+        for name in self.by_name.keys() - set(built_from):
+            self._add_grams(name)
+
+    def _add_grams(self, name: str) -> None:
+        grams = self._grams
+        if grams is None:  # dropped by an earlier name of the same add(): built anew when next asked
+            return
+        lower = name.lower()
+        for gram in {lower[i : i + GRAM] for i in range(len(lower) - GRAM + 1)}:
+            if (names := grams.get(gram)) is None:
+                grams[gram] = [lower]
+            else:
+                names.append(lower)
+            self._gram_postings += 1
+        if self._gram_postings > self._gram_limit:
+            self._grams = None
 
 
 def glob_regex(pattern: str) -> re.Pattern[str]:
@@ -401,6 +443,24 @@ def glob_scan(
         found.extend(m for m in regex.findall(blob, start, end) if "\n" not in m)
         start = end + 1
     return found[:cap]
+
+
+def build_grams(names: list[str], stop: threading.Event | None = None) -> dict[str, list[str]]:
+    """A trigram index of ``names`` (see SymbolIndex._ensure_grams): trigram -> the lower-cased
+    names that hold it. Lists, not sets: 8 MB on CPython's Lib where sets took 50 (a session's
+    first find_symbols paid them). It reads nothing but its arguments, so a thread can build it:
+    on JDK's 120 k names it takes over a second."""
+    grams: dict[str, list[str]] = {}
+    for n, name in enumerate(names):
+        if stop is not None and n % 10_000 == 0 and stop.is_set():
+            raise TimeoutError("building the substring index was stopped")
+        lower = name.lower()
+        for gram in {lower[i : i + GRAM] for i in range(len(lower) - GRAM + 1)}:
+            if (held := grams.get(gram)) is None:
+                grams[gram] = [lower]
+            else:
+                held.append(lower)
+    return grams
 
 
 def _discard_all(mapping: dict[str, Ids], key: str, values: set[int]) -> None:

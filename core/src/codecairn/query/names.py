@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 from codecairn.index.state import IndexState
-from codecairn.index.symbol_index import GLOB_SLICE_CHARS, glob_regex, glob_scan
+from codecairn.index.symbol_index import GLOB_SLICE_CHARS, GRAM, build_grams, glob_regex, glob_scan
 from codecairn.model import IndexedSymbol
 from codecairn.query.lookup import kind_rank
 
@@ -68,6 +68,7 @@ class NameSearch:
 
     def __init__(self, state: IndexState) -> None:
         self.state = state
+        self._grams_lock = asyncio.Lock()
 
     async def find(
         self, name: str | None, pattern: str | None, keep: Keep | None, wanted: int
@@ -101,6 +102,8 @@ class NameSearch:
                     # thousands): say "at least".
                     at_least = True
                     continue
+                if len(name) >= GRAM and not index.grams_ready():
+                    await self._build_grams()
                 lowers = index.substring_matches(name)
             if room <= 0 and keep is None and lowers is not None:
                 total += index.count_of(lowers)
@@ -162,6 +165,8 @@ class NameSearch:
 
     async def _substring_count(self, name: str, keep: Keep | None) -> int:
         index = self.state.symbols
+        if len(name) >= GRAM and not index.grams_ready():
+            await self._build_grams()
         lowers = index.substring_matches(name)
         if keep is None:
             return index.count_of(lowers)
@@ -182,3 +187,18 @@ class NameSearch:
         finally:
             stop.set()  # cancelled or timed out: the thread gives up at its next slice
         return index.glob_tiers(pattern, found)
+
+    async def _build_grams(self) -> None:
+        """The substring index is built on the first substring search; on a large index that is
+        a second or more of work, done in a thread so that other calls are answered meanwhile."""
+        async with self._grams_lock:
+            index = self.state.symbols
+            if index.grams_ready():
+                return
+            names = index.gram_names()
+            stop = threading.Event()
+            try:
+                grams = await asyncio.to_thread(build_grams, names, stop)
+            finally:
+                stop.set()
+            index.install_grams(grams, names)
