@@ -398,13 +398,7 @@ class SymbolIndex:
         grams = self._grams
         if grams is None:  # dropped by an earlier name of the same add(): built anew when next asked
             return
-        lower = name.lower()
-        for gram in {lower[i : i + GRAM] for i in range(len(lower) - GRAM + 1)}:
-            if (names := grams.get(gram)) is None:
-                grams[gram] = [lower]
-            else:
-                names.append(lower)
-            self._gram_postings += 1
+        self._gram_postings += _list_grams(grams, name.lower())
         if self._gram_postings > self._gram_limit:
             self._grams = None
 
@@ -454,13 +448,19 @@ def build_grams(names: list[str], stop: threading.Event | None = None) -> dict[s
     for n, name in enumerate(names):
         if stop is not None and n % 10_000 == 0 and stop.is_set():
             raise TimeoutError("building the substring index was stopped")
-        lower = name.lower()
-        for gram in {lower[i : i + GRAM] for i in range(len(lower) - GRAM + 1)}:
-            if (held := grams.get(gram)) is None:
-                grams[gram] = [lower]
-            else:
-                held.append(lower)
+        _list_grams(grams, name.lower())
     return grams
+
+
+def _list_grams(grams: dict[str, list[str]], lower: str) -> int:
+    """List ``lower`` under each trigram it holds (once each); how many that was."""
+    held = {lower[i : i + GRAM] for i in range(len(lower) - GRAM + 1)}
+    for gram in held:
+        if (names := grams.get(gram)) is None:
+            grams[gram] = [lower]
+        else:
+            names.append(lower)
+    return len(held)
 
 
 def _discard_all(mapping: dict[str, Ids], key: str, values: set[int]) -> None:
