@@ -1,6 +1,7 @@
 """The server's memory while it embeds a whole standard library and after (issue 18: ≤ 350 MB RSS on
-CPython's Lib, from 714 MB). A real server over stdio, a cold cache (every vector computed), the
-server process's own RSS sampled from /proc until nothing is pending, then once more at rest."""
+CPython's Lib, from 714 MB). A real server over stdio, a cold cache (every vector computed), a few
+name searches as a session starts, the server process's own RSS sampled from /proc until nothing
+is pending, then once more at rest."""
 
 from __future__ import annotations
 
@@ -38,6 +39,10 @@ def test_server_memory_while_and_after_embedding(benchmark, tmp_path: Path) -> N
         started = time.perf_counter()
         try:
             client.call("index")
+            # What an agent does first while the vectors are computed: names by exact name, prefix
+            # and substring (the last builds the substring index), kept for the rest of the session.
+            for name in ("urlsplit", "quote_", "parse"):
+                assert client.call("find_symbols", {"name": name, "match": "substring"}).get("results")
             deadline = time.monotonic() + 3600
             while (stats := client.call("stats")).get("embeddings_pending", 1) and time.monotonic() < deadline:
                 time.sleep(1)

@@ -12,10 +12,12 @@ import bisect
 import fnmatch
 import re
 import threading
+from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from itertools import accumulate, chain
 
+from codecairn.index.name_order import NameOrder
 from codecairn.index.passed import PassedValues
 from codecairn.limits import GLOB_MAX_CHARS
 from codecairn.model import IndexedSymbol
@@ -54,12 +56,13 @@ class SymbolIndex:
         self.passed = PassedValues()
         # Name search (see _ensure_search): built on the first search, then kept current by add()
         # and remove_files() for small changes (an edit), rebuilt after large ones (an index run).
-        self._ids_by_lower: dict[str, list[int]] = {}  # lower-cased name -> symbol ids
+        # lower-cased name -> symbol ids (by_name's own tuple where one name has that lower case;
+        # the name itself as the key where it is lower-case already: most of Python's)
+        self._ids_by_lower: dict[str, tuple[int, ...]] = {}
         self._sorted: list[str] | None = None  # sorted distinct lower names
         self._blob: str | None = None  # "\n".join(_sorted), for globs
         self._before: list[int] | None = None  # see prefix_count
-        self._order: dict[int, tuple] | None = None  # see order_keys()
-        self._kind_rank: Callable[[str], int] | None = None
+        self._order: NameOrder | None = None  # see order_keys()
         self._grams: dict[str, list[str]] | None = None  # see _ensure_grams()
         self._gram_postings = 0  # names the trigram lists hold, a name added again counted again
         self._gram_limit = 0  # past this many, the index is dropped and built again (install_grams)
@@ -79,7 +82,7 @@ class SymbolIndex:
         rows = rows if isinstance(rows, list) else list(rows)  # read twice: here and by name search
         by_id, by_name, by_qn, by_file, children = self.rows, self.by_name, self.by_qn, self.by_file, self.children
         new = tuple.__new__
-        grams, order, kind_rank = self._grams, self._order, self._kind_rank
+        grams = self._grams
         # Each row read from the store or a worker brings its own objects for its kind, file id, parent
         # id and line numbers (ints above 256 are not cached): the row keeps the one object already
         # held for that value instead, and its parent's own id. 17 MB less for CPython's Lib.
@@ -94,7 +97,7 @@ class SymbolIndex:
                     children[parent] = [sid]
                 else:
                     siblings.append(sid)
-            by_id[sid] = sym = new(
+            by_id[sid] = new(
                 IndexedSymbol,
                 (sid, fid, parent, share(kind, kind), name, qualified_name, share(start, start), share(end, end)),
             )
@@ -114,8 +117,11 @@ class SymbolIndex:
             else:
                 by_qn[qualified_name] = [*same_qn, sid]
             by_file[fid].append(sid)
-            if order is not None and kind_rank is not None:
-                order[sid] = (kind_rank(sym.kind), len(sym.name), sym.qualified_name, sid)
+        if self._order is not None:
+            if len(rows) > SEARCH_FOLLOW_LIMIT:
+                self._order = None  # numbered anew by the next search: one sort, not a bisection each
+            else:
+                self._order.add(r[0] for r in rows)
         self._search_follows(added=rows)
 
     def remove_files(self, file_ids: Iterable[int]) -> set[int]:
@@ -124,6 +130,11 @@ class SymbolIndex:
             removed.update(self.by_file.pop(fid, ()))
             self._file_ids.pop(fid, None)
         order = self._order
+        if order is not None:  # before the rows go: placing a symbol reads its neighbours'
+            if len(removed) > SEARCH_FOLLOW_LIMIT:
+                self._order = None
+            else:
+                order.remove(self.rows[sid] for sid in removed if sid in self.rows)
         removed_rows = []
         # By name, each list filtered once: a common name's list (CPython's __init__: thousands of
         # ids) is not scanned again for every symbol of the file that goes.
@@ -131,8 +142,6 @@ class SymbolIndex:
         for sid in removed:
             s = self.rows.pop(sid)
             removed_rows.append(s)
-            if order is not None:
-                order.pop(sid, None)
             gone_by_name[s.name].add(sid)
             _discard_all(self.by_qn, s.qualified_name, {sid})
             if s.parent_id is not None:
@@ -200,48 +209,49 @@ class SymbolIndex:
             self._sorted = None
             return
         ids_by_lower, names = self._ids_by_lower, self._sorted
+        gone: dict[str, set[int]] = defaultdict(set)  # each name's tuple made again once, not once a symbol
         for sym in removed:
-            lower = sym[4].lower()
+            gone[sym[4].lower()].add(sym[0])
+        for lower, sids in gone.items():
             ids = ids_by_lower.get(lower)
             if ids is None:
                 continue
-            try:
-                ids.remove(sym[0])
-            except ValueError:
-                pass
-            if not ids:
+            kept = tuple(i for i in ids if i not in sids)
+            if kept:
+                ids_by_lower[lower] = kept
+            else:
                 del ids_by_lower[lower]
                 at = bisect.bisect_left(names, lower)
                 if at < len(names) and names[at] == lower:
                     del names[at]
         for row in added:
-            lower = row[4].lower()
+            lower = _lower(row[4])
             ids = ids_by_lower.get(lower)
             if ids is None:
-                ids_by_lower[lower] = [row[0]]
+                ids_by_lower[lower] = (row[0],)
                 bisect.insort(names, lower)
             else:
-                ids.append(row[0])
+                ids_by_lower[lower] = (*ids, row[0])
 
-    def order_keys(self, kind_rank: Callable[[str], int]) -> dict[int, tuple]:
-        """symbol id -> (kind rank, name length, qualified name, id): how name search orders the
-        symbols of one match rank. Built once, then kept current by add() and remove_files(), so
-        that ordering a match is a C-level sort (key=keys.__getitem__), not a Python loop."""
-        if self._order is None or self._kind_rank is not kind_rank:
-            self._kind_rank = kind_rank  # from now on add() and remove_files() keep it current
-            self._order = {sid: (kind_rank(s.kind), len(s.name), s.qualified_name, sid) for sid, s in self.rows.items()}
-        return self._order
+    def order_keys(self, kind_rank: Callable[[str], int]) -> array:
+        """symbol id -> its rank in name search's order (index/name_order.py): sort a match with
+        ``key=ranks.__getitem__``. Built on the first search, then kept current by add() and
+        remove_files()."""
+        if self._order is None or self._order.kind_rank is not kind_rank:
+            self._order = NameOrder(self.rows, kind_rank)
+        return self._order.ranks
 
     def _ensure_search(self) -> None:
         if self._sorted is not None:
             return
-        ids_by_lower: dict[str, list[int]] = {}
+        ids_by_lower: dict[str, tuple[int, ...]] = {}
         for name, ids in self.by_name.items():
-            found = ids_by_lower.get(name.lower())
+            lower = _lower(name)
+            found = ids_by_lower.get(lower)
             if found is None:
-                ids_by_lower[name.lower()] = list(ids)
+                ids_by_lower[lower] = ids if type(ids) is tuple else tuple(ids)
             else:
-                found.extend(ids)
+                ids_by_lower[lower] = (*found, *ids)
         self._ids_by_lower = ids_by_lower
         self._sorted = sorted(ids_by_lower)
         self._blob = self._before = None
@@ -378,8 +388,10 @@ class SymbolIndex:
         return self._grams is not None
 
     def gram_names(self) -> list[str]:
-        """The names a trigram index is built from, as they are now (for build_grams in a thread)."""
-        return list(self.by_name)
+        """The lower-cased names a trigram index is built from, as they are now (for build_grams
+        in a thread): the very strings name search holds, so the index lists them, not copies."""
+        self._ensure_search()
+        return list(self._ids_by_lower)
 
     def install_grams(self, grams: dict[str, list[str]], built_from: list[str]) -> None:
         """Take a trigram index build_grams() made from ``built_from``, adding the names that
@@ -391,14 +403,15 @@ class SymbolIndex:
         self._grams = grams
         self._gram_postings = sum(map(len, grams.values()))
         self._gram_limit = 2 * self._gram_postings + GRAM_SLACK
-        for name in self.by_name.keys() - set(built_from):
-            self._add_grams(name)
+        self._ensure_search()
+        for lower in self._ids_by_lower.keys() - set(built_from):
+            self._gram_postings += _list_grams(grams, lower)
 
     def _add_grams(self, name: str) -> None:
         grams = self._grams
         if grams is None:  # dropped by an earlier name of the same add(): built anew when next asked
             return
-        self._gram_postings += _list_grams(grams, name.lower())
+        self._gram_postings += _list_grams(grams, _lower(name))
         if self._gram_postings > self._gram_limit:
             self._grams = None
 
@@ -439,17 +452,24 @@ def glob_scan(
     return found[:cap]
 
 
-def build_grams(names: list[str], stop: threading.Event | None = None) -> dict[str, list[str]]:
-    """A trigram index of ``names`` (see SymbolIndex._ensure_grams): trigram -> the lower-cased
-    names that hold it. Lists, not sets: 8 MB on CPython's Lib where sets took 50 (a session's
+def build_grams(lowers: list[str], stop: threading.Event | None = None) -> dict[str, list[str]]:
+    """A trigram index of ``lowers``, lower-cased names (see SymbolIndex._ensure_grams): trigram ->
+    the names that hold it. Lists, not sets: 8 MB on CPython's Lib where sets took 50 (a session's
     first find_symbols paid them). It reads nothing but its arguments, so a thread can build it:
     on JDK's 120 k names it takes over a second."""
     grams: dict[str, list[str]] = {}
-    for n, name in enumerate(names):
+    for n, lower in enumerate(lowers):
         if stop is not None and n % 10_000 == 0 and stop.is_set():
             raise TimeoutError("building the substring index was stopped")
-        _list_grams(grams, name.lower())
+        _list_grams(grams, lower)
     return grams
+
+
+def _lower(name: str) -> str:
+    """``name`` lower-cased: the name itself when it is lower-case already (str.lower() makes a
+    new string every time; 37 k of CPython's 51 k distinct names are lower-case)."""
+    lower = name.lower()
+    return name if lower == name else lower
 
 
 def _list_grams(grams: dict[str, list[str]], lower: str) -> int:
