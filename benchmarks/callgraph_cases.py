@@ -1920,3 +1920,262 @@ def pipe(x: "Order | Refund | None"):
 }
 for _category, _cases in INSTANCES_AND_SPREADS_CASES.items():
     CASES[_category] = CASES[_category] + _cases
+
+
+# Sixth round (2026-12-06): lists grown by extend/insert and read from the end, setdefault, dicts
+# and lists spread into literals, generator expressions and `yield from`, functions (and named
+# lambdas) returning a parameter, a method returned bound, a class returned and then made, an
+# attribute set on an instance, a class attribute a base class in another module holds.
+CONTAINERS_AND_RETURNS_CASES: dict[str, list[Case]] = {
+    "lists": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def third():
+    pass
+
+
+funcs = [first]
+funcs.extend([second])
+funcs.insert(0, third)
+funcs[0]()
+funcs[2]()
+"""
+            },
+            {"main": {"main.third", "main.second", "builtins.list.extend", "builtins.list.insert"}},
+        ),
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+funcs = [first, second]
+funcs[-1]()
+more = [*funcs, first]
+more[1]()
+"""
+            },
+            {"main": {"main.second"}},
+        ),
+    ],
+    "dicts": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+table = {"a": first}
+table.setdefault("a", second)
+table.setdefault("b", second)
+table["a"]()
+table["b"]()
+"""
+            },
+            {"main": {"main.first", "main.second", "builtins.dict.setdefault"}},
+        ),
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+base = {"a": first, "b": first}
+table = {**base, "b": second}
+table["a"]()
+table["b"]()
+"""
+            },
+            {"main": {"main.first", "main.second"}},
+        ),
+    ],
+    "generators": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def inner():
+    yield first
+
+
+def outer():
+    yield from inner()
+    yield second
+
+
+for f in outer():
+    f()
+"""
+            },
+            {"main": {"main.outer", "main.first", "main.second"}, "main.outer": {"main.inner"}},
+        ),
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+for f in (g for g in (first, second)):
+    f()
+"""
+            },
+            {"main": {"main.first", "main.second"}},
+        ),
+    ],
+    "returns": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def pick(a, b):
+    return b
+
+
+pick(first, second)()
+pick(b=first, a=second)()
+"""
+            },
+            {"main": {"main.pick", "main.second", "main.first"}},
+        ),
+        (
+            {
+                "main.py": """
+class Order:
+    def pay(self):
+        pass
+
+    def payer(self):
+        return self.pay
+
+
+Order().payer()()
+"""
+            },
+            {"main": {"main.Order", "main.Order.payer", "main.Order.pay"}},
+        ),
+        (
+            {
+                "main.py": """
+class Order:
+    def pay(self):
+        pass
+
+
+def kind():
+    return Order
+
+
+kind()().pay()
+"""
+            },
+            {"main": {"main.kind", "main.Order", "main.Order.pay"}},
+        ),
+    ],
+    "lambdas": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+pick = lambda a, b: b
+pick(first, second)()
+"""
+            },
+            {"main": {"main.pick", "main.second"}},
+        ),
+    ],
+    "assignments": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+class Box:
+    pass
+
+
+box = Box()
+box.f = first
+box.f()
+"""
+            },
+            {"main": {"main.Box", "main.first"}},
+        ),
+    ],
+    "mro": [
+        (
+            {
+                "base.py": """
+def first():
+    pass
+
+
+class Base:
+    handler = first
+""",
+                "main.py": """
+import base
+
+
+class Child(base.Base):
+    def run(self):
+        self.handler()
+""",
+            },
+            {"main.Child.run": {"base.first"}},
+        ),
+    ],
+}
+for _category, _cases in CONTAINERS_AND_RETURNS_CASES.items():
+    CASES[_category] = CASES[_category] + _cases

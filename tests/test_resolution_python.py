@@ -1644,3 +1644,170 @@ async def test_instances_called_dicts_updated_loops_over_items_spreads_and_hops(
         assert callers == {"main.run": "flow"}
     finally:
         await ws.close()
+
+
+async def test_a_variable_holding_a_function_is_followed_from_subclasses_and_other_modules(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    """`handler = first` as a base class's attribute (called as `self.handler()` in a subclass in
+    another module) or as a module's variable (`config.handler()`): the call reaches first, the
+    function the variable holds, not the variable. Edit only the module that holds it and the
+    calls follow; a variable bound under an `if` (or also imported) is not followed."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    config = root / "config.py"
+    config.write_text(
+        textwrap.dedent(
+            """
+            def first():
+                pass
+
+
+            def second():
+                pass
+
+
+            class Base:
+                handler = first
+
+
+            handler = first
+            if first:
+                maybe = second
+            """
+        ).lstrip()
+    )
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            import config
+            from config import handler
+
+
+            class Child(config.Base):
+                def run(self):
+                    self.handler()
+
+
+            def go():
+                config.handler()
+                handler()
+                config.maybe()
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        assert callees(await a.get_symbol("main.Child.run")) == {"config.first": "flow"}
+        go = callees(await a.get_symbol("main.go"))
+        assert go["config.first"] == "flow"
+        assert "config.second" not in go  # `maybe` is bound under an `if`: it may hold nothing
+        callers = python_edges((await a.get_symbol("config.first"))["callers"])
+        assert {"main.Child.run", "main.go"} <= callers.keys()
+        config.write_text(config.read_text().replace("handler = first", "handler = second"))
+        await ws.refresh(["config.py"])
+        assert callees(await a.get_symbol("main.Child.run")) == {"config.second": "flow"}
+        go = callees(await a.get_symbol("main.go"))
+        assert go.get("config.second") == "flow" and "config.first" not in go
+    finally:
+        await ws.close()
+
+
+async def test_lists_and_dicts_changed_by_their_methods_spreads_and_returned_parameters(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    """`funcs.extend(...)`, `funcs.insert(0, f)`, `funcs[-1]()`, `[*funcs, f]`, `{**base, ...}`,
+    `table.setdefault(...)`, `yield from`, a generator expression looped over, a function or named
+    lambda returning a parameter (`pick(first, second)()`), a class returned then made
+    (`kind()().pay()`), an attribute set on an instance (`box.f = first; box.f()`): each call
+    reaches what Python would call, and an item moved by an insert is not called at its old index."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            def first():
+                pass
+
+
+            def second():
+                pass
+
+
+            def third():
+                pass
+
+
+            class Order:
+                def pay(self):
+                    pass
+
+
+            class Box:
+                pass
+
+
+            def kind():
+                return Order
+
+
+            def pick(a, b):
+                return b
+
+
+            choose = lambda a, b: a
+
+
+            def inner():
+                yield first
+
+
+            def outer():
+                yield from inner()
+
+
+            def lists():
+                funcs = [first]
+                funcs.extend([second])
+                funcs.insert(0, third)
+                funcs[1]()
+                more = [*funcs, first]
+                more[-2]()
+
+
+            def dicts():
+                base = {"a": first}
+                table = {**base, "b": second}
+                table.setdefault("a", third)
+                table["a"]()
+
+
+            def flows():
+                for f in outer():
+                    f()
+                for g in (h for h in (second,)):
+                    g()
+                pick(first, third)()
+                choose(second, first)()
+                kind()().pay()
+                box = Box()
+                box.f = third
+                box.f()
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        lists = callees(await a.get_symbol("main.lists"))
+        assert {k for k, v in lists.items() if v == "flow"} == {"main.first", "main.second"}
+        dicts = callees(await a.get_symbol("main.dicts"))
+        assert {k for k, v in dicts.items() if v == "flow"} == {"main.first"}
+        flows = callees(await a.get_symbol("main.flows"))
+        for called in ("main.first", "main.second", "main.third", "main.Order.pay"):
+            assert flows.get(called) == "flow", (called, flows)
+    finally:
+        await ws.close()

@@ -510,6 +510,10 @@ class Resolver:
                 found = self.resolve_call(file_id, source_id, called, owner, "")
                 return (found[0], FLOW) if found is not None and found[0] is not None else found
         found = self._call_in_index(info, rules, file_id, source_id, name, receiver, receiver_type)
+        if found is not None and rules.builtins_module and self.index.rows[found[0]].kind in DATA_KINDS:
+            function = self._held_callable(found[0])  # `config.handler()`, handler = first in config
+            if function is not None:
+                found = function, FLOW
         if found is not None and rules.constructor and self.index.rows[found[0]].kind in TYPE_KINDS:
             return self._constructed(found, rules.constructor)
         if found is None and rules.builtins_module:
@@ -517,6 +521,14 @@ class Resolver:
             if dotted is not None:
                 return None, external_resolution(dotted)
         return found
+
+    def _held_callable(self, variable: int) -> int | None:
+        """The function or class a variable holds, when its returns edge names one (not an
+        instance: `repo = Repo()` is called through its __call__, not followed here)."""
+        got = self.index.returns.get(variable)
+        if got is None or got[1] or got[0] not in self.index.rows:
+            return None
+        return got[0] if self.index.rows[got[0]].kind in _HELD_KINDS else None
 
     def _call_on_returned(
         self, got: tuple[int, bool], name: str, receiver: str, rules: ResolutionRules
@@ -737,8 +749,10 @@ class Resolver:
                 if found is not None and rules.builtins_module == PYTHON_BUILTINS:
                     if self.index.rows[found[0]].kind in DATA_KINDS:
                         # `self.task()` with `self.task = task`: whatever the attribute holds is
-                        # called, not the attribute; the extractor follows a value it knows.
-                        return None
+                        # called, not the attribute: the function its returns edge names (a
+                        # base class's `handler = first`), else nothing.
+                        function = self._held_callable(found[0])
+                        return (function, FLOW) if function is not None else None
                 if found is None and rules.mixins:  # a mixin's self is one of its subclasses: if they all agree
                     sub = self._through_subclasses(owner, name)
                     if sub is not None:
@@ -1245,6 +1259,9 @@ class Resolver:
                 found = (hits[0], NAME_ONLY)
         self._name_only_cache[key] = found
         return found
+
+
+_HELD_KINDS = CALLABLE_KINDS | TYPE_KINDS  # what a variable's returns edge may name for a call through it
 
 
 def _instantiated(receiver: str) -> str:

@@ -144,15 +144,17 @@ class IndexReads:
     async def calls_through_returns(self, names: Collection[str]) -> list[tuple]:
         """Edges in TO_RESOLVE columns of the calls that follow what a function of one of these
         names returns (receiver_type ``~make()``, ``~shop.make()``, a link of a chain: ``~A.make().g()``)
-        or a variable of these names holds (receiver ``repo``, ``db.repo``): when that changes."""
-        if not names or 4 * len(names) > MAX_PARAMS:
+        or a variable of these names holds (receiver ``repo``, ``db.repo``; called itself: ``handler()``,
+        ``self.handler()`` where a base class's ``handler = first``): when that changes."""
+        if not names or 5 * len(names) > MAX_PARAMS:
             return []
         conds = " OR ".join(
-            "receiver_type LIKE ? OR receiver_type LIKE ? OR receiver = ? OR receiver LIKE ?" for _ in names
+            "receiver_type LIKE ? OR receiver_type LIKE ? OR receiver = ? OR receiver LIKE ? OR target = ?"
+            for _ in names
         )
         return await self.fetch_writer(
             f"SELECT {TO_RESOLVE} FROM edges WHERE kind NOT IN ({_FIRST_SQL}) AND ({conds})",
-            [p for n in names for p in (f"~%{n}()", f"~%{n}().%", n, f"%.{n}")],
+            [p for n in names for p in (f"~%{n}()", f"~%{n}().%", n, f"%.{n}", n)],
         )
 
     async def unresolved_supertypes(self, harmless: Collection[str]) -> list[tuple[int | None, str]]:

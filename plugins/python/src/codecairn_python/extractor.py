@@ -56,7 +56,9 @@ _QUERY_SOURCE = """
 (assignment left: (identifier) right: [(identifier) (attribute)]) @assign.ref
 (default_parameter name: (identifier) value: [(identifier) (attribute)]) @param.default
 (return_statement) @return
-(call function: (subscript value: [(identifier) (subscript)] subscript: [(integer) (string)]) @call.subscript)
+(call
+  function: (subscript value: [(identifier) (subscript)] subscript: [(integer) (string) (unary_operator)])
+  @call.subscript)
 (assignment left: (identifier) right: [(list) (tuple) (dictionary)]) @assign.container
 (assignment
   left: (identifier)
@@ -261,12 +263,34 @@ NESTED_LITERALS = 2  # literals inside a container's literal followed this many 
 
 _APPENDED_NAME = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\Z")  # the name just before ".append("
 _NAME_NODES = frozenset(("identifier", "attribute"))
+_HOLDING_KINDS = frozenset(("variable", "constant", "field"))  # symbols a value is assigned to
+_COMPREHENSIONS = frozenset(("generator_expression", "list_comprehension", "set_comprehension"))
 _LITERAL = "#"  # an argument's value that is a list or dict literal: "#" + where it starts
 
 
 def _list_order(item: tuple) -> tuple[int, int]:
     key = item[0]
     return (0, int(key)) if key.__class__ is str and key.isdigit() else (1, 0)
+
+
+def _moved(held: dict, by: int) -> dict:
+    """A list literal's indexes (plain and nested) moved ``by`` up: where its items land when it is
+    spread or extended into a list of that length."""
+    moved: dict = {}
+    for k, v in held.items():
+        if k.__class__ is str:
+            moved[str(int(k) + by)] = v
+        elif k.__class__ is tuple:
+            moved[(str(int(k[0]) + by),)] = v
+    return moved
+
+
+def _from_start(held: dict, key: str) -> str:
+    """``key`` of a list counted from its end (``-1``) as from its start, when its length is known."""
+    if key[:1] == "-" and key[1:].isdigit():
+        length = held.get(_LENGTH)
+        return str(length - int(key[1:])) if length is not None and int(key[1:]) <= length else ""
+    return key
 
 
 def _in_source_order(nodes) -> list:
@@ -370,6 +394,19 @@ def _call_chain(receiver: str) -> str:
             out.append(".")
             at += 1
     return "".join(out) if calls > 1 else ""
+
+
+def _result_called(receiver: str) -> str:
+    """The name whose call's result is called in ``receiver`` (``kind()()``, ``kind(1)(x)``), or ""."""
+    if receiver[-1:] != ")":
+        return ""
+    depth, at = 0, len(receiver)
+    while at > 0:  # back to the "(" that opens the last argument list
+        at -= 1
+        depth += (receiver[at] == ")") - (receiver[at] == "(")
+        if depth == 0:
+            break
+    return _one_call(receiver[:at]) if depth == 0 else ""
 
 
 def _dotted(text: str) -> str:
@@ -494,6 +531,10 @@ class _FileExtraction:
         # Module-level functions whose every return is one name of the module (`return first`).
         self.returned_names: dict[str, str] = {}
         self.returned_choices: dict[str, list[str]] = {}  # ...or one of several: name -> those names
+        # ...or one of its parameters (`def pick(a, b): return b`): name -> (its index, where its
+        # parameters start, the parameter's position or -1 for a keyword-only one, the parameter)
+        self.returned_params: dict[str, tuple[int, int, int, str]] = {}
+        self.attribute_holders: set[str] = set()  # `box` of `box.f = first` (its attribute holds first)
         # What this file's module-level generators yield, when a yield names it: name -> [dotted].
         self.yielded: dict[str, list[str]] = {}
         # Loops over what the file shows (`for f in (a, b)`, over a container, a generator, *args):
@@ -516,7 +557,8 @@ class _FileExtraction:
         self.lambda_scopes = False  # named lambdas added spans after the scopes were indexed
         self.import_sources: dict[str, str] = {}  # local name -> absolute module it came from
         self.module_lambdas: list[tuple[str, Any]] = []  # (name, parameters) of `name = lambda ...`
-        self.lambda_returns: list[tuple[int, str]] = []  # (symbol index, name) of `name = lambda: name`
+        # (symbol index, name, parameters) of `name = lambda ...: name`
+        self.lambda_returns: list[tuple[int, str, Any]] = []
         self._defs: set[str] | None = None
         self._function_nodes: list[tuple[int, Any]] | None = None  # _indexed()
         self._parameters_of: dict[int, dict[str, str]] = {}  # _parameter()
@@ -557,6 +599,7 @@ class _FileExtraction:
         self._attribute_values(get("assign.attribute", ()))
         self._containers(get("assign.container", ()), get("assign.item", ()))
         self._loops(get("for", ()))
+        self._held_returns()
         # `raise Failed` makes an instance of Failed, as `raise Failed()` does (a capitalised name:
         # `raise error` re-raises an instance).
         raised = [node for node in get("raise.class", ()) if _is_type_name(self._text(node))]
@@ -940,7 +983,7 @@ class _FileExtraction:
             self.module_lambdas.append((name, params))
         body = function.child_by_field_name("body")
         if scope == -1 and body is not None and body.type == "identifier":  # `get = lambda: first`
-            self.lambda_returns.append((index, self._text(body)))
+            self.lambda_returns.append((index, self._text(body), params))
 
     def _init_fields(self, inits: list, attribute_assignments: list) -> None:
         """``self.x = ...`` anywhere in ``__init__``: a field of the class, once per name."""
@@ -1131,14 +1174,18 @@ class _FileExtraction:
                 elif self._names_code(inner):
                     self.returned_names[self.symbols[index][1]] = inner
                     self.relations.append(_new(Relation, (RETURNS, index, inner, line, "", "")))
+                else:
+                    self._returns_parameter(index, inner, node.child_by_field_name("parameters"))
             elif len(returned) > 1 and "" not in returned and all(map(self._names_code, returned)):
                 # `return first` on one path, `return second` on another: a call of what it
                 # returns may be either (in this file; a returns edge holds one target).
                 self.returned_choices[self.symbols[index][1]] = sorted(returned)
-        for index, inner in self.lambda_returns:  # a named lambda returns what its body names
+        for index, inner, params in self.lambda_returns:  # a named lambda returns what its body names
             if self._names_code(inner):
                 self.returned_names[self.symbols[index][1]] = inner
                 self.relations.append(_new(Relation, (RETURNS, index, inner, self.symbols[index][3], "", "")))
+            else:
+                self._returns_parameter(index, inner, params)
         if nested is not None:
             prefix = len(self.module) + 1
             for index, node in self._indexed(functions):
@@ -1163,15 +1210,62 @@ class _FileExtraction:
                 named = cls_name
             if named:
                 self.relations.append(_new(Relation, (RETURNS, index, named, self.symbols[index][3], "", INSTANCE)))
+        delegations: list[tuple[str, str]] = []
         for node in _in_source_order(yields):
             owner = self._owner(node.start_byte)
             if owner < 0 or self.parents[owner] != -1 or self.is_class[owner] or not node.named_child_count:
                 continue
             value = node.named_children[0]
-            items = value.named_children if value.type in ("list", "tuple") and node.child_count > 2 else [value]
+            delegated = node.child_count > 2  # `yield from ...`
+            if delegated and value.type == "call" and (function := value.child_by_field_name("function")):
+                delegations.append((self.symbols[owner][1], self._text(function)))
+                continue
+            items = value.named_children if value.type in ("list", "tuple") and delegated else [value]
             for item in items:  # `yield first`, `yield from [first, second]`
                 if self._names_code(name := self._text(item)):
                     self.yielded.setdefault(self.symbols[owner][1], []).append(name)
+        for _ in range(3):  # `yield from inner()`: what inner yields, a few delegations deep
+            for outer, inner in delegations:
+                got = self.yielded.setdefault(outer, [])
+                got += [name for name in self.yielded.get(inner, ()) if name not in got]
+
+    def _returns_parameter(self, index: int, name: str, parameters) -> None:
+        """``def pick(a, b): return b`` (every return returns b, which the body never binds
+        again): a call of pick gives what it is passed for b (_returned_argument)."""
+        if parameters is None:
+            return
+        at, positional, keyword_only, _, _ = self._parameters(parameters)
+        if name in positional:
+            self.returned_params[self.symbols[index][1]] = (index, at, positional.index(name), name)
+        elif name in keyword_only:
+            self.returned_params[self.symbols[index][1]] = (index, at, -1, name)
+
+    def _returned_argument(self, call, callee: str, owner: int) -> str:
+        """What ``pick(first, second)`` returns when pick returns its parameter b: the function or
+        class passed for b, when the call's scope names one; "" otherwise."""
+        returned = self.returned_params.get(callee)
+        arguments = call.child_by_field_name("arguments")
+        if returned is None or arguments is None:
+            return ""
+        index, at, position, name = returned
+        for table in (self.local_values, self.local_types):  # what the calls pass is noted at the parameters
+            if any(byte != at for byte, _ in table.get(index, {}).get(name, ())):
+                return ""  # bound again in the body: not only what was passed
+        value = None
+        for i, arg in enumerate(arguments.named_children):
+            kind = arg.type
+            if kind == "keyword_argument":
+                if (key := arg.child_by_field_name("name")) is not None and self._text(key) == name:
+                    value = arg.child_by_field_name("value")
+            elif kind in ("list_splat", "dictionary_splat"):
+                return ""  # where the rest lands is not written
+            elif i == position:
+                value = arg
+        dotted = _dotted(self._text(value)) if value is not None and value.type in _NAME_NODES else ""
+        head = dotted.partition(".")[0]
+        if dotted and head not in self.local_values.get(owner, ()) and self._is_parameterless_code(owner, head):
+            return dotted
+        return ""
 
     def _is_parameterless_code(self, owner: int, name: str) -> bool:
         """Whether ``name`` in def ``owner`` is the module's function, class or import, not one of
@@ -1236,7 +1330,16 @@ class _FileExtraction:
                 continue
             obj, attr = left.child_by_field_name("object"), left.child_by_field_name("attribute")
             owner = self._owner(node.start_byte)
-            if obj is None or attr is None or self._text(obj) not in _SELF_NAMES or owner < 0:
+            if obj is None or attr is None:
+                continue
+            if self._text(obj) not in _SELF_NAMES:  # `box.f = first`: `box.f()` calls first
+                value = self._text(right)
+                if not (owner >= 0 and self.is_class[owner]) and self._is_parameterless_code(owner, value):
+                    self._note_value(node.start_byte, dotted := self._text(left), value)
+                    self.value_names.add(dotted)
+                    self.attribute_holders.add(self._text(obj))
+                continue
+            if owner < 0:
                 continue
             cls = self.parents[owner]
             if cls < 0 or not self.is_class[cls] or self.is_class[owner]:
@@ -1257,6 +1360,34 @@ class _FileExtraction:
             elif value not in self.local_values.get(owner, ()) and value not in self.local_types.get(owner, ()):
                 if mark := self._parameter(owner, value):  # `self._target = target`
                     self.field_params.setdefault(cls, {}).setdefault(name, f"{mark}:{self.symbols[owner][2]}")
+
+    def _held_returns(self) -> None:
+        """``handler = first`` at module level (its one assignment) or as a class attribute (in the
+        body, or ``self.handler = first``): a returns edge from the variable to what it holds, so
+        that a call through it from elsewhere — ``self.handler()`` in a subclass in another module,
+        ``config.handler()`` — reaches first (the resolver follows it; this file's own calls are
+        followed here)."""
+        held: dict[tuple[int, str], str] = {}
+        for cls, values in self.field_values.items():
+            for name, value in values.items():
+                if value.__class__ is str:  # several (a tuple): one returns edge cannot say
+                    held[(cls, name)] = value
+        module_types = self.local_types.get(-1, {})
+        for name, notes in self.local_values.get(-1, {}).items():
+            # Bound once, and by nothing else: not imported too (`try: from _pickle import dumps`
+            # / `except ImportError: dumps = _dumps`), nor a def or class of the module.
+            if len(notes) == 1 and name not in module_types and "." not in name and not self._names_code(name):
+                value = notes[0][1]
+                if self._names_code(value.partition(".")[0]):
+                    held[(-1, name)] = value
+        if not held:
+            return
+        parents = self.parents
+        for i, symbol in enumerate(self.symbols):
+            if symbol[0] in _HOLDING_KINDS and (value := held.pop((parents[i], symbol[1]), None)):
+                if parents[i] == -1 and symbol[4]:  # indented: under an `if` or a `try`, it may not run
+                    continue
+                self.relations.append(_new(Relation, (RETURNS, i, value, symbol[3], "", "")))
 
     def _marked_call(self, callee: str) -> str:
         """``~make()``: what a call returns, for the resolver to follow through the callee's
@@ -1312,22 +1443,29 @@ class _FileExtraction:
             for n in assignments
             if n.child_by_field_name("right").type != "list"
         }
+        growing, keyed = lists | held_before, dicts | held_before
         steps = sorted(
             [(n.start_byte, 0, n) for n in assignments]
             + [(n.start_byte, 1, n) for n in items]
-            + [(n.start_byte, 2, n) for n in self._method_calls(".append(", lists | held_before)]
-            + [(n.start_byte, 3, n) for n in self._method_calls(".update(", dicts | held_before)],
+            + [(n.start_byte, 2, n) for n in self._method_calls(".append(", growing)]
+            + [(n.start_byte, 3, n) for n in self._method_calls(".update(", keyed)]
+            + [(n.start_byte, 4, n) for n in self._method_calls(".extend(", growing)]
+            + [(n.start_byte, 5, n) for n in self._method_calls(".insert(", growing)]
+            + [(n.start_byte, 6, n) for n in self._method_calls(".setdefault(", keyed)],
             key=itemgetter(0, 1),
         )
+        changes = (
+            None,
+            self._item_assigned,
+            self._appended,
+            self._updated,
+            self._extended,
+            self._inserted,
+            self._defaulted,
+        )
         for start, step, node in steps:  # the last before a call counts
-            if step == 1:
-                self._item_assigned(node)
-                continue
-            if step == 2:
-                self._appended(node)
-                continue
-            if step == 3:
-                self._updated(node)
+            if step:
+                changes[step](node)
                 continue
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             if left is None or right is None:
@@ -1345,15 +1483,29 @@ class _FileExtraction:
             args = arguments.named_children if arguments is not None else []
             return self._keywords_held(args) if all(a.type == "keyword_argument" for a in args) else {None: ()}
         if literal.type in ("list", "tuple"):
-            for i, item in enumerate(literal.named_children):
+            i = 0
+            for item in literal.named_children:
                 # The type first: data tables of thousands of strings and numbers are common.
                 if item.type in _NAME_NODES and (dotted := _dotted(self._text(item))):
                     held[str(i)] = dotted
                 elif nested and item.type in _LITERAL_NODES:
                     held[(str(i),)] = self._literal_held(item, depth + 1)
-            held[_LENGTH] = literal.named_child_count  # where an append lands
+                elif item.type == "list_splat":  # `[*funcs, third]`: funcs's items, where the file shows them
+                    spread = self._spread_of(item, list_like=True)
+                    if spread is None:  # nothing after it has a known index, nor the list a length
+                        held[None] = tuple(v for k, v in sorted(held.items(), key=_list_order) if k.__class__ is str)
+                        return held
+                    held.update(_moved(spread, i))
+                    i += spread[_LENGTH]
+                    continue
+                i += 1
+            held[_LENGTH] = i  # where an append lands
         else:
             for pair in literal.named_children:
+                if pair.type == "dictionary_splat":  # `{**base, "b": second}`: base's keys, then what follows
+                    spread = self._spread_of(pair, list_like=False)
+                    held = {k: v for k, v in spread.items() if k is not None} if spread is not None else {}
+                    continue
                 key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
                 if pair.type == "pair" and key is not None and value is not None and key.type == "string":
                     if value.type in _NAME_NODES and (dotted := _dotted(self._text(value))):
@@ -1363,6 +1515,18 @@ class _FileExtraction:
         # Under None: what a loop over it gives (a dict's keys are no functions). An empty literal
         # is noted too: what is added to it next is then all it holds.
         held[None] = () if literal.type == "dictionary" else tuple(v for k, v in held.items() if k.__class__ is str)
+        return held
+
+    def _spread_of(self, splat, list_like: bool) -> dict | None:
+        """What the container a ``*name`` (a list) or ``**name`` (a dict) spreads holds, when the
+        file shows it (a list: all of it, with its length); None otherwise."""
+        name = splat.named_child(0) if splat.named_child_count == 1 else None
+        if name is None or name.type != "identifier":
+            return None
+        byte = splat.start_byte
+        held = self._last_before(self.containers, self._owner(byte), self._text(name), byte)
+        if not held or (_LENGTH in held) != list_like:
+            return None
         return held
 
     def _method_calls(self, method: str, names: set[str]) -> list:
@@ -1434,6 +1598,71 @@ class _FileExtraction:
             held[None] = (*held[None], value)
         self._note_container(byte, name, held)
 
+    def _extended(self, call) -> None:
+        """``funcs.extend([second, third])`` on a list whose literal said how long it is: the next
+        indexes; extended by anything else, its length is no longer known (nor what an append adds)."""
+        name, byte, before, args = self._changed(call, list_like=True)
+        if before is None:
+            return
+        added = self._literal_held(args[0]) if args[0].type in ("list", "tuple") else None
+        if added is None or _LENGTH not in added:
+            held = {k: v for k, v in before.items() if k != _LENGTH}
+        else:
+            length = before[_LENGTH]
+            held = {**before, **_moved(added, length), _LENGTH: length + added[_LENGTH]}
+            held[None] = (*before[None], *added[None])
+        self._note_container(byte, name, held)
+
+    def _inserted(self, call) -> None:
+        """``funcs.insert(0, third)``: the items from that index on move one up; the one inserted
+        is known when it is a name. At an index that is no literal, no index is known after."""
+        name, byte, before, args = self._changed(call, list_like=True)
+        if before is None or len(args) != 2:
+            return
+        length, at = before[_LENGTH], self._text(args[0])
+        value = _dotted(self._text(args[1])) if args[1].type in _NAME_NODES else ""
+        if not at.isdigit():
+            values = (*before[None], value) if value else before[None]
+            self._note_container(byte, name, {None: values})
+            return
+        at_index = min(int(at), length)
+        held: dict = {_LENGTH: length + 1}
+        for k, v in before.items():
+            index = k if k.__class__ is str else k[0] if k.__class__ is tuple else None
+            if index is None:
+                continue
+            moved = str(int(index) + 1) if int(index) >= at_index else index
+            held[moved if k.__class__ is str else (moved,)] = v
+        if value:
+            held[str(at_index)] = value
+        held[None] = tuple(v for k, v in sorted(held.items(), key=_list_order) if k.__class__ is str)
+        self._note_container(byte, name, held)
+
+    def _defaulted(self, call) -> None:
+        """``table.setdefault("b", second)`` on a dict the file shows: the key holds second unless
+        it held something already."""
+        name, byte, before, args = self._changed(call, list_like=False)
+        if before is None or len(args) != 2 or args[0].type != "string":
+            return
+        key = self._text(args[0])[1:-1]
+        if key in before or (key,) in before or args[1].type not in _NAME_NODES:
+            return
+        if value := _dotted(self._text(args[1])):
+            self._note_container(byte, name, {**before, key: value})
+
+    def _changed(self, call, list_like: bool) -> tuple[str, int, dict | None, list]:
+        """(container name, where, what it held before, the arguments) of ``name.method(...)`` on
+        a list (``list_like``) or dict the file shows; None for what it held when it does not."""
+        function, arguments = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+        container = function.child_by_field_name("object") if function is not None else None
+        if container is None or arguments is None or not arguments.named_child_count:
+            return "", 0, None, []
+        name, byte = self._text(container), call.start_byte
+        before = self._last_before(self.containers, self._owner(byte), name, byte)
+        if not before or (_LENGTH in before) != list_like:
+            return name, byte, None, []
+        return name, byte, before, arguments.named_children
+
     def _updated(self, call) -> None:
         """``table.update({"b": second})`` or ``table.update(b=second)`` on a dict the file shows:
         those keys hold those values from here on; anything else passed makes it unknown."""
@@ -1475,17 +1704,17 @@ class _FileExtraction:
         keys: list[str] = []
         while node.type == "subscript":
             value, index = node.child_by_field_name("value"), node.child_by_field_name("subscript")
-            if value is None or index is None or index.type not in ("integer", "string"):
+            if value is None or index is None or index.type not in ("integer", "string", "unary_operator"):
                 return ""
             key = self._text(index)
-            keys.append(key[1:-1] if index.type == "string" else key)
+            keys.append(key[1:-1] if index.type == "string" else key.replace(" ", ""))
             node = value
         if node.type != "identifier":
             return ""
         held = self._last_before(self.containers, owner, self._text(node), node.start_byte)
         for key in reversed(keys[1:]):  # the outer keys, into the literals nested there
-            held = held.get((key,)) if held else None
-        return held.get(keys[0], "") if held else ""
+            held = held.get((_from_start(held, key),)) if held else None
+        return held.get(_from_start(held, keys[0]), "") if held else ""
 
     def _next(self, call, callee: str, owner: int) -> str:
         """What ``next(steps())`` (or ``next(g)``, g = steps()) gives when the generator yields
@@ -1545,6 +1774,14 @@ class _FileExtraction:
         if kind == "identifier":
             held = self._last_before(self.containers, owner, self._text(node), node.start_byte)
             return list(held[None]) if held else []
+        if kind in _COMPREHENSIONS:  # `(g for g in (first, second))`: the same values, unfiltered
+            body, clauses = node.child_by_field_name("body"), node.named_children[1:]
+            clause = clauses[0] if len(clauses) == 1 and clauses[0].type == "for_in_clause" else None
+            left = clause.child_by_field_name("left") if clause is not None else None
+            right = clause.child_by_field_name("right") if clause is not None else None
+            if body is not None and left is not None and right is not None and self._text(body) == self._text(left):
+                return self._iterated(right, owner) if left.type == "identifier" else []
+            return []
         if kind == "call" and (function := node.child_by_field_name("function")) is not None:
             callee = self._text(function)
             if callee in self.yielded:  # `for f in steps()`: what the generator yields
@@ -2092,7 +2329,12 @@ class _FileExtraction:
             if node.type == "call":  # `factory()()`: what the inner call returns is called
                 function = node.child_by_field_name("function")
                 callee = _dotted(self._text(function)) if function is not None else ""
-                if held := self._returned(callee) or self._got(node, callee, owner) or self._next(node, callee, owner):
+                if held := (
+                    self._returned(callee)
+                    or self._got(node, callee, owner)
+                    or self._next(node, callee, owner)
+                    or self._returned_argument(node, callee, owner)
+                ):
                     add(_new(Relation, ("calls", owner, callee + "()", call_line, "", FLOWED + held)))
                 elif choices := self.returned_choices.get(callee):  # `pick(n)()`: one call per function
                     for choice in choices:
@@ -2121,6 +2363,11 @@ class _FileExtraction:
                     for value in (held,) if held.__class__ is str else held:  # several: a call of each
                         add(_new(Relation, ("calls", owner, name, call_line, "", FLOWED + value)))
                     continue
+                if receiver in self.attribute_holders and (held := self._held(owner, f"{receiver}.{name}", start)):
+                    add(
+                        _new(Relation, ("calls", owner, name, call_line, "", FLOWED + held))
+                    )  # `box.f = first; box.f()`
+                    continue
                 if receiver in typed_names:
                     receiver_type = self._type_of(owner, receiver, start)
                 elif receiver[:6] == "super(":
@@ -2140,6 +2387,8 @@ class _FileExtraction:
                         receiver_type = self._marked_call(made)
                     elif chain := _call_chain(receiver):  # `A().f().g()`, `a.f(1).f().g()`: returns edges, one by one
                         receiver_type = FLOWED + chain
+                    elif (maker := _result_called(receiver)) and _is_type_name(made := self._returned(maker)):
+                        receiver_type = FLOWED + made  # `kind()().pay()`, kind returning a class of the file
                 if len(receiver) > RECEIVER_MAX:
                     receiver = receiver[: RECEIVER_MAX - 1] + self.ellipsis
             elif name in value_names:  # `b = a = first; b()`: what b holds is called

@@ -25,7 +25,7 @@ def codecairn_languages() -> list[Language]:
             # 8: a parameter this file's calls pass a few different values: a call through it calls each;
             #    literals nested in a container's literal (`table["a"][1]()`); unions of classes; an
             #    attribute set from a parameter (`@0:target:threading.Thread.__init__`)
-            version="8",
+            version="9",
             resolution=ResolutionRules(
                 separator=".",
                 implicit_members=False,
