@@ -2152,6 +2152,31 @@ box.f()
             },
             {"main": {"main.Box", "main.first"}},
         ),
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def third():
+    pass
+
+
+funcs = [first]
+funcs += [second]
+funcs[1]()
+table = {"a": first}
+table |= {"a": third}
+table["a"]()
+"""
+            },
+            {"main": {"main.second", "main.third"}},
+        ),
     ],
     "mro": [
         (

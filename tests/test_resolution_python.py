@@ -1718,10 +1718,11 @@ async def test_a_variable_holding_a_function_is_followed_from_subclasses_and_oth
 async def test_lists_and_dicts_changed_by_their_methods_spreads_and_returned_parameters(
     tmp_path: Path, cache_dir: Path
 ) -> None:
-    """`funcs.extend(...)`, `funcs.insert(0, f)`, `funcs[-1]()`, `[*funcs, f]`, `{**base, ...}`,
-    `table.setdefault(...)`, `yield from`, a generator expression looped over, a function or named
+    """`funcs.extend(...)`, `funcs.insert(0, f)`, `funcs += [f]`, `funcs[-1]()`, `[*funcs, f]`,
+    `{**base, ...}`, `table |= {...}`, `table.setdefault(...)`, `yield from`, a generator expression looped over, a function or named
     lambda returning a parameter (`pick(first, second)()`), a class returned then made
-    (`kind()().pay()`), an attribute set on an instance (`box.f = first; box.f()`): each call
+    (`kind()().pay()`), a bound method returned (`Order().payer()()`), an attribute set on an
+    instance (`box.f = first; box.f()`): each call
     reaches what Python would call, and an item moved by an insert is not called at its old index."""
     root = tmp_path / "proj"
     root.mkdir()
@@ -1743,6 +1744,9 @@ async def test_lists_and_dicts_changed_by_their_methods_spreads_and_returned_par
             class Order:
                 def pay(self):
                     pass
+
+                def payer(self):
+                    return self.pay
 
 
             class Box:
@@ -1775,6 +1779,9 @@ async def test_lists_and_dicts_changed_by_their_methods_spreads_and_returned_par
                 funcs[1]()
                 more = [*funcs, first]
                 more[-2]()
+                grown = []
+                grown += [second]
+                grown[0]()
 
 
             def dicts():
@@ -1782,6 +1789,8 @@ async def test_lists_and_dicts_changed_by_their_methods_spreads_and_returned_par
                 table = {**base, "b": second}
                 table.setdefault("a", third)
                 table["a"]()
+                table |= {"b": first}
+                table["b"]()
 
 
             def flows():
@@ -1795,6 +1804,10 @@ async def test_lists_and_dicts_changed_by_their_methods_spreads_and_returned_par
                 box = Box()
                 box.f = third
                 box.f()
+
+
+            def bound():
+                Order().payer()()
             """
         ).lstrip()
     )
@@ -1809,5 +1822,6 @@ async def test_lists_and_dicts_changed_by_their_methods_spreads_and_returned_par
         flows = callees(await a.get_symbol("main.flows"))
         for called in ("main.first", "main.second", "main.third", "main.Order.pay"):
             assert flows.get(called) == "flow", (called, flows)
+        assert callees(await a.get_symbol("main.bound")).get("main.Order.pay") == "flow"
     finally:
         await ws.close()

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Callable
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -81,6 +82,7 @@ _QUERY_SOURCE = """
 (assignment
   left: (subscript value: (identifier) subscript: [(string) (integer)])
   right: [(identifier) (attribute)]) @assign.item
+(augmented_assignment left: (identifier) right: [(list) (tuple) (dictionary)]) @assign.augmented
 """
 
 _query = None  # tree_sitter.Query, built on first use in each process (Query objects do not pickle)
@@ -409,6 +411,21 @@ def _result_called(receiver: str) -> str:
     return _one_call(receiver[:at]) if depth == 0 else ""
 
 
+def _made_method(function, text: Callable) -> str:
+    """``Order().payer`` (a method of an instance just made) as ``Order.payer``; "" otherwise."""
+    if function is None or function.type != "attribute":
+        return ""
+    obj, attribute = function.child_by_field_name("object"), function.child_by_field_name("attribute")
+    made = _one_call(text(obj)) if obj is not None and obj.type == "call" and attribute is not None else ""
+    return f"{made}.{text(attribute)}" if made and _is_type_name(made) else ""
+
+
+def _bound(returned: str) -> str:
+    """``self.pay`` (returned: a bound method) as ".pay"; "" for anything else."""
+    head, dot, name = returned.partition(".")
+    return "." + name if head == "self" and name.isidentifier() else ""
+
+
 def _dotted(text: str) -> str:
     """``text`` when it is a plain dotted name (``first``, ``order.pay``), else ""."""
     return text if _DOTTED_NAME.fullmatch(text) else ""
@@ -597,7 +614,7 @@ class _FileExtraction:
             get("decorated", ()),
         )
         self._attribute_values(get("assign.attribute", ()))
-        self._containers(get("assign.container", ()), get("assign.item", ()))
+        self._containers(get("assign.container", ()), get("assign.item", ()), get("assign.augmented", ()))
         self._loops(get("for", ()))
         self._held_returns()
         # `raise Failed` makes an instance of Failed, as `raise Failed()` does (a capitalised name:
@@ -1141,8 +1158,9 @@ class _FileExtraction:
         for node in returns:
             owner = self._owner(node.start_byte)
             value = node.named_children[0] if node.named_child_count else None
+            kind = value.type if value is not None else ""
             names.setdefault(owner, set()).add(
-                self._text(value) if value is not None and value.type == "identifier" else ""
+                self._text(value) if kind == "identifier" else "" if kind != "attribute" else _bound(self._text(value))
             )
             callee = value.child_by_field_name("function") if value is not None and value.type == "call" else None
             name = _dotted(self._text(callee)) if callee is not None else ""
@@ -1210,6 +1228,12 @@ class _FileExtraction:
                 named = cls_name
             if named:
                 self.relations.append(_new(Relation, (RETURNS, index, named, self.symbols[index][3], "", INSTANCE)))
+            elif len(returned := names.get(index, ())) == 1 and (bound := next(iter(returned)))[:1] == ".":
+                # `return self.pay`: the bound method (a call of what it gives calls pay), when the
+                # class defines pay here
+                if bound[1:] in self._method_names(self.parents[index]):
+                    line = self.symbols[index][3]
+                    self.relations.append(_new(Relation, (RETURNS, index, cls_name + bound, line, "", "")))
         delegations: list[tuple[str, str]] = []
         for node in _in_source_order(yields):
             owner = self._owner(node.start_byte)
@@ -1266,6 +1290,11 @@ class _FileExtraction:
         if dotted and head not in self.local_values.get(owner, ()) and self._is_parameterless_code(owner, head):
             return dotted
         return ""
+
+    def _method_names(self, cls: int) -> set[str]:
+        """The names of the methods class ``cls`` of this file defines."""
+        parents, is_class = self.parents, self.is_class
+        return {s[1] for i, s in enumerate(self.symbols) if parents[i] == cls and not is_class[i] and s[0] == "method"}
 
     def _is_parameterless_code(self, owner: int, name: str) -> bool:
         """Whether ``name`` in def ``owner`` is the module's function, class or import, not one of
@@ -1429,7 +1458,7 @@ class _FileExtraction:
             if index >= 0 and self.parents[index] == -1 and not self.is_class[index]:
                 yield index, node
 
-    def _containers(self, assignments, items=()) -> None:
+    def _containers(self, assignments, items=(), augmented=()) -> None:
         """``funcs = [first, second]``, ``table = {"a": first}``: what each literal index holds;
         then ``table["b"] = second`` and ``funcs.append(third)`` add to it, in source order."""
         held_before = {name for held in self.containers.values() for name in held}
@@ -1451,7 +1480,8 @@ class _FileExtraction:
             + [(n.start_byte, 3, n) for n in self._method_calls(".update(", keyed)]
             + [(n.start_byte, 4, n) for n in self._method_calls(".extend(", growing)]
             + [(n.start_byte, 5, n) for n in self._method_calls(".insert(", growing)]
-            + [(n.start_byte, 6, n) for n in self._method_calls(".setdefault(", keyed)],
+            + [(n.start_byte, 6, n) for n in self._method_calls(".setdefault(", keyed)]
+            + [(n.start_byte, 7, n) for n in augmented],
             key=itemgetter(0, 1),
         )
         changes = (
@@ -1462,6 +1492,7 @@ class _FileExtraction:
             self._extended,
             self._inserted,
             self._defaulted,
+            self._augmented,
         )
         for start, step, node in steps:  # the last before a call counts
             if step:
@@ -1602,9 +1633,11 @@ class _FileExtraction:
         """``funcs.extend([second, third])`` on a list whose literal said how long it is: the next
         indexes; extended by anything else, its length is no longer known (nor what an append adds)."""
         name, byte, before, args = self._changed(call, list_like=True)
-        if before is None:
-            return
-        added = self._literal_held(args[0]) if args[0].type in ("list", "tuple") else None
+        if before is not None:
+            self._extend(name, byte, before, args[0])
+
+    def _extend(self, name: str, byte: int, before: dict, added_node) -> None:
+        added = self._literal_held(added_node) if added_node.type in ("list", "tuple") else None
         if added is None or _LENGTH not in added:
             held = {k: v for k, v in before.items() if k != _LENGTH}
         else:
@@ -1612,6 +1645,22 @@ class _FileExtraction:
             held = {**before, **_moved(added, length), _LENGTH: length + added[_LENGTH]}
             held[None] = (*before[None], *added[None])
         self._note_container(byte, name, held)
+
+    def _augmented(self, node) -> None:
+        """``funcs += [third]`` as ``funcs.extend([third])``; ``table |= {"b": f}`` as an update."""
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        operator = node.child_by_field_name("operator")
+        if left is None or right is None or operator is None:
+            return
+        name, byte = self._text(left), node.start_byte
+        before = self._last_before(self.containers, self._owner(byte), name, byte)
+        if not before:
+            return
+        if _LENGTH in before and operator.type == "+=":
+            self._extend(name, byte, before, right)
+        elif _LENGTH not in before and operator.type == "|=":
+            added = self._literal_held(right) if right.type == "dictionary" else {}
+            self._note_container(byte, name, {**before, **added, None: ()} if added else {None: ()})
 
     def _inserted(self, call) -> None:
         """``funcs.insert(0, third)``: the items from that index on move one up; the one inserted
@@ -2339,7 +2388,8 @@ class _FileExtraction:
                 elif choices := self.returned_choices.get(callee):  # `pick(n)()`: one call per function
                     for choice in choices:
                         add(_new(Relation, ("calls", owner, callee + "()", call_line, "", FLOWED + choice)))
-                elif marked := self._marked_call(callee):  # `choose()()`, choose another module's
+                elif marked := self._marked_call(callee or (callee := _made_method(function, self._text))):
+                    # `choose()()`, choose another module's; `Order().payer()()`: what payer returns
                     marked = self._retyped(marked, owner, start)
                     add(_new(Relation, ("calls", owner, callee + "()", call_line, "", marked)))
                 elif _is_type_name(callee) and self._names_code(callee.partition(".")[0]):  # `A()()`: its __call__
