@@ -8,8 +8,9 @@ module's name (``main``), a call that makes an instance by the class (``main.Ord
 bound to a name by that name, a call out of the program by the dotted name it reaches
 (``builtins.len``, ``os.path.join``); code in a class body by the class. Expected are the calls
 each piece of code makes for the values that reach it (a function passed but never called is no
-edge; a decorator's application is a call where the decorated definition stands). Written from
-the language's rules, before looking at what codecairn answers.
+edge; a decorator's application is a call where the decorated definition stands; what the syntax
+runs implicitly — `with`'s `__enter__` and `__exit__`, a loop's `__iter__`, operators — is not
+written as a call). Written from the language's rules, before looking at what codecairn answers.
 """
 
 from __future__ import annotations
@@ -2203,4 +2204,121 @@ class Child(base.Base):
     ],
 }
 for _category, _cases in CONTAINERS_AND_RETURNS_CASES.items():
+    CASES[_category] = CASES[_category] + _cases
+
+
+# Seventh round (2026-12-06): `with Cls() as c`, the walrus, a function returning a tuple or a dict
+# literal (unpacked, subscripted), `getattr(obj, "name")()`, a class used as a decorator, a class
+# attribute naming one of the class's methods.
+PROTOCOLS_AND_LITERALS_CASES: dict[str, list[Case]] = {
+    "assignments": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+if (g := first) is not None:
+    g()
+"""
+            },
+            {"main": {"main.first"}},
+        ),
+    ],
+    "returns": [
+        (
+            {
+                "main.py": """
+class Session:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def query(self):
+        pass
+
+
+with Session() as s:
+    s.query()
+"""
+            },
+            {"main": {"main.Session", "main.Session.query"}},
+        ),
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def pair():
+    return first, second
+
+
+def table():
+    return {"a": first, "b": second}
+
+
+a, b = pair()
+b()
+table()["a"]()
+"""
+            },
+            {"main": {"main.pair", "main.second", "main.table", "main.first"}},
+        ),
+    ],
+    "decorators": [
+        (
+            {
+                "main.py": """
+class traced:
+    def __init__(self, f):
+        self.f = f
+
+    def __call__(self, *args):
+        return self.f(*args)
+
+
+@traced
+def work():
+    pass
+
+
+work()
+"""
+            },
+            {
+                "main": {"main.traced.__init__", "main.traced.__call__"},
+                "main.traced.__call__": {"main.work"},
+            },
+        ),
+    ],
+    "attributes": [
+        (
+            {
+                "main.py": """
+class Order:
+    def pay(self):
+        pass
+
+    settle = pay
+
+
+order = Order()
+order.settle()
+getattr(order, "pay")()
+"""
+            },
+            {"main": {"main.Order", "main.Order.pay", "builtins.getattr"}},
+        ),
+    ],
+}
+for _category, _cases in PROTOCOLS_AND_LITERALS_CASES.items():
     CASES[_category] = CASES[_category] + _cases

@@ -1825,3 +1825,111 @@ async def test_lists_and_dicts_changed_by_their_methods_spreads_and_returned_par
         assert callees(await a.get_symbol("main.bound")).get("main.Order.pay") == "flow"
     finally:
         await ws.close()
+
+
+async def test_calls_follow_pythons_method_resolution_order_and_protocols(tmp_path: Path, cache_dir: Path) -> None:
+    """`class Widget(BaseWidget, Pack)` looks a name up in BaseWidget's own bases before Pack (C3,
+    as Python does), and a class attribute naming a method (`config = configure`) calls that
+    method. `with Session() as s: s.query()` follows what `__enter__` returns; `(g := first)`,
+    `a, b = pair()`, `table()["a"]()`, `getattr(order, "pay")()` and a class used as a decorator
+    (calling the decorated name runs `__call__`, not the function it wraps) reach what Python calls."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            def first():
+                pass
+
+
+            def second():
+                pass
+
+
+            class Misc:
+                def configure(self):
+                    pass
+
+                config = configure
+
+
+            class Pack:
+                def pack_configure(self):
+                    pass
+
+                config = pack_configure
+
+
+            class BaseWidget(Misc):
+                pass
+
+
+            class Widget(BaseWidget, Pack):
+                pass
+
+
+            class Session:
+                def __enter__(self):
+                    return self
+
+                def __exit__(self, *exc):
+                    return False
+
+                def query(self):
+                    pass
+
+
+            class traced:
+                def __init__(self, f):
+                    self.f = f
+
+                def __call__(self):
+                    return self.f()
+
+
+            @traced
+            def work():
+                pass
+
+
+            def pair():
+                return first, second
+
+
+            def table():
+                return {"a": first}
+
+
+            def widgets():
+                Widget().config()
+
+
+            def protocols():
+                with Session() as s:
+                    s.query()
+                if (g := first) is not None:
+                    g()
+                a, b = pair()
+                b()
+                table()["a"]()
+                getattr(Session(), "query")()
+
+
+            def decorated():
+                work()
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        assert callees(await a.get_symbol("main.widgets")).get("main.Misc.configure") == "flow"
+        assert "main.Pack.pack_configure" not in callees(await a.get_symbol("main.widgets"))
+        protocols = callees(await a.get_symbol("main.protocols"))
+        for called in ("main.Session.query", "main.first", "main.second"):
+            assert protocols.get(called) == "flow", (called, protocols)
+        decorated = callees(await a.get_symbol("main.decorated"))
+        assert decorated == {"main.traced.__call__": "flow"}
+    finally:
+        await ws.close()

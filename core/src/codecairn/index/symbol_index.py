@@ -286,6 +286,45 @@ class SymbolIndex:
         self._ancestry = {}
 
     def _walk_ancestors(self, type_id: int) -> list[int]:
+        """Supertypes in method resolution order: the C3 linearization of the bases as declared —
+        Python's MRO (`class Widget(BaseWidget, Pack)`: BaseWidget's own bases before Pack), and for
+        single inheritance with interfaces the superclass chain before the interfaces. Breadth-first
+        where the bases admit no linearization (an inconsistent or cyclic hierarchy)."""
+        linear = self._linearized(type_id, set())
+        return linear[1:] if linear is not None else self._breadth_first(type_id)
+
+    def _linearized(self, type_id: int, visiting: set[int]) -> list[int] | None:
+        if type_id in visiting:
+            return None  # a cycle
+        known = self._ancestry.get(type_id)
+        if known is not None:
+            return [type_id, *known]
+        bases = [b for b in dict.fromkeys(self.bases.get(type_id, ())) if b != type_id]
+        if not bases:
+            return [type_id]
+        visiting.add(type_id)
+        sequences = []
+        for base in bases:
+            linear = self._linearized(base, visiting)
+            if linear is None:
+                return None
+            self._ancestry[base] = linear[1:]
+            sequences.append(linear)
+        visiting.discard(type_id)
+        sequences.append(bases)
+        out = [type_id]
+        while sequences := [q for q in sequences if q]:
+            for sequence in sequences:  # the first head that is in no other sequence's tail
+                head = sequence[0]
+                if not any(head in q[1:] for q in sequences):
+                    break
+            else:
+                return None  # no consistent order (Python itself refuses such a class)
+            out.append(head)
+            sequences = [q[1:] if q[0] == head else q for q in sequences]
+        return out
+
+    def _breadth_first(self, type_id: int) -> list[int]:
         out, seen, queue = [], {type_id}, list(self.bases.get(type_id, ()))
         while queue:
             nxt: list[int] = []

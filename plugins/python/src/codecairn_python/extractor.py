@@ -54,11 +54,13 @@ _QUERY_SOURCE = """
   right: [(list) (list_comprehension) (dictionary) (dictionary_comprehension) (set) (set_comprehension)
           (string) (concatenated_string)]) @assign.literal
 (except_clause (as_pattern) @except.as)
+(with_item value: (as_pattern (call)) @with.as)
+(named_expression name: (identifier) value: [(identifier) (attribute)]) @assign.walrus
 (assignment left: (identifier) right: [(identifier) (attribute)]) @assign.ref
 (default_parameter name: (identifier) value: [(identifier) (attribute)]) @param.default
 (return_statement) @return
 (call
-  function: (subscript value: [(identifier) (subscript)] subscript: [(integer) (string) (unary_operator)])
+  function: (subscript value: [(identifier) (subscript) (call)] subscript: [(integer) (string) (unary_operator)])
   @call.subscript)
 (assignment left: (identifier) right: [(list) (tuple) (dictionary)]) @assign.container
 (assignment
@@ -67,7 +69,7 @@ _QUERY_SOURCE = """
   (#eq? @_dict "dict")) @assign.container
 (assignment
   left: [(pattern_list) (tuple_pattern) (list_pattern)]
-  right: [(expression_list) (tuple) (list)]) @assign.unpack
+  right: [(expression_list) (tuple) (list) (call)]) @assign.unpack
 (typed_parameter) @param.typed
 (typed_default_parameter) @param.typed
 (assignment left: (attribute object: (identifier))) @assign.attribute
@@ -265,6 +267,7 @@ NESTED_LITERALS = 2  # literals inside a container's literal followed this many 
 
 _APPENDED_NAME = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\Z")  # the name just before ".append("
 _NAME_NODES = frozenset(("identifier", "attribute"))
+_RETURNED_LITERALS = frozenset(("tuple", "expression_list", "list", "dictionary"))
 _HOLDING_KINDS = frozenset(("variable", "constant", "field"))  # symbols a value is assigned to
 _COMPREHENSIONS = frozenset(("generator_expression", "list_comprehension", "set_comprehension"))
 _LITERAL = "#"  # an argument's value that is a list or dict literal: "#" + where it starts
@@ -552,6 +555,8 @@ class _FileExtraction:
         # parameters start, the parameter's position or -1 for a keyword-only one, the parameter)
         self.returned_params: dict[str, tuple[int, int, int, str]] = {}
         self.attribute_holders: set[str] = set()  # `box` of `box.f = first` (its attribute holds first)
+        # ...or a literal (`return first, second`): name -> (its index, the literal's node)
+        self.returned_literals: dict[str, tuple[int, Any]] = {}
         # What this file's module-level generators yield, when a yield names it: name -> [dotted].
         self.yielded: dict[str, list[str]] = {}
         # Loops over what the file shows (`for f in (a, b)`, over a container, a generator, *args):
@@ -604,9 +609,10 @@ class _FileExtraction:
             get("param.typed", ()),
             get("assign.literal", ()),
             get("except.as", ()),
+            get("with.as", ()),
         )
         self._values(
-            get("assign.ref", ()),
+            list(get("assign.ref", ())) + list(get("assign.walrus", ())),
             get("assign.unpack", ()),
             get("param.default", ()),
             get("function", ()),
@@ -1082,7 +1088,7 @@ class _FileExtraction:
     # -- receiver types --
 
     def _receiver_types(
-        self, call_assignments, typed_assignments, typed_parameters, literal_assignments, caught
+        self, call_assignments, typed_assignments, typed_parameters, literal_assignments, caught, managed=()
     ) -> None:
         """What syntax says a name holds — ``x = Foo()``, ``x: Foo``, ``def f(x: Foo)``,
         ``self.repo = Repo()``, ``x = []``, ``except Failure as e`` — noted per scope for the call
@@ -1135,6 +1141,16 @@ class _FileExtraction:
                 name = alias.named_children[0]
                 if name.type == "identifier":  # one class caught: the name holds an instance of it
                     note(node.start_byte, None, self._text(name), self._text(caught_type))
+        for node in _in_source_order(managed):
+            # `with Session() as s`: s holds what Session's __enter__ returns (the resolver follows
+            # its returns edge: `return self` is a Session)
+            made, alias = node.named_children[0], node.child_by_field_name("alias")
+            function = made.child_by_field_name("function")
+            callee = _dotted(self._text(function)) if function is not None else ""
+            name = alias.named_children[0] if alias is not None and alias.named_child_count else None
+            if name is not None and name.type == "identifier" and _is_type_name(callee):
+                if self._names_code(callee.partition(".")[0]):
+                    note(node.start_byte, None, self._text(name), f"{FLOWED}{callee}().__enter__{INSTANCE}")
         for node in _in_source_order(typed_parameters):
             m = _PARAM_TYPE.match(text, node.start_byte, node.end_byte)
             if m is None:
@@ -1154,17 +1170,22 @@ class _FileExtraction:
         module it returns (`return first`, `return wrapper`); what its `yield`s name."""
         made: dict[int, set[str]] = {}
         names: dict[int, set[str]] = {}  # what each function returns by plain name
+        literals: dict[int, Any] = {}  # the literal a function's one return gives (None: several returns)
         nested: set[tuple[int, str]] | None = None
         for node in returns:
             owner = self._owner(node.start_byte)
             value = node.named_children[0] if node.named_child_count else None
             kind = value.type if value is not None else ""
+            literals[owner] = value if owner not in literals and kind in _RETURNED_LITERALS else None
             names.setdefault(owner, set()).add(
                 self._text(value) if kind == "identifier" else "" if kind != "attribute" else _bound(self._text(value))
             )
             callee = value.child_by_field_name("function") if value is not None and value.type == "call" else None
             name = _dotted(self._text(callee)) if callee is not None else ""
             made.setdefault(owner, set()).add(name if name and (_is_type_name(name) or name == "cls") else "")
+        for index, literal in literals.items():  # `return first, second`, `return {"a": first}`
+            if literal is not None and index >= 0 and self.parents[index] == -1 and not self.is_class[index]:
+                self.returned_literals[self.symbols[index][1]] = (index, literal)
         # In source order: the relations it adds come out the same every time (captures do not).
         for index, node in self._module_functions(functions):
             annotation = node.child_by_field_name("return_type")
@@ -1253,6 +1274,27 @@ class _FileExtraction:
                 got = self.yielded.setdefault(outer, [])
                 got += [name for name in self.yielded.get(inner, ()) if name not in got]
 
+    def _returned_literal(self, call, kinds: tuple[str, ...]):
+        """The tuple, list or dict literal (of ``kinds``) that ``call``'s function of this module
+        returns when every name it holds is the module's code (its own locals mean nothing here)."""
+        function = call.child_by_field_name("function")
+        got = self.returned_literals.get(self._text(function)) if function is not None else None
+        if got is None or got[1].type not in kinds:
+            return None
+        index, literal = got
+        local = self.local_values.get(index, {}).keys() | self.local_types.get(index, {}).keys()
+        for item in literal.named_children:
+            if item.type in _NAME_NODES:
+                head = self._text(item).partition(".")[0]
+                if head in local or not self._is_parameterless_code(index, head):
+                    return None
+            elif item.type == "pair" and (value := item.child_by_field_name("value")) is not None:
+                if value.type in _NAME_NODES:
+                    head = self._text(value).partition(".")[0]
+                    if head in local or not self._is_parameterless_code(index, head):
+                        return None
+        return literal
+
     def _returns_parameter(self, index: int, name: str, parameters) -> None:
         """``def pick(a, b): return b`` (every return returns b, which the body never binds
         again): a call of pick gives what it is passed for b (_returned_argument)."""
@@ -1290,6 +1332,11 @@ class _FileExtraction:
         if dotted and head not in self.local_values.get(owner, ()) and self._is_parameterless_code(owner, head):
             return dotted
         return ""
+
+    def _module_classes(self) -> set[str]:
+        """The names of the file's module-level classes."""
+        parents, is_class = self.parents, self.is_class
+        return {s[1] for i, s in enumerate(self.symbols) if parents[i] == -1 and is_class[i]}
 
     def _method_names(self, cls: int) -> set[str]:
         """The names of the methods class ``cls`` of this file defines."""
@@ -1758,9 +1805,13 @@ class _FileExtraction:
             key = self._text(index)
             keys.append(key[1:-1] if index.type == "string" else key.replace(" ", ""))
             node = value
-        if node.type != "identifier":
+        if node.type == "call":  # `table()["a"]()`: the literal table returns
+            literal = self._returned_literal(node, ("list", "tuple", "dictionary"))
+            held = self._literal_held(literal) if literal is not None else None
+        elif node.type == "identifier":
+            held = self._last_before(self.containers, owner, self._text(node), node.start_byte)
+        else:
             return ""
-        held = self._last_before(self.containers, owner, self._text(node), node.start_byte)
         for key in reversed(keys[1:]):  # the outer keys, into the literals nested there
             held = held.get((_from_start(held, key),)) if held else None
         return held.get(_from_start(held, keys[0]), "") if held else ""
@@ -1786,6 +1837,21 @@ class _FileExtraction:
         held = self._last_before(self.containers, owner, container, call.start_byte)
         value = held.get(self._text(key)[1:-1], "") if held else ""
         return value if value.__class__ is str else ""  # several (**kwargs): not one to follow
+
+    def _got_attribute(self, call, callee: str, owner: int) -> str:
+        """What ``getattr(order, "pay")`` gives when the name is a plain string: ``order.pay`` as
+        the call's scope reads it (through order's type when it has one), or ""."""
+        arguments = call.child_by_field_name("arguments")
+        if callee != "getattr" or arguments is None or arguments.named_child_count != 2 or self._names_code(callee):
+            return ""
+        obj, attribute = arguments.named_children
+        written = self._text(attribute)
+        if attribute.type != "string" or not written[1:-1].isidentifier() or written[:1] not in "'\"":
+            return ""
+        holder = _dotted(self._text(obj))
+        if holder in self.typed_names and (typ := self._type_of(owner, holder, call.start_byte)):
+            holder = typ.lstrip(FLOWED) if typ[-2:] != INSTANCE else ""
+        return f"{holder}.{written[1:-1]}" if holder else ""
 
     def _loops(self, loops) -> None:
         """``for f in (first, second)``, over a container, a generator of this file or ``*args``,
@@ -1880,11 +1946,14 @@ class _FileExtraction:
         same module-level name (a parameter another call gives something else holds no one value)."""
         note = self._note_value
         for node in _in_source_order(references):  # a class attribute's last value counts
-            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            left = node.child_by_field_name("left") or node.child_by_field_name("name")  # `(g := first)`
+            right = node.child_by_field_name("right") or node.child_by_field_name("value")
             if left is not None and right is not None and (value := _dotted(self._text(right))):
                 note(node.start_byte, self._text(left), value)
         for node in _in_source_order(unpackings):
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if right is not None and right.type == "call":  # `a, b = pair()`: what pair returns
+                right = self._returned_literal(right, ("tuple", "expression_list", "list"))
             if left is not None and right is not None:
                 self._unpacked(node.start_byte, left, right)
         for node in defaults:
@@ -1962,7 +2031,12 @@ class _FileExtraction:
                 wrapper = self.returned_functions.get(written)
                 passed = f"{written}.{wrapper}" if wrapper and passed is not None else None
                 wrapped = passed is not None
-            if wrapped and passed is not None:  # the name holds the outermost decorator's result
+            outermost = _dotted(self._text(decorators[0].named_children[0])) if decorators else ""
+            if scope == -1 and outermost and outermost in self._module_classes():
+                # `@deco class-based`: the name holds a deco instance (calling it runs __call__)
+                self._note_type(node.end_byte, None, name, f"{FLOWED}{outermost}{INSTANCE}")
+                self.typed_names.add(name)
+            elif wrapped and passed is not None:  # the name holds the outermost decorator's result
                 if scope == -1:
                     self._note_value(node.end_byte, name, passed)
                 elif self.is_class[scope]:  # a method: the class attribute holds the wrapper
@@ -2273,6 +2347,8 @@ class _FileExtraction:
         if owner >= 0 and self.is_class[owner]:  # a class attribute: reached through self or the class
             if self._names_code(value.partition(".")[0]):
                 self.field_values.setdefault(owner, {})[name] = value
+            elif self.parents[owner] == -1 and value in self._method_names(owner):  # `alias = pay`
+                self.field_values.setdefault(owner, {})[name] = f"{self.symbols[owner][1]}.{value}"
             return
         self.local_values.setdefault(owner, {}).setdefault(name, []).append((byte, value))
 
@@ -2383,6 +2459,7 @@ class _FileExtraction:
                     or self._got(node, callee, owner)
                     or self._next(node, callee, owner)
                     or self._returned_argument(node, callee, owner)
+                    or self._got_attribute(node, callee, owner)
                 ):
                     add(_new(Relation, ("calls", owner, callee + "()", call_line, "", FLOWED + held)))
                 elif choices := self.returned_choices.get(callee):  # `pick(n)()`: one call per function
