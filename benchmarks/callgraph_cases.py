@@ -2209,7 +2209,7 @@ for _category, _cases in CONTAINERS_AND_RETURNS_CASES.items():
 
 # Seventh round (2026-12-06): `with Cls() as c`, the walrus, a function returning a tuple or a dict
 # literal (unpacked, subscripted), `getattr(obj, "name")()`, a class used as a decorator, a class
-# attribute naming one of the class's methods.
+# attribute naming one of the class's methods, instances and classes held in containers.
 PROTOCOLS_AND_LITERALS_CASES: dict[str, list[Case]] = {
     "assignments": [
         (
@@ -2272,6 +2272,58 @@ table()["a"]()
 """
             },
             {"main": {"main.pair", "main.second", "main.table", "main.first"}},
+        ),
+    ],
+    "lists": [
+        (
+            {
+                "main.py": """
+class JSONHandler:
+    def handle(self):
+        pass
+
+
+class XMLHandler:
+    def handle(self):
+        pass
+
+    def __call__(self):
+        pass
+
+
+handlers = [JSONHandler(), XMLHandler()]
+for handler in handlers:
+    handler.handle()
+handlers[-1]()
+"""
+            },
+            {
+                "main": {
+                    "main.JSONHandler",
+                    "main.XMLHandler",
+                    "main.JSONHandler.handle",
+                    "main.XMLHandler.handle",
+                    "main.XMLHandler.__call__",
+                }
+            },
+        ),
+    ],
+    "dicts": [
+        (
+            {
+                "main.py": """
+class Order:
+    def pay(self):
+        pass
+
+
+kinds = {"order": Order}
+kinds["order"]().pay()
+made = {"order": Order()}
+made["order"].pay()
+"""
+            },
+            {"main": {"main.Order", "main.Order.pay"}},
         ),
     ],
     "decorators": [

@@ -1832,7 +1832,9 @@ async def test_calls_follow_pythons_method_resolution_order_and_protocols(tmp_pa
     as Python does), and a class attribute naming a method (`config = configure`) calls that
     method. `with Session() as s: s.query()` follows what `__enter__` returns; `(g := first)`,
     `a, b = pair()`, `table()["a"]()`, `getattr(order, "pay")()` and a class used as a decorator
-    (calling the decorated name runs `__call__`, not the function it wraps) reach what Python calls."""
+    (calling the decorated name runs `__call__`, not the function it wraps), instances and classes
+    held in a list or dict (`for s in sessions: s.query()`, `kinds["s"]().query()`) reach what
+    Python calls."""
     root = tmp_path / "proj"
     root.mkdir()
     (root / "main.py").write_text(
@@ -1917,6 +1919,15 @@ async def test_calls_follow_pythons_method_resolution_order_and_protocols(tmp_pa
 
             def decorated():
                 work()
+
+
+            def held():
+                sessions = [Session(), Session()]
+                for session in sessions:
+                    session.query()
+                kinds = {"s": Session}
+                kinds["s"]().query()
+                sessions[0].query()
             """
         ).lstrip()
     )
@@ -1931,5 +1942,7 @@ async def test_calls_follow_pythons_method_resolution_order_and_protocols(tmp_pa
             assert protocols.get(called) == "flow", (called, protocols)
         decorated = callees(await a.get_symbol("main.decorated"))
         assert decorated == {"main.traced.__call__": "flow"}
+        held = python_edges((await a.get_symbol("main.Session.query"))["callers"])
+        assert held.get("main.held") == "flow"
     finally:
         await ws.close()

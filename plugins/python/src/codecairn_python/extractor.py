@@ -267,6 +267,9 @@ NESTED_LITERALS = 2  # literals inside a container's literal followed this many 
 
 _APPENDED_NAME = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\Z")  # the name just before ".append("
 _NAME_NODES = frozenset(("identifier", "attribute"))
+# `handlers[0]`, `table["a"]`, `kinds["a"]()` as a receiver: the container, the key, a call of the item
+_ITEM_RECEIVER = re.compile(r"([A-Za-z_]\w*)\[\s*(-?\d+|'[\w.-]*'|\"[\w.-]*\")\s*\](\(\))?")
+_SUBSCRIPT_ENDS = frozenset("])")
 _RETURNED_LITERALS = frozenset(("tuple", "expression_list", "list", "dictionary"))
 _HOLDING_KINDS = frozenset(("variable", "constant", "field"))  # symbols a value is assigned to
 _COMPREHENSIONS = frozenset(("generator_expression", "list_comprehension", "set_comprehension"))
@@ -1566,6 +1569,8 @@ class _FileExtraction:
                 # The type first: data tables of thousands of strings and numbers are common.
                 if item.type in _NAME_NODES and (dotted := _dotted(self._text(item))):
                     held[str(i)] = dotted
+                elif item.type == "call" and (made := self._made_instance(item)):
+                    held[str(i)] = made  # `[JSONHandler(), XMLHandler()]`: instances ("Cls()")
                 elif nested and item.type in _LITERAL_NODES:
                     held[(str(i),)] = self._literal_held(item, depth + 1)
                 elif item.type == "list_splat":  # `[*funcs, third]`: funcs's items, where the file shows them
@@ -1588,12 +1593,20 @@ class _FileExtraction:
                 if pair.type == "pair" and key is not None and value is not None and key.type == "string":
                     if value.type in _NAME_NODES and (dotted := _dotted(self._text(value))):
                         held[self._text(key)[1:-1]] = dotted
+                    elif value.type == "call" and (made := self._made_instance(value)):
+                        held[self._text(key)[1:-1]] = made
                     elif nested and value.type in _LITERAL_NODES:
                         held[(self._text(key)[1:-1],)] = self._literal_held(value, depth + 1)
         # Under None: what a loop over it gives (a dict's keys are no functions). An empty literal
         # is noted too: what is added to it next is then all it holds.
         held[None] = () if literal.type == "dictionary" else tuple(v for k, v in held.items() if k.__class__ is str)
         return held
+
+    def _made_instance(self, call) -> str:
+        """``Cls()`` for a call that makes an instance of a class the module names, else ""."""
+        function = call.child_by_field_name("function")
+        made = _dotted(self._text(function)) if function is not None else ""
+        return made + "()" if made and _is_type_name(made) and self._names_code(made.partition(".")[0]) else ""
 
     def _spread_of(self, splat, list_like: bool) -> dict | None:
         """What the container a ``*name`` (a list) or ``**name`` (a dict) spreads holds, when the
@@ -1837,6 +1850,21 @@ class _FileExtraction:
         held = self._last_before(self.containers, owner, container, call.start_byte)
         value = held.get(self._text(key)[1:-1], "") if held else ""
         return value if value.__class__ is str else ""  # several (**kwargs): not one to follow
+
+    def _item_receiver(self, receiver: str, owner: int, byte: int) -> str:
+        """The class of what ``handlers[0]`` holds (an instance, "Cls()" in the container) or of
+        what ``kinds["a"]()`` makes (a class held there); "" when the container does not say."""
+        m = _ITEM_RECEIVER.fullmatch(receiver)
+        if m is None:
+            return ""
+        name, key, called = m.groups()
+        held = self._last_before(self.containers, owner, name, byte)
+        value = held.get(_from_start(held, key.strip("\"'")), "") if held else ""
+        if value.__class__ is not str or not value:
+            return ""
+        if called:  # the item is called: a class held there makes an instance
+            return value if _is_type_name(value) else ""
+        return value[:-2] if value[-2:] == "()" else ""
 
     def _got_attribute(self, call, callee: str, owner: int) -> str:
         """What ``getattr(order, "pay")`` gives when the name is a plain string: ``order.pay`` as
@@ -2495,7 +2523,9 @@ class _FileExtraction:
                         _new(Relation, ("calls", owner, name, call_line, "", FLOWED + held))
                     )  # `box.f = first; box.f()`
                     continue
-                if receiver in typed_names:
+                if receiver[-1:] in _SUBSCRIPT_ENDS and (item := self._item_receiver(receiver, owner, start)):
+                    receiver_type = FLOWED + item  # `handlers[0].handle()`, `kinds["a"]().run()`
+                elif receiver in typed_names:
                     receiver_type = self._type_of(owner, receiver, start)
                 elif receiver[:6] == "super(":
                     receiver = "super()"
