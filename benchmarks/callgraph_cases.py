@@ -2326,6 +2326,54 @@ made["order"].pay()
             {"main": {"main.Order", "main.Order.pay"}},
         ),
     ],
+    "exceptions": [
+        (
+            {
+                "main.py": """
+class Timeout(Exception):
+    def describe(self):
+        pass
+
+
+class Refused(Exception):
+    def describe(self):
+        pass
+
+
+def run():
+    try:
+        pass
+    except (Timeout, Refused) as error:
+        error.describe()
+"""
+            },
+            {"main.run": {"main.Timeout.describe", "main.Refused.describe"}},
+        ),
+    ],
+    "mro": [
+        (
+            {
+                "main.py": """
+class Shape:
+    def copy(self):
+        return type(self).empty()
+
+    def clone(self):
+        return self.__class__.empty()
+
+    @classmethod
+    def empty(cls):
+        return cls()
+"""
+            },
+            {
+                "main.Shape": {"builtins.classmethod"},
+                "main.Shape.copy": {"builtins.type", "main.Shape.empty"},
+                "main.Shape.clone": {"main.Shape.empty"},
+                "main.Shape.empty": {"main.Shape"},
+            },
+        ),
+    ],
     "decorators": [
         (
             {

@@ -354,6 +354,7 @@ _LITERAL_TYPES = {
     "concatenated_string": "str",
 }
 # Built-in types whose call makes one of them (`x = dict(a=1)`, `buf = bytearray()`).
+_CLASS_OF_SELF = frozenset(("type(self)", "self.__class__"))
 _SELF_TYPES = frozenset(("Self", "typing.Self", "typing_extensions.Self"))
 _PARTIALS = frozenset(("partial", "functools.partial"))
 _BUILTIN_CONSTRUCTORS = frozenset(("list", "dict", "set", "frozenset", "tuple", "str", "bytes", "bytearray"))
@@ -1140,10 +1141,15 @@ class _FileExtraction:
                 note(start, m.group(1), m.group(2), type_name)
         for node in _in_source_order(caught):
             caught_type, alias = node.children[0], node.child_by_field_name("alias")
-            if caught_type.type in ("identifier", "attribute") and alias is not None and alias.named_child_count:
-                name = alias.named_children[0]
-                if name.type == "identifier":  # one class caught: the name holds an instance of it
-                    note(node.start_byte, None, self._text(name), self._text(caught_type))
+            name = alias.named_children[0] if alias is not None and alias.named_child_count else None
+            if name is None or name.type != "identifier":
+                continue
+            if caught_type.type in ("identifier", "attribute"):  # one class caught: an instance of it
+                note(node.start_byte, None, self._text(name), self._text(caught_type))
+            elif caught_type.type == "tuple":  # `except (A, B) as e`: e.m() is a call of each one's m
+                classes = [self._text(c) for c in caught_type.named_children if c.type in _NAME_NODES]
+                if 1 < len(classes) == caught_type.named_child_count <= SEVERAL_MAX:
+                    self._several.append((node.start_byte, self._text(name), [c + "()" for c in classes]))
         for node in _in_source_order(managed):
             # `with Session() as s`: s holds what Session's __enter__ returns (the resolver follows
             # its returns edge: `return self` is a Session)
@@ -2529,6 +2535,9 @@ class _FileExtraction:
                     receiver_type = self._type_of(owner, receiver, start)
                 elif receiver[:6] == "super(":
                     receiver = "super()"
+                elif receiver in _CLASS_OF_SELF and (cls := self._enclosing_class(owner)) >= 0:
+                    if self.parents[cls] == -1:  # `type(self).make()`: the class's own (as `self.make()`)
+                        receiver_type = self.symbols[cls][1]
                 elif field_types and receiver[:5] == "self.":
                     cls = self._enclosing_class(owner)
                     if cls in field_types:
