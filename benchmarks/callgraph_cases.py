@@ -2326,6 +2326,37 @@ made["order"].pay()
             {"main": {"main.Order", "main.Order.pay"}},
         ),
     ],
+    "args": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+class Button:
+    def __init__(self, on_click):
+        self.on_click = on_click
+
+    def click(self):
+        self.on_click()
+
+
+class OkButton(Button):
+    def __init__(self):
+        super().__init__(first)
+
+
+OkButton().click()
+"""
+            },
+            {
+                "main": {"main.OkButton.__init__", "main.Button.click"},
+                "main.OkButton.__init__": {"builtins.super", "main.Button.__init__"},
+                "main.Button.click": {"main.first"},
+            },
+        ),
+    ],
     "exceptions": [
         (
             {

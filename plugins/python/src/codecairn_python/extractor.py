@@ -354,6 +354,7 @@ _LITERAL_TYPES = {
     "concatenated_string": "str",
 }
 # Built-in types whose call makes one of them (`x = dict(a=1)`, `buf = bytearray()`).
+_SUPER_INIT = "super().__init__"
 _CLASS_OF_SELF = frozenset(("type(self)", "self.__class__"))
 _SELF_TYPES = frozenset(("Self", "typing.Self", "typing_extensions.Self"))
 _PARTIALS = frozenset(("partial", "functools.partial"))
@@ -2121,8 +2122,23 @@ class _FileExtraction:
         bound: dict[tuple[int, str], set[str]] = {}
         # (where, *args or **kwargs, is it *args) -> index or key -> values
         spread: dict[tuple[int, str, bool], dict[str, set[str]]] = {}
+        first_base: dict[int, str] | None = None
         for node in calls:
-            if node.type != "identifier" or (target := params.get(self._text(node))) is None:
+            if node.type == "identifier":
+                target = params.get(self._text(node))
+            elif node.end_byte - node.start_byte == len(_SUPER_INIT) and self._text(node) == _SUPER_INIT:
+                # `super().__init__(first)` in a class of the file whose first base is one too:
+                # binds that base's __init__ as `Base(first)` would
+                if first_base is None:
+                    first_base = {}
+                    for r in self.relations:
+                        if r[0] == "extends" and r[1] not in first_base:
+                            first_base[r[1]] = r[2]
+                cls = self._enclosing_class(self._owner(node.start_byte))
+                target = params.get(first_base.get(cls, "")) if cls >= 0 else None
+            else:
+                continue
+            if target is None:
                 continue
             arguments = node.parent.child_by_field_name("arguments") if node.parent is not None else None
             if arguments is None or arguments.type != "argument_list":
