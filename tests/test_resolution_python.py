@@ -1833,8 +1833,8 @@ async def test_calls_follow_pythons_method_resolution_order_and_protocols(tmp_pa
     method. `with Session() as s: s.query()` follows what `__enter__` returns; `(g := first)`,
     `a, b = pair()`, `table()["a"]()`, `getattr(order, "pay")()` and a class used as a decorator
     (calling the decorated name runs `__call__`, not the function it wraps), instances and classes
-    held in a list or dict (`for s in sessions: s.query()`, `kinds["s"]().query()`) reach what
-    Python calls."""
+    held in a list or dict (`for s in sessions: s.query()`, `kinds["s"]().query()`), and what a
+    subclass's `super().__init__(second)` passes the base reach what Python calls."""
     root = tmp_path / "proj"
     root.mkdir()
     (root / "main.py").write_text(
@@ -1921,6 +1921,19 @@ async def test_calls_follow_pythons_method_resolution_order_and_protocols(tmp_pa
                 work()
 
 
+            class Button:
+                def __init__(self, on_click):
+                    self.on_click = on_click
+
+                def click(self):
+                    self.on_click()
+
+
+            class OkButton(Button):
+                def __init__(self):
+                    super().__init__(second)
+
+
             def held():
                 sessions = [Session(), Session()]
                 for session in sessions:
@@ -1944,5 +1957,7 @@ async def test_calls_follow_pythons_method_resolution_order_and_protocols(tmp_pa
         assert decorated == {"main.traced.__call__": "flow"}
         held = python_edges((await a.get_symbol("main.Session.query"))["callers"])
         assert held.get("main.held") == "flow"
+        # `super().__init__(second)` binds Button's on_click, as `Button(second)` would
+        assert callees(await a.get_symbol("main.Button.click")) == {"main.second": "flow"}
     finally:
         await ws.close()
