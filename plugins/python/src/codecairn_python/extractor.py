@@ -1294,15 +1294,11 @@ class _FileExtraction:
         index, literal = got
         local = self.local_values.get(index, {}).keys() | self.local_types.get(index, {}).keys()
         for item in literal.named_children:
-            if item.type in _NAME_NODES:
-                head = self._text(item).partition(".")[0]
+            value = item.child_by_field_name("value") if item.type == "pair" else item
+            if value is not None and value.type in _NAME_NODES:
+                head = self._text(value).partition(".")[0]
                 if head in local or not self._is_parameterless_code(index, head):
                     return None
-            elif item.type == "pair" and (value := item.child_by_field_name("value")) is not None:
-                if value.type in _NAME_NODES:
-                    head = self._text(value).partition(".")[0]
-                    if head in local or not self._is_parameterless_code(index, head):
-                        return None
         return literal
 
     def _returns_parameter(self, index: int, name: str, parameters) -> None:
