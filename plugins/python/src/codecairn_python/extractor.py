@@ -560,6 +560,8 @@ class _FileExtraction:
         # parameters start, the parameter's position or -1 for a keyword-only one, the parameter)
         self.returned_params: dict[str, tuple[int, int, int, str]] = {}
         self.attribute_holders: set[str] = set()  # `box` of `box.f = first` (its attribute holds first)
+        self._classes: set[str] | None = None  # _module_classes()
+        self._methods_by_class: dict[int, set[str]] | None = None  # _method_names()
         # ...or a literal (`return first, second`): name -> (its index, the literal's node)
         self.returned_literals: dict[str, tuple[int, Any]] = {}
         # What this file's module-level generators yield, when a yield names it: name -> [dotted].
@@ -1340,14 +1342,21 @@ class _FileExtraction:
         return ""
 
     def _module_classes(self) -> set[str]:
-        """The names of the file's module-level classes."""
-        parents, is_class = self.parents, self.is_class
-        return {s[1] for i, s in enumerate(self.symbols) if parents[i] == -1 and is_class[i]}
+        """The names of the file's module-level classes (found once)."""
+        if self._classes is None:
+            parents, is_class = self.parents, self.is_class
+            self._classes = {s[1] for i, s in enumerate(self.symbols) if parents[i] == -1 and is_class[i]}
+        return self._classes
 
     def _method_names(self, cls: int) -> set[str]:
-        """The names of the methods class ``cls`` of this file defines."""
-        parents, is_class = self.parents, self.is_class
-        return {s[1] for i, s in enumerate(self.symbols) if parents[i] == cls and not is_class[i] and s[0] == "method"}
+        """The names of the methods class ``cls`` of this file defines (all classes' found once)."""
+        if self._methods_by_class is None:
+            self._methods_by_class = {}
+            parents, is_class = self.parents, self.is_class
+            for i, s in enumerate(self.symbols):
+                if s[0] == "method" and not is_class[i]:
+                    self._methods_by_class.setdefault(parents[i], set()).add(s[1])
+        return self._methods_by_class.get(cls, set())
 
     def _is_parameterless_code(self, owner: int, name: str) -> bool:
         """Whether ``name`` in def ``owner`` is the module's function, class or import, not one of
