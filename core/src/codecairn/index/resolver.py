@@ -50,8 +50,10 @@ from codecairn.model import (
 # `super().__init__()` of a class whose supertypes are all in the index and lack it is object's
 # (external); a call through a parameter a few values reach is an edge to each (model.ALSO). "7":
 # a call through a parameter nothing is known to bind stays unresolved (not its namesake's); a call
-# through a name imported from several places is an edge to each (model.ALSO).
-VERSION = "7"
+# through a name imported from several places is an edge to each (model.ALSO). "8": supertypes in
+# C3 order (Python's MRO, SymbolIndex.ancestors); a call reaching a variable whose returns edge names
+# a function or class reaches that (`config.handler()`, a base class's `handler = first`).
+VERSION = "8"
 RESOLVER_META_KEY = "resolver"
 
 SCOPE_ROOT_KINDS = frozenset({"module", "package"})

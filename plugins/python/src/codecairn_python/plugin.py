@@ -25,6 +25,9 @@ def codecairn_languages() -> list[Language]:
             # 8: a parameter this file's calls pass a few different values: a call through it calls each;
             #    literals nested in a container's literal (`table["a"][1]()`); unions of classes; an
             #    attribute set from a parameter (`@0:target:threading.Thread.__init__`)
+            # 9: containers changed by their methods, spreads, returned parameters and literals, bound
+            #    methods, `with ... as`, the walrus, class decorators, instances in containers, and a
+            #    returns edge from a variable to the function or class it holds
             version="9",
             resolution=ResolutionRules(
                 separator=".",
