@@ -100,7 +100,6 @@ class Resolver:
         self._module_cache: dict[tuple[str, str], str | None] = {}
         self._name_only_cache: dict[tuple[str, frozenset[str]], tuple[int, str] | None] = {}
         self._external_cache: dict[tuple[int, str], str | None] = {}  # (module file, name) -> outside
-        self._subclasses: dict[int, list[int]] | None = None  # type id -> direct subtypes, from index.bases
         self._subclass_cache: dict[tuple[int, str], int | None] = {}
         self._root_cache: dict[int, bool] = {}  # type id -> _super_ends_at_root
         self._scope_names: dict[int, dict[str, list[int]]] = {}
@@ -146,8 +145,10 @@ class Resolver:
         if self._module_files is None:
             self._module_files = defaultdict(list)
             self._modules_by_lang = defaultdict(set)
+            families: dict[str, str] = {}
             for fid, info in self.files.items():
-                family = self._family(info.language)
+                if (family := families.get(info.language)) is None:
+                    family = families[info.language] = self._family(info.language)
                 self._module_files[(family, info.module)].append(fid)
                 self._modules_by_lang[family].add(info.module)
         return self._module_files
@@ -215,7 +216,6 @@ class Resolver:
                 if target not in HARMLESS_BASES:
                     self.index.mark_open(self.owners(source_id, receiver_type))
         # What was looked up so far saw fewer bases than there are now.
-        self._subclasses = None
         self._subclass_cache.clear()
         self._root_cache.clear()
         self._member_cache.clear()
@@ -1193,13 +1193,8 @@ class Resolver:
         return True
 
     def _subclass_map(self) -> dict[int, list[int]]:
-        """type id -> its direct subtypes in the index, built on the first question."""
-        if self._subclasses is None:
-            self._subclasses = defaultdict(list)
-            for sub, supertypes in self.index.bases.items():
-                for base in supertypes:
-                    self._subclasses[base].append(sub)
-        return self._subclasses
+        """type id -> its direct subtypes in the index."""
+        return self.index.subtypes_of
 
     def _super_ends_at_root(self, type_id: int) -> bool:
         """Does `super()` in the type, past its supertypes, reach the language's root type? Every

@@ -41,6 +41,10 @@ class SymbolIndex:
         self.children: dict[int, list[int]] = defaultdict(list)
         self.by_file: dict[int, list[int]] = defaultdict(list)
         self.bases: dict[int, list[int]] = defaultdict(list)  # type id -> supertypes (resolved)
+        # ...and the other way, kept with it: an edit that removes a file's types finds the types
+        # that named them without a scan of every type's bases (3 ms an edit on CPython's Lib), and
+        # the resolver and the hierarchy walk down without building the map per question.
+        self.subtypes_of: dict[int, list[int]] = {}
         # Types with a supertype the index does not hold (`class A(SomeLibraryBase)`): a member
         # they lack may come from there, so nothing is inferred about it (resolver: flow).
         self.open_types: set[int] = set()
@@ -149,6 +153,7 @@ class SymbolIndex:
             self.children.pop(sid, None)
             for base in self.bases.pop(sid, ()):
                 self._hierarchy_changes[(base, s.qualified_name)] -= 1
+                _discard(self.subtypes_of, base, sid)
             self.returns.pop(sid, None)
             if sid in self.open_types:
                 self.open_types.discard(sid)
@@ -157,14 +162,13 @@ class SymbolIndex:
             _discard_all(self.by_name, name, sids)
         if removed:
             self._ancestry = {}
-            for tid, supertypes in list(self.bases.items()):
-                if removed.isdisjoint(supertypes):  # nearly all of them, and a C-level check
-                    continue
-                kept = [b for b in supertypes if b not in removed]
+            named = {t for sid in removed for t in self.subtypes_of.pop(sid, ())}
+            for tid in named - removed:  # types elsewhere whose supertypes went
+                kept = [b for b in self.bases.get(tid, ()) if b not in removed]
                 if kept:
                     self.bases[tid] = kept
                 else:
-                    del self.bases[tid]
+                    self.bases.pop(tid, None)
             self._search_follows(removed=removed_rows)
         return removed
 
@@ -173,6 +177,7 @@ class SymbolIndex:
             lst = self.bases[source]
             if target not in lst and target != source:
                 lst.append(target)
+                self.subtypes_of.setdefault(target, []).append(source)
                 if (sub := self.rows.get(source)) is not None:
                     self._hierarchy_changes[(target, sub.qualified_name)] += 1
                 if self._ancestry:
@@ -337,7 +342,7 @@ class SymbolIndex:
         return out
 
     def subtypes(self, type_id: int) -> list[int]:
-        return [t for t, bases in self.bases.items() if type_id in bases]
+        return list(self.subtypes_of.get(type_id, ()))
 
     def exact_matches(self, text: str) -> list[str]:
         """``[name]``, lower-cased, if some symbol is called ``text`` in any case; else ``[]``.

@@ -74,10 +74,7 @@ def hierarchy(state: IndexState, type_id: int, depth: int, limit: int, method_se
     """Ancestors and descendants of ``type_id``, breadth-first to ``depth``, at most ``limit`` of each."""
     index = state.symbols
     result = Hierarchy(type_id)
-    subtypes: dict[int, list[int]] = defaultdict(list)
-    for t, bases in index.bases.items():
-        for b in bases:
-            subtypes[b].append(t)
+    subtypes = index.subtypes_of
 
     def up(tid: int) -> list[tuple[int, str]]:
         found = [(b, "") for b in index.bases.get(tid, ())]

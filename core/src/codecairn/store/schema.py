@@ -180,6 +180,12 @@ MIGRATIONS: list[str] = [
         value TEXT NOT NULL                    -- JSON
     );
     """,
+    # 8: the calls through a parameter (model.PARAMETER), looked up by the tail of their mark when
+    # what a function is passed changes (store/reads.py's calls_through_parameters).
+    """
+    CREATE INDEX IF NOT EXISTS edges_through_parameter ON edges(receiver_type)
+        WHERE substr(receiver_type, 1, 1) = '@';
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
