@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from codecairn.workspace import Workspace
+from realcode import answers, python_edges
 
 pytestmark = pytest.mark.anyio
 
@@ -78,3 +79,58 @@ async def test_narrow_reindexes_leave_the_graph_a_full_index_gives(
         assert ws.state.generation == generation, "`export` found nothing left to re-index"
     finally:
         await ws.close()
+
+
+async def test_edits_that_keep_a_files_facts_keep_its_calls(
+    tmp_path: Path, cache_dir: Path, codecairn_exe: str
+) -> None:
+    """A comment, a changed literal or a call added to a body leave what a file tells the resolver
+    as it was: its calls keep their resolutions (index/reuse.py) instead of being resolved again —
+    the rows beside a call that reaches several functions included — and the graph stays the one
+    a fresh index of the same tree gives."""
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "fast.py").write_text("def helper(v):\n    return v\n")
+    (root / "slow.py").write_text("def helper(v):\n    return -v\n")
+    runner = (
+        "try:\n    from fast import helper\nexcept ImportError:\n    from slow import helper\n\n\n"
+        "def apply(job, value):\n    return job(value)\n\n\n"
+        "def go(value):\n    helper(value)\n    return apply(abs, value)\n"
+    )
+    (root / "runner.py").write_text(runner)
+    main = (
+        "from runner import apply, go\n\n\ndef double(x):\n    return x * 2\n\n\n"
+        "def square(x):\n    return x * x\n\n\ndef run_all():\n    apply(double, 1)\n    apply(square, 2)\n    go(3)\n"
+    )
+    (root / "main.py").write_text(main)
+    ws = await Workspace.open(root)
+    ask = answers(ws)
+
+    async def callees(name: str, path: str) -> dict[str, str]:
+        return python_edges((await ask.call("get_symbol", name=name, path=path))["callees"])
+
+    try:
+        await ws.index_now()
+        expected = {"fast.helper": "import", "slow.helper": "flow", "runner.apply": "exact"}
+        assert await callees("go", "runner.py") == expected
+        assert await callees("apply", "runner.py") == {"main.double": "flow", "main.square": "flow"}
+
+        (root / "runner.py").write_text("# the runner\n\n" + runner.replace("apply(abs, value)", "apply(abs, -value)"))
+        assert (await ws.indexer.refresh(["runner.py"])).parsed == 1
+        assert await callees("go", "runner.py") == expected
+        assert await callees("apply", "runner.py") == {"main.double": "flow", "main.square": "flow"}
+
+        (root / "runner.py").write_text(runner.replace("    helper(value)\n", "    helper(value)\n    go(value - 1)\n"))
+        await ws.indexer.refresh(["runner.py"])
+        assert await callees("go", "runner.py") == {**expected, "runner.go": "exact"}
+
+        (root / "main.py").write_text(main.replace("apply(square, 2)", "apply(square, 20)") + "\n# done\n")
+        await ws.indexer.refresh(["main.py"])
+        assert await callees("apply", "runner.py") == {"main.double": "flow", "main.square": "flow"}
+        assert await callees("run_all", "main.py") == {"runner.apply": "import", "runner.go": "import"}
+    finally:
+        await ws.close()
+
+    scratch = tmp_path / "scratch"
+    shutil.copytree(root, scratch)
+    assert graph(codecairn_exe, tmp_path / "scratch-cache", scratch) == graph(codecairn_exe, cache_dir, root)

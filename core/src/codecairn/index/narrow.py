@@ -13,9 +13,11 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 import anyio
 
+from codecairn.index import reuse
 from codecairn.index.outcomes import Outcomes
 from codecairn.index.pipeline import (
     calls_their_subtypes_decide,
@@ -89,6 +91,16 @@ def _returns(symbols: SymbolIndex, file_ids: Iterable[int]) -> set[tuple[str, tu
     return out
 
 
+@dataclass
+class Reparsed:
+    """What _resolve needs to keep the resolutions of calls in re-parsed files that say what they
+    said before (index/reuse.py)."""
+
+    files: dict[int, reuse.FileBefore]  # file id -> the file before, for those unchanged to the resolver
+    identity: dict[int, tuple]  # their symbols now: id -> identity (see _identities)
+    new_id: dict[tuple, int]  # ...and back
+
+
 class NarrowIndexer:
     """Re-indexes a few files of one root in-process. Keeps what the resolver needs (every file's
     import bindings, every file's module) between runs: rebuilding those costs more than
@@ -130,6 +142,15 @@ class NarrowIndexer:
                 before = _shape(state.symbols, old_ids)
                 returns_before = _returns(state.symbols, old_ids)
                 old_identity = _identities(state.symbols, old_ids)
+                reparsed = [r.id for r in known.values()]
+                files_before = reuse.before(
+                    await store.resolved_edges_of(reparsed),
+                    old_identity,
+                    state.symbols,
+                    self._bindings,
+                    {fid: info.module for fid, info in self._infos.items()},
+                    reparsed,
+                )
                 await store.set_meta({"resolution_pending": 1})
             t = time.perf_counter()
             try:
@@ -153,7 +174,8 @@ class NarrowIndexer:
                     names = {n for n in before.keys() | after.keys() if before.get(n) != after.get(n)}
                     # An edge into a symbol that is still there (same qualified name and kind) points
                     # at its new row; only those whose target went away are resolved again.
-                    new_id = {identity: sid for sid, identity in _identities(state.symbols, file_ids.values()).items()}
+                    new_identity = _identities(state.symbols, file_ids.values())
+                    new_id = {identity: sid for sid, identity in new_identity.items()}
                     kept, lost, bases = [], [], []
                     for eid, target, how, kind, source in into:
                         sid = new_id.get(old_identity.get(target, ()))
@@ -165,8 +187,20 @@ class NarrowIndexer:
                             bases.append((source, sid))
                     state.symbols.set_bases(bases)
                     rebound, stale = state.symbols.passed.settle(old_ids, state.files_by_id, state.symbols.rows)
+                    unchanged = {
+                        fid: file
+                        for fid, file in files_before.items()
+                        if fid in self._infos
+                        and reuse.unchanged(file, state.symbols, fid, self._bindings.get(fid), self._infos[fid].module)
+                    }
                     summary.resolved_edges = await self._resolve(
-                        set(file_ids.values()), lost + stale, names, kept, returns_before, rebound
+                        set(file_ids.values()),
+                        lost + stale,
+                        names,
+                        kept,
+                        returns_before,
+                        rebound,
+                        Reparsed(unchanged, new_identity, new_id),
                     )
                 summary.phases["resolve"] = time.perf_counter() - t
                 await store.set_meta(
@@ -219,6 +253,7 @@ class NarrowIndexer:
         known: list[tuple] | None = None,
         returns_before: frozenset[tuple[str, tuple]] | set[tuple[str, tuple]] = frozenset(),
         rebound: set[int] | None = None,
+        reparsed: Reparsed | None = None,
     ) -> int:
         """Resolve the edges an edit can have changed: those of the re-parsed files, ``edge_ids``
         (they pointed into symbols that went away), those naming a symbol that appeared, went
@@ -226,7 +261,8 @@ class NarrowIndexer:
         follow what a function returns when that changed (``returns_before``: _returns() before the
         edit), and the calls through parameters of functions whose passed values changed
         (``rebound``, and what resolving the passes edges here changes). ``known`` are
-        resolutions already decided, written with the others."""
+        resolutions already decided, written with the others. ``reparsed``: the re-parsed files
+        that tell the resolver what they told before, whose calls keep their resolutions (index/reuse.py)."""
         known = known or []
         target = self.target
         store = target.store
@@ -234,6 +270,10 @@ class NarrowIndexer:
         if edges is None:  # more than one statement can name: resolve everything
             await store.write_resolutions(known)
             return await resolve(target, set(), set(), full=True)
+        beside: list[tuple] = []
+        if reparsed is not None:
+            edges, standing, beside = reuse.kept(edges, reparsed.files, reparsed.identity, reparsed.new_id, names)
+            known = known + standing
         first = [e for e in edges if e[2] in RESOLVED_FIRST]
         calls = await their_own_edges(store, [e for e in edges if e[2] not in RESOLVED_FIRST])
         resolver = Resolver(target.state.symbols, self._infos, target.languages, self._bindings)
@@ -246,10 +286,11 @@ class NarrowIndexer:
         calls += await calls_through_rebound(target, (rebound or set()) | resolver.rebound, calls)
         calls += await calls_their_subtypes_decide(target, target.state.symbols.take_hierarchy_changes(), calls)
         if not first and not calls:
-            await store.write_resolutions(known)
-            return len(known)
+            await store.write_resolutions(known, beside)
+            return sum(1 for u in known if u[0] is not None)
         updates += await anyio.to_thread.run_sync(resolver.resolve_calls, calls)
         decided = {u[2] for u in updates}  # resolved again (its name's symbols changed): that wins
         updates.extend(u for u in known if u[2] not in decided)
-        await store.write_resolutions(updates, resolver.fan_out(calls))
+        beside = [b for b in beside if b[0] not in decided]
+        await store.write_resolutions(updates, resolver.fan_out(calls) + beside)
         return sum(1 for u in updates if u[0] is not None)

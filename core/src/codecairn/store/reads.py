@@ -194,6 +194,18 @@ class IndexReads:
         )
         return first, others
 
+    async def resolved_edges_of(self, file_ids: Collection[int]) -> list[tuple]:
+        """TO_RESOLVE columns, target_id and resolution of every edge of these files, the rows
+        beside calls (model.ALSO) included: what a re-parse of them is compared with (index/reuse.py)."""
+        ids = sorted(set(file_ids))
+        out: list[tuple] = []
+        for start in range(0, len(ids), MAX_PARAMS):
+            chunk = ids[start : start + MAX_PARAMS]
+            out += await self.fetch_writer(
+                f"SELECT {TO_RESOLVE}, target_id, resolution FROM edges WHERE file_id IN ({_marks(chunk)})", chunk
+            )
+        return out
+
     async def edges_matching(
         self, file_ids: Collection[int], edge_ids: Collection[int], names: Collection[str]
     ) -> list[tuple] | None:
