@@ -2453,3 +2453,154 @@ getattr(order, "pay")()
 }
 for _category, _cases in PROTOCOLS_AND_LITERALS_CASES.items():
     CASES[_category] = CASES[_category] + _cases
+
+# A function handing its own *args and **kwargs on (`relay(*args, **kwargs)` calling `run(*args,
+# **kwargs)`): what relay's calls pass reaches run's parameters, by position past the arguments
+# written before the spread, by keyword, over a few hops; a spread of anything else says nothing.
+# `functools.partial(run, first)` binds run's parameters as `run(first)` does.
+FORWARDING_CASES: dict[str, list[Case]] = {
+    "args": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def run(job, then):
+    job()
+    then()
+
+
+def relay(*args):
+    run(*args)
+
+
+def hop(*args):
+    relay(*args)
+
+
+hop(first, second)
+"""
+            },
+            {
+                "main": {"main.hop"},
+                "main.hop": {"main.relay"},
+                "main.relay": {"main.run"},
+                "main.run": {"main.first", "main.second"},
+            },
+        ),
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def run(label, job, *rest):
+    job()
+    rest[0]()
+
+
+def relay(*args):
+    return run("tag", *args)
+
+
+def unknown(*others):
+    run(*others)
+
+
+relay(first, second)
+"""
+            },
+            {
+                "main": {"main.relay"},
+                "main.relay": {"main.run"},
+                "main.unknown": {"main.run"},
+                "main.run": {"main.first", "main.second"},
+            },
+        ),
+        (
+            {
+                "main.py": """
+import functools
+
+
+def first():
+    pass
+
+
+def run(job, times):
+    job()
+
+
+go = functools.partial(run, first)
+go(3)
+"""
+            },
+            {"main": {"functools.partial", "main.run"}, "main.run": {"main.first"}},
+        ),
+    ],
+    "kwargs": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def run(job=None, **hooks):
+    job()
+    hooks["done"]()
+
+
+def relay(*args, **kwargs):
+    run(*args, **kwargs)
+
+
+relay(job=first, done=second)
+"""
+            },
+            {"main": {"main.relay"}, "main.relay": {"main.run"}, "main.run": {"main.first", "main.second"}},
+        ),
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def run(job, *, then=None):
+    job()
+    then()
+
+
+def start(items):
+    run(*items, then=second)
+
+
+run(first, then=second)
+"""
+            },
+            {"main": {"main.run"}, "main.start": {"main.run"}, "main.run": {"main.first", "main.second"}},
+        ),
+    ],
+}
+for _category, _cases in FORWARDING_CASES.items():
+    CASES[_category] = CASES[_category] + _cases

@@ -1961,3 +1961,76 @@ async def test_calls_follow_pythons_method_resolution_order_and_protocols(tmp_pa
         assert callees(await a.get_symbol("main.Button.click")) == {"main.second": "flow"}
     finally:
         await ws.close()
+
+
+async def test_own_star_arguments_handed_on_carry_what_the_calls_pass(tmp_path: Path, cache_dir: Path) -> None:
+    """`def relay(*args, **kwargs): run(*args, **kwargs)`: what relay's calls pass reaches run's
+    parameters — by position past what is written before the spread, by keyword, into run's own
+    `*rest` and `**hooks`, over hops — and a keyword written after a `*` spread binds by name. A
+    spread of anything but the caller's own star parameters says nothing about positions.
+    `functools.partial(f, a)` binds f's parameters as `f(a)` does."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            import functools
+            from functools import partial
+
+
+            def first():
+                pass
+
+
+            def second():
+                pass
+
+
+            def third():
+                pass
+
+
+            def run(job, then=None, *rest, **hooks):
+                job()
+                then()
+                rest[0]()
+                hooks["done"]()
+
+
+            def relay(*args, **kwargs):
+                return run(*args, **kwargs)
+
+
+            def hop(*args, **kwargs):
+                relay(first, *args, **kwargs)
+
+
+            def guess(items):
+                run(*items, then=second)
+
+
+            def deferred(task, when):
+                task()
+
+
+            hop(second, third, done=first)
+            tick = functools.partial(deferred, third)
+            tock = partial(deferred, when=1, task=second)
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        assert callees(await a.get_symbol("main.run")) == {
+            "main.first": "flow",
+            "main.second": "flow",
+            "main.third": "flow",
+        }
+        called = python_edges((await a.get_symbol("main.second"))["callers"])
+        assert called == {"main.run": "flow", "main.deferred": "flow"}, called
+        # `partial(deferred, third)` binds deferred's parameters as `deferred(third)` would
+        assert callees(await a.get_symbol("main.deferred")) == {"main.second": "flow", "main.third": "flow"}
+    finally:
+        await ws.close()

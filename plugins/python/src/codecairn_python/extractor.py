@@ -358,6 +358,7 @@ _SUPER_INIT = "super().__init__"
 _CLASS_OF_SELF = frozenset(("type(self)", "self.__class__"))
 _SELF_TYPES = frozenset(("Self", "typing.Self", "typing_extensions.Self"))
 _PARTIALS = frozenset(("partial", "functools.partial"))
+_PARTIAL_LENGTHS = frozenset(len(p) for p in _PARTIALS)
 _BUILTIN_CONSTRUCTORS = frozenset(("list", "dict", "set", "frozenset", "tuple", "str", "bytes", "bytearray"))
 _ASSIGN_TARGET = re.compile(r"\s*(self\s*\.\s*)?([A-Za-z_]\w*)\s*=", re.ASCII)
 _BYTES_PREFIX = re.compile(r"[rRuUfF]?[bB]", re.ASCII)
@@ -2127,9 +2128,21 @@ class _FileExtraction:
         bound: dict[tuple[int, str], set[str]] = {}
         # (where, *args or **kwargs, is it *args) -> index or key -> values
         spread: dict[tuple[int, str, bool], dict[str, set[str]]] = {}
+        # `run(*args, **kwargs)` in `def relay(*args, **kwargs)`: (the callee's parameters, where
+        # relay's are, the name spread, is it *args, how many positions come before it)
+        forwarded: list[tuple[_Parameters, int, str, bool, int]] = []
         first_base: dict[int, str] | None = None
         for node in calls:
-            if node.type == "identifier":
+            skip = 0  # arguments that are not the target's (`partial(run, first)`: run)
+            if node.end_byte - node.start_byte in _PARTIAL_LENGTHS and self._text(node) in _PARTIALS:
+                # `partial(run, first)` binds run's first parameter as `run(first)` would
+                arguments = node.parent.child_by_field_name("arguments") if node.parent is not None else None
+                wrapped = arguments.named_children[0] if arguments is not None and arguments.named_child_count else None
+                target = (
+                    params.get(self._text(wrapped)) if wrapped is not None and wrapped.type == "identifier" else None
+                )
+                skip = 1
+            elif node.type == "identifier":
                 target = params.get(self._text(node))
             elif node.end_byte - node.start_byte == len(_SUPER_INIT) and self._text(node) == _SUPER_INIT:
                 # `super().__init__(first)` in a class of the file whose first base is one too:
@@ -2149,9 +2162,17 @@ class _FileExtraction:
             if arguments is None or arguments.type != "argument_list":
                 continue
             at, names, keyword_only, star, double_star = target
-            for position, arg in enumerate(self._spread(arguments)):
+            positions_known = True
+            for position, arg in enumerate(self._spread(arguments)[skip:]):
                 if arg.type in ("list_splat", "dictionary_splat"):
-                    break  # `f(*xs)`: the positions after it are not known
+                    if (caller := self._forwarding(arg, node.start_byte, params)) is not None:
+                        forwarded.append((target, *caller, position))  # what relay's calls pass it
+                    elif arg.type == "dictionary_splat":
+                        break  # `f(**opts)`: which keywords it passes is not known
+                    positions_known = False  # `f(*xs)`: the positions after it are not known
+                    continue
+                if not positions_known and arg.type != "keyword_argument":
+                    continue
                 if arg.type == "keyword_argument" or arg.type == "pair":
                     key, value = self._argument_key(arg), arg.child_by_field_name("value")
                     param = key or ""
@@ -2178,8 +2199,24 @@ class _FileExtraction:
         for decorator, target in applied:
             if (found := params.get(decorator)) is not None and found[1] and found[1][0]:
                 bound.setdefault((found[0], found[1][0]), set()).add(target)
+        if forwarded:
+            _forward(forwarded, bound, spread)
         self._bind(bound)
         self._spread_held(spread)
+
+    def _forwarding(self, splat, byte: int, params: dict[str, _Parameters]) -> tuple[int, str, bool] | None:
+        """(where the caller's parameters are, the name, is it *args) when ``splat`` (`*args`,
+        `**kwargs` in a call at ``byte``) spreads the calling function's own `*args` or `**kwargs`,
+        the calling function one of this module's functions."""
+        inner = splat.named_children[0] if splat.named_child_count else None
+        owner = self._owner(byte)
+        if inner is None or inner.type != "identifier" or owner < 0 or self.parents[owner] != -1:
+            return None
+        caller = params.get(self.symbols[owner][1])
+        if caller is None or self.symbols[owner][0] != "function":
+            return None
+        name, is_star = self._text(inner), splat.type == "list_splat"
+        return (caller[0], name, is_star) if name == (caller[3] if is_star else caller[4]) else None
 
     def _bind(self, bound: dict[tuple[int, str], set]) -> None:
         """Note what each parameter holds when its calls here agree on one value; a value passed
@@ -2685,6 +2722,47 @@ class _FileExtraction:
 _WORD = re.compile(r"[A-Za-z_]\w*", re.ASCII)
 _NESTED = re.compile(r"[(\[{'\"#]")  # past "f(": what may hide a ")" that does not end the call
 _PARAMETER_NAME = re.compile(r"\*{0,2}([A-Za-z_]\w*)", re.ASCII)
+
+
+def _forward(
+    forwarded: list[tuple[_Parameters, int, str, bool, int]],
+    bound: dict[tuple[int, str], set[str]],
+    spread: dict[tuple[int, str, bool], dict[str, set[str]]],
+) -> None:
+    """What the calls of ``def relay(*args, **kwargs)`` pass it reaches the function relay hands
+    its `*args`/`**kwargs` on to (`run(*args, **kwargs)`): by position past those written before
+    the spread, by keyword; what runs past the callee's named parameters into its own. A few hops
+    (relay to relay to run); what nothing passes is not invented."""
+    for _ in range(4):
+        grew = False
+        for (at, names, keyword_only, star, double_star), caller_at, name, is_star, before in forwarded:
+            for key, values in list(spread.get((caller_at, name, is_star), {}).items()):
+                if not values:
+                    continue
+                if is_star:
+                    position = before + int(key)
+                    if position < len(names):
+                        slot, into = names[position], None
+                    elif star:
+                        slot, into = str(position - len(names)), (at, star, True)
+                    else:
+                        continue
+                elif key in names or key in keyword_only:
+                    slot, into = key, None
+                elif double_star:
+                    slot, into = key, (at, double_star, False)
+                else:
+                    continue
+                held = (
+                    bound.setdefault((at, slot), set())
+                    if into is None
+                    else spread.setdefault(into, {}).setdefault(slot, set())
+                )
+                if not values <= held:
+                    held |= values
+                    grew = True
+        if not grew:
+            return
 
 
 def _signature_parameters(signature: str, bound: bool) -> dict[str, str]:

@@ -28,7 +28,9 @@ def codecairn_languages() -> list[Language]:
             # 9: containers changed by their methods, spreads, returned parameters and literals, bound
             #    methods, `with ... as`, the walrus, class decorators, instances in containers, and a
             #    returns edge from a variable to the function or class it holds
-            version="9",
+            # 10: a function's own *args/**kwargs handed on (`run(*args, **kwargs)`) carry what its
+            #     calls pass it; keyword arguments after a `*` spread bind; `partial(f, a)` binds f as `f(a)`
+            version="10",
             resolution=ResolutionRules(
                 separator=".",
                 implicit_members=False,
