@@ -196,3 +196,48 @@ def test_shutdown_cancels_waiting_calls_and_finishes_running_ones() -> None:
     assert wait_until_gone(set(pool.pids)) == set()
     with pytest.raises(RuntimeError, match="closed"):
         pool.submit(os.getpid)
+
+
+def test_an_edited_file_parsed_again_from_its_last_tree_gives_what_a_fresh_parse_gives(tmp_path: Path) -> None:
+    """The narrow path keeps the trees of the files it parsed last and parses an edited one
+    incrementally (tree-sitter re-parses the changed region): the facts must be exactly those of a
+    parse from scratch, for edits at the start, in the middle, at the end, that add or remove lines,
+    that put in non-ASCII text, and for a file replaced by something else entirely."""
+    import sysconfig
+
+    from codecairn.host import PluginHost
+    from codecairn.index import parse_pool
+    from codecairn.index.parse_pool import ParsePool, parse_chunk
+
+    source = Path(sysconfig.get_paths()["stdlib"]) / "argparse.py"
+    text = source.read_text()
+    edits = [
+        lambda t: "# edited\n" + t,
+        lambda t: t.replace(
+            "def _get_values(self, action, arg_strings):",
+            "def _get_values(self, act, strings):\n    pass\n\n\ndef _get_values(self, action, arg_strings):",
+            1,
+        ),
+        lambda t: t.replace(
+            "    def error(self, message):", '    def error(self, message):  # é ü\n        """ünïcode"""', 1
+        ),
+        lambda t: t + "\n\ndef appended():\n    return ArgumentParser().parse_args([])\n",
+        lambda t: t.replace("class Namespace(_AttributeHolder):", "class Namespace(_AttributeHolder, dict):", 1),
+        lambda t: "\n".join(line for line in t.splitlines() if not line.startswith("import ")) + "\n",
+        lambda t: "def replaced():\n    return 1\n",
+        lambda t: text,
+    ]
+    pool = ParsePool(PluginHost().languages, workers=1)
+    path = tmp_path / "argparse.py"
+    path.write_text(text)
+    assert pool.parse_inline(str(tmp_path), [("argparse.py", "python", None)])[0][0] == "parsed"
+    assert ("python", path.read_bytes()) == parse_pool._recent[(str(tmp_path.resolve()), "argparse.py")][:2]
+    for n, edit in enumerate(edits):
+        text_now = edit(path.read_text())
+        assert text_now != path.read_text(), n
+        path.write_text(text_now)
+        incremental = pool.parse_inline(str(tmp_path), [("argparse.py", "python", None)])
+        fresh = parse_chunk(str(tmp_path), [("argparse.py", "python", None)])  # keeps no tree
+        assert incremental[0][0] == "parsed", incremental
+        assert incremental == fresh, n
+    pool.close()

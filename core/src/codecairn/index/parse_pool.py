@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections import OrderedDict
 from concurrent.futures import Future
 from typing import Any
 
@@ -22,12 +23,21 @@ BINARY_SNIFF = 8192
 
 _languages: dict[str, Language] = {}
 _parsers: dict[str, Any] = {}
+# The files parsed last in this process (the narrow path: an agent edits the same few files again
+# and again), with their bytes and tree, so the next parse of one is incremental: tree-sitter
+# re-parses the changed region only (argparse.py: 13 ms from scratch, 0.1-0.3 ms after an edit). (real root, path) ->
+# (language, bytes, tree). Only inline parses of a few files keep one, and only so many bytes of
+# source in all: a tree takes about 20 times its file's size (argparse.py's 100 kB: 2.1 MB).
+RECENT_TREES = 8
+RECENT_BYTES = 256 << 10
+_recent: OrderedDict[tuple[str, str], tuple[str, bytes, Any]] = OrderedDict()
 
 
 def _init(languages: dict[str, Language]) -> None:
     global _languages
     _languages = languages
     _parsers.clear()
+    _recent.clear()
 
 
 def _parser(name: str):
@@ -50,8 +60,62 @@ def count_lines(data: bytes) -> int:
     return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
 
 
-def parse_one(root: str, path: str, language: str, old_hash: str | None) -> tuple:
-    """``root`` is a real path (parse_chunk makes it one): reads are confined to it.
+def _changed_span(old: bytes, new: bytes) -> tuple[int, int, int]:
+    """(start, old end, new end): the bytes before ``start`` and from each end on are the same."""
+    limit = min(len(old), len(new))
+    lo, hi = 0, limit  # the longest common prefix, by halving (each comparison is one memcmp)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[lo:mid] == new[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    start = lo
+    lo, hi = 0, limit - start  # ...and suffix, not overlapping the prefix
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[len(old) - mid : len(old) - lo] == new[len(new) - mid : len(new) - lo]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return start, len(old) - lo, len(new) - lo
+
+
+def _point(data: bytes, byte: int) -> tuple[int, int]:
+    row = data.count(b"\n", 0, byte)
+    return row, byte - (data.rfind(b"\n", 0, byte) + 1)
+
+
+def _parse(root: str, path: str, language: str, data: bytes, keep: bool) -> Any:
+    """The file's tree; with ``keep``, incrementally from the tree its last parse here left."""
+    parser = _parser(language)
+    if not keep or len(data) > RECENT_BYTES:
+        return parser.parse(data)
+    key = (root, path)
+    last = _recent.pop(key, None)
+    if last is not None and last[0] == language:
+        _, old, tree = last
+        start, old_end, new_end = _changed_span(old, data)
+        tree.edit(
+            start_byte=start,
+            old_end_byte=old_end,
+            new_end_byte=new_end,
+            start_point=_point(old, start),
+            old_end_point=_point(old, old_end),
+            new_end_point=_point(data, new_end),
+        )
+        tree = parser.parse(data, tree)
+    else:
+        tree = parser.parse(data)
+    _recent[key] = (language, data, tree)
+    while len(_recent) > RECENT_TREES or sum(len(kept[1]) for kept in _recent.values()) > RECENT_BYTES:
+        _recent.popitem(last=False)
+    return tree
+
+
+def parse_one(root: str, path: str, language: str, old_hash: str | None, keep: bool = False) -> tuple:
+    """``root`` is a real path (parse_chunk makes it one): reads are confined to it. ``keep``: an
+    inline parse, whose tree is kept for the next parse of the file (incremental).
 
     -> ("parsed", path, hash, lines, facts) | ("same", path, hash) | ("skipped", path, reason)
     | ("failed", path, error)."""
@@ -67,16 +131,16 @@ def parse_one(root: str, path: str, language: str, old_hash: str | None) -> tupl
     if digest == old_hash:
         return ("same", path, digest)
     try:
-        tree = _parser(language).parse(data)
+        tree = _parse(root, path, language, data, keep)
         facts = _languages[language].extractor(data, tree, path)
     except Exception as exc:  # a plugin's bug must cost one file, not the index
         return ("failed", path, f"{type(exc).__name__}: {exc}")
     return ("parsed", path, digest, count_lines(data), facts)
 
 
-def parse_chunk(root: str, jobs: list[tuple[str, str, str | None]]) -> list[tuple]:
+def parse_chunk(root: str, jobs: list[tuple[str, str, str | None]], keep: bool = False) -> list[tuple]:
     root = os.path.realpath(root)  # what every read is confined to (a root given through a link)
-    return [parse_one(root, path, language, old_hash) for path, language, old_hash in jobs]
+    return [parse_one(root, path, language, old_hash, keep) for path, language, old_hash in jobs]
 
 
 def parse_chunk_for_wire(root: str, jobs: list[tuple[str, str, str | None]]) -> list[tuple]:
@@ -133,7 +197,7 @@ class ParsePool:
         """For a handful of files the pool's round trip costs more than the parse."""
         if _languages is not self.languages:
             _init(self.languages)
-        return parse_chunk(root, jobs)
+        return parse_chunk(root, jobs, keep=len(jobs) <= RECENT_TREES)
 
     def close(self) -> None:
         if self._processes is not None:
