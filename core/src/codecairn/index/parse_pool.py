@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from collections import OrderedDict
 from concurrent.futures import Future
 from typing import Any
@@ -25,19 +26,21 @@ _languages: dict[str, Language] = {}
 _parsers: dict[str, Any] = {}
 # The files parsed last in this process (the narrow path: an agent edits the same few files again
 # and again), with their bytes and tree, so the next parse of one is incremental: tree-sitter
-# re-parses the changed region only (argparse.py: 13 ms from scratch, 0.1-0.3 ms after an edit). (real root, path) ->
-# (language, bytes, tree). Only inline parses of a few files keep one, and only so many bytes of
-# source in all: a tree takes about 20 times its file's size (argparse.py's 100 kB: 2.1 MB).
+# re-parses the changed region only (argparse.py: 13 ms from scratch, 0.1-0.3 ms after an edit).
+# (real root, path) -> (language, bytes, tree). Only inline parses of a few files keep one, and only
+# so many bytes of source in all: a tree takes about 20 times its file's size (argparse.py: 2.1 MB).
 RECENT_TREES = 8
 RECENT_BYTES = 256 << 10
 _recent: OrderedDict[tuple[str, str], tuple[str, bytes, Any]] = OrderedDict()
+_recent_lock = threading.Lock()  # inline parses of two roots may run in two threads at once
 
 
 def _init(languages: dict[str, Language]) -> None:
     global _languages
     _languages = languages
     _parsers.clear()
-    _recent.clear()
+    with _recent_lock:
+        _recent.clear()
 
 
 def _parser(name: str):
@@ -92,7 +95,8 @@ def _parse(root: str, path: str, language: str, data: bytes, keep: bool) -> Any:
     if not keep or len(data) > RECENT_BYTES:
         return parser.parse(data)
     key = (root, path)
-    last = _recent.pop(key, None)
+    with _recent_lock:
+        last = _recent.pop(key, None)
     if last is not None and last[0] == language:
         _, old, tree = last
         start, old_end, new_end = _changed_span(old, data)
@@ -107,9 +111,10 @@ def _parse(root: str, path: str, language: str, data: bytes, keep: bool) -> Any:
         tree = parser.parse(data, tree)
     else:
         tree = parser.parse(data)
-    _recent[key] = (language, data, tree)
-    while len(_recent) > RECENT_TREES or sum(len(kept[1]) for kept in _recent.values()) > RECENT_BYTES:
-        _recent.popitem(last=False)
+    with _recent_lock:
+        _recent[key] = (language, data, tree)
+        while len(_recent) > RECENT_TREES or sum(len(kept[1]) for kept in _recent.values()) > RECENT_BYTES:
+            _recent.popitem(last=False)
     return tree
 
 
