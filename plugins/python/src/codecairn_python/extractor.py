@@ -2163,16 +2163,19 @@ class _FileExtraction:
                 continue
             at, names, keyword_only, star, double_star = target
             positions_known = True
+            positionals = 0  # written before a spread: `run("tag", *args)` hands args on from 1
             for position, arg in enumerate(self._spread(arguments)[skip:]):
                 if arg.type in ("list_splat", "dictionary_splat"):
                     if (caller := self._forwarding(arg, node.start_byte, params)) is not None:
-                        forwarded.append((target, *caller, position))  # what relay's calls pass it
+                        forwarded.append((target, *caller, positionals))  # what relay's calls pass it
                     elif arg.type == "dictionary_splat":
                         break  # `f(**opts)`: which keywords it passes is not known
                     positions_known = False  # `f(*xs)`: the positions after it are not known
                     continue
-                if not positions_known and arg.type != "keyword_argument":
-                    continue
+                if arg.type != "keyword_argument" and arg.type != "pair":
+                    if not positions_known:
+                        continue
+                    positionals += 1
                 if arg.type == "keyword_argument" or arg.type == "pair":
                     key, value = self._argument_key(arg), arg.child_by_field_name("value")
                     param = key or ""
