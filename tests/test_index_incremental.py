@@ -211,3 +211,41 @@ async def test_descendants_follow_edits_of_either_side(tmp_path: Path, cache_dir
         assert [a["qualified_name"] for a in found["ancestors"]] == ["shapes.Shape"]
     finally:
         await ws.close()
+
+
+async def test_a_file_added_or_removed_between_edits_is_seen_by_the_next_edit(tmp_path: Path, cache_dir: Path) -> None:
+    """The narrow path keeps which files make up each module between edits; a file that comes or
+    goes must be seen by the next edit's resolution: a Go package is its directory's files, and a
+    call of a function another file of the package defines resolves once that file is there, and
+    no longer once it is gone."""
+    (tmp_path / "go.mod").write_text("module example.com/app\n\ngo 1.21\n")
+    (tmp_path / "main.go").write_text("package main\n\nfunc main() {\n}\n")
+    ws = await Workspace.open(tmp_path)
+    ask = answers(ws)
+
+    async def callees() -> list[str]:
+        found = (await ask.call("get_symbol", name="main", path="main.go")).get("callees", {})
+        return sorted(
+            f"{path}:{name}"
+            for how, paths in found.items()
+            if how in ("exact", "import")
+            for path, names in paths.items()
+            for name in names
+        )
+
+    try:
+        await ws.index_now()
+        (tmp_path / "main.go").write_text("package main\n\n// edited\nfunc main() {\n}\n")
+        await ws.indexer.refresh(["main.go"])
+        (tmp_path / "util.go").write_text("package main\n\nfunc helper() {\n}\n")
+        await ws.indexer.refresh(["util.go"])
+        (tmp_path / "main.go").write_text("package main\n\nfunc main() {\n\thelper()\n}\n")
+        await ws.indexer.refresh(["main.go"])
+        assert await callees() == ["util.go:helper"]
+        (tmp_path / "util.go").unlink()
+        await ws.indexer.refresh(["util.go"])
+        (tmp_path / "main.go").write_text("package main\n\nfunc main() {\n\thelper()\n}\n\n// again\n")
+        await ws.indexer.refresh(["main.go"])
+        assert await callees() == []
+    finally:
+        await ws.close()

@@ -27,7 +27,7 @@ from codecairn.index.pipeline import (
     their_own_edges,
 )
 from codecairn.index.plan import Plan
-from codecairn.index.resolver import Bindings, Resolver, add_exports, build_bindings
+from codecairn.index.resolver import Bindings, ModuleMap, Resolver, add_exports, build_bindings
 from codecairn.index.symbol_index import SymbolIndex
 from codecairn.index.target import IndexTarget
 from codecairn.model import INHERITANCE_KINDS, PASSES, RESOLVED_FIRST, RETURNS, FileInfo, IndexedFile, IndexSummary
@@ -112,6 +112,7 @@ class NarrowIndexer:
         self._generation: int | None = None
         self._bindings: dict[int, Bindings] = {}
         self._infos: dict[int, FileInfo] = {}
+        self._modules: ModuleMap | None = None  # Resolver.module_map() while no file comes or goes
 
     async def apply(self, todo: Plan, summary: IndexSummary, started: float) -> IndexSummary:
         """Carry out a plan; the caller holds the index lock."""
@@ -228,6 +229,7 @@ class NarrowIndexer:
         if self._generation != state.generation:
             self._bindings = await load_bindings(self.target.store)
             self._infos = state.file_infos()
+            self._modules = None
             self._generation = state.generation
 
     async def warm(self) -> None:
@@ -238,8 +240,11 @@ class NarrowIndexer:
         for fid in deleted:
             self._bindings.pop(fid, None)
             self._infos.pop(fid, None)
+            self._modules = None
         for p in parsed:
             fid = file_ids[p.path]
+            if (was := self._infos.get(fid)) is None or was.module != p.facts.module or was.language != p.language:
+                self._modules = None
             fresh = build_bindings([(fid, i.name, i.alias, i.target) for i in p.facts.imports])
             add_exports(fresh, ((fid, e.name, e.kind) for e in p.facts.exports))
             self._bindings[fid] = fresh.get(fid, Bindings())
@@ -276,8 +281,9 @@ class NarrowIndexer:
             known = known + standing
         first = [e for e in edges if e[2] in RESOLVED_FIRST]
         calls = await their_own_edges(store, [e for e in edges if e[2] not in RESOLVED_FIRST])
-        resolver = Resolver(target.state.symbols, self._infos, target.languages, self._bindings)
+        resolver = Resolver(target.state.symbols, self._infos, target.languages, self._bindings, self._modules)
         updates = await anyio.to_thread.run_sync(resolver.resolve_first, first) if first else []
+        self._modules = resolver.module_map()
         # A function here that returns something else now: the calls elsewhere that follow it too.
         changed = {qn.rpartition(".")[2] for qn, _ in returns_before ^ _returns(target.state.symbols, file_ids)}
         if changed:

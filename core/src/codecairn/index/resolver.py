@@ -70,6 +70,9 @@ _CALL_RECEIVER = re.compile(r"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\((.*)\)"
 _LITERAL_RECEIVER = re.compile(r"(?:([rRbBuUfF]{0,2})[\"']|\[)")
 
 
+ModuleMap = tuple[dict[tuple[str, str], list[int]], dict[str, set[str]]]
+
+
 @dataclass
 class Bindings:
     """What a file's imports bring into scope."""
@@ -87,16 +90,19 @@ class Resolver:
         files: dict[int, FileInfo],
         languages: dict[str, Language],
         bindings: dict[int, Bindings],
+        modules: ModuleMap | None = None,
     ) -> None:
+        """``modules``: module_map() of an earlier resolver over the same files, when the caller
+        knows no file came, went or changed module since (the narrow path keeps it between edits)."""
         self.index = index
         self.files = files
         self.languages = languages
         self.rules = {name: lang.resolution for name, lang in languages.items()}
         self.bindings = bindings
         self._top: dict[int, dict[str, list[int]]] = {}
-        self._module_files: dict[tuple[str, str], list[int]] | None = None
+        self._module_files: dict[tuple[str, str], list[int]] | None = modules[0] if modules else None
         self._module_top: dict[tuple[str, str], dict[str, list[int]]] = {}
-        self._modules_by_lang: dict[str, set[str]] | None = None
+        self._modules_by_lang: dict[str, set[str]] | None = modules[1] if modules else None
         self._module_cache: dict[tuple[str, str], str | None] = {}
         self._name_only_cache: dict[tuple[str, frozenset[str]], tuple[int, str] | None] = {}
         self._external_cache: dict[tuple[int, str], str | None] = {}  # (module file, name) -> outside
@@ -152,6 +158,13 @@ class Resolver:
                 self._module_files[(family, info.module)].append(fid)
                 self._modules_by_lang[family].add(info.module)
         return self._module_files
+
+    def module_map(self) -> ModuleMap:
+        """(family, module) -> its files, and family -> its modules: what _modules() builds from
+        every file (≈ 2 ms on CPython's Lib), for a later resolver over the same files."""
+        self._modules()
+        assert self._module_files is not None and self._modules_by_lang is not None
+        return self._module_files, self._modules_by_lang
 
     def _family(self, language: str) -> str:
         lang = self.languages.get(language)
