@@ -1205,10 +1205,6 @@ class Resolver:
                 return False
         return True
 
-    def _subclass_map(self) -> dict[int, list[int]]:
-        """type id -> its direct subtypes in the index."""
-        return self.index.subtypes_of
-
     def _super_ends_at_root(self, type_id: int) -> bool:
         """Does `super()` in the type, past its supertypes, reach the language's root type? Every
         supertype is in the index (_closed), and no class below it puts another supertype after it
@@ -1217,7 +1213,7 @@ class Resolver:
         found = self._root_cache.get(type_id)
         if found is None:
             found = self._closed(type_id)
-            open_types, bases, subclasses = self.index.open_types, self.index.bases, self._subclass_map()
+            open_types, bases, subclasses = self.index.open_types, self.index.bases, self.index.subtypes_of
             seen, queue = {type_id}, list(subclasses.get(type_id, ()))
             while queue and found:
                 sub = queue.pop()
@@ -1238,7 +1234,7 @@ class Resolver:
         if not self._closed(type_id):
             self._subclass_cache[key] = None
             return None
-        open_types, subclasses = self.index.open_types, self._subclass_map()
+        open_types, subclasses = self.index.open_types, self.index.subtypes_of
         targets: set[int] = set()
         unknowable = False  # a subclass may have it from a supertype outside the index
         seen, queue = {type_id}, list(subclasses.get(type_id, ()))

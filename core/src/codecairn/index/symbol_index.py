@@ -143,6 +143,7 @@ class SymbolIndex:
         # By name, each list filtered once: a common name's list (CPython's __init__: thousands of
         # ids) is not scanned again for every symbol of the file that goes.
         gone_by_name: dict[str, set[int]] = defaultdict(set)
+        gone_subtypes: dict[int, set[int]] = defaultdict(set)  # the same for each supertype's list
         for sid in removed:
             s = self.rows.pop(sid)
             removed_rows.append(s)
@@ -153,7 +154,7 @@ class SymbolIndex:
             self.children.pop(sid, None)
             for base in self.bases.pop(sid, ()):
                 self._hierarchy_changes[(base, s.qualified_name)] -= 1
-                _discard(self.subtypes_of, base, sid)
+                gone_subtypes[base].add(sid)
             self.returns.pop(sid, None)
             if sid in self.open_types:
                 self.open_types.discard(sid)
@@ -162,6 +163,13 @@ class SymbolIndex:
             _discard_all(self.by_name, name, sids)
         if removed:
             self._ancestry = {}
+            for base, sids in gone_subtypes.items():
+                if base in removed:
+                    continue  # its list goes whole, below
+                if kept_subtypes := [t for t in self.subtypes_of.get(base, ()) if t not in sids]:
+                    self.subtypes_of[base] = kept_subtypes
+                else:
+                    self.subtypes_of.pop(base, None)
             named = {t for sid in removed for t in self.subtypes_of.pop(sid, ())}
             for tid in named - removed:  # types elsewhere whose supertypes went
                 kept = [b for b in self.bases.get(tid, ()) if b not in removed]
