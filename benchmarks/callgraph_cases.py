@@ -2604,3 +2604,83 @@ run(first, then=second)
 }
 for _category, _cases in FORWARDING_CASES.items():
     CASES[_category] = CASES[_category] + _cases
+
+# Sixth round, 2026-12-06 evening: what a module's calls pass the methods of its own classes — on
+# a new instance, on one held in a name, through self and cls, and handed on through `*args`.
+OWN_METHODS_CASES: dict[str, list[Case]] = {
+    "args": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def third():
+    pass
+
+
+class Runner:
+    def run(self, job):
+        job()
+
+    def again(self):
+        self.run(second)
+
+    @classmethod
+    def boot(cls, hook):
+        hook()
+
+    @classmethod
+    def setup(cls):
+        cls.boot(third)
+
+
+Runner().run(first)
+runner = Runner()
+runner.again()
+Runner.setup()
+"""
+            },
+            {
+                "main": {"main.Runner", "main.Runner.run", "main.Runner.again", "main.Runner.setup"},
+                "main.Runner": {"builtins.classmethod"},
+                "main.Runner.run": {"main.first", "main.second"},
+                "main.Runner.again": {"main.Runner.run"},
+                "main.Runner.boot": {"main.third"},
+                "main.Runner.setup": {"main.Runner.boot"},
+            },
+        ),
+        (
+            {
+                "main.py": """
+class Runner:
+    def run(self, f, *args):
+        f(*args)
+
+
+def first(x):
+    pass
+
+
+def relay(*args):
+    Runner().run(first, *args)
+
+
+relay(1)
+"""
+            },
+            {
+                "main": {"main.relay"},
+                "main.relay": {"main.Runner", "main.Runner.run"},
+                "main.Runner.run": {"main.first"},
+            },
+        ),
+    ],
+}
+for _category, _cases in OWN_METHODS_CASES.items():
+    CASES[_category] = CASES[_category] + _cases

@@ -2034,3 +2034,61 @@ async def test_own_star_arguments_handed_on_carry_what_the_calls_pass(tmp_path: 
         assert callees(await a.get_symbol("main.deferred")) == {"main.second": "flow", "main.third": "flow"}
     finally:
         await ws.close()
+
+
+async def test_methods_of_the_modules_own_classes_take_what_its_calls_pass(tmp_path: Path, cache_dir: Path) -> None:
+    """`Runner().run(first)`, `runner.run(second)` on an instance held in a name, `self.run(f)`
+    and `cls.boot(f)` inside the class: the method's parameter holds what those calls of the same
+    module pass, so the call through it reaches each function (only module-level functions and
+    constructors were bound within a module before). An edit that passes something else moves
+    the edge."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    main = root / "main.py"
+    source = textwrap.dedent(
+        """
+        def first():
+            pass
+
+
+        def second():
+            pass
+
+
+        def third():
+            pass
+
+
+        class Runner:
+            def run(self, job):
+                job()
+
+            def again(self):
+                self.run(first)
+
+            @classmethod
+            def boot(cls, hook):
+                hook()
+
+            @classmethod
+            def setup(cls):
+                cls.boot(third)
+
+
+        Runner().run(first)
+        runner = Runner()
+        runner.run(second)
+        """
+    ).lstrip()
+    main.write_text(source)
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        assert callees(await a.get_symbol("main.Runner.run")) == {"main.first": "flow", "main.second": "flow"}
+        assert callees(await a.get_symbol("main.Runner.boot")) == {"main.third": "flow"}
+        main.write_text(source.replace("runner.run(second)", "runner.run(third)"))
+        await ws.refresh(["main.py"])
+        assert callees(await a.get_symbol("main.Runner.run")) == {"main.first": "flow", "main.third": "flow"}
+    finally:
+        await ws.close()

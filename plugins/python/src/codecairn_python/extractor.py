@@ -1349,6 +1349,10 @@ class _FileExtraction:
             self._classes = {s[1] for i, s in enumerate(self.symbols) if parents[i] == -1 and is_class[i]}
         return self._classes
 
+    def _all_method_names(self) -> set[str]:
+        """The names of the methods any class of this file defines."""
+        return {s[1] for s in self.symbols if s[0] == "method"}
+
     def _method_names(self, cls: int) -> set[str]:
         """The names of the methods class ``cls`` of this file defines (all classes' found once)."""
         if self._methods_by_class is None:
@@ -2132,9 +2136,11 @@ class _FileExtraction:
         # relay's are, the name spread, is it *args, how many positions come before it)
         forwarded: list[tuple[_Parameters, int, str, bool, int]] = []
         first_base: dict[int, str] | None = None
+        text = self.text
         for node in calls:
             skip = 0  # arguments that are not the target's (`partial(run, first)`: run)
-            if node.end_byte - node.start_byte in _PARTIAL_LENGTHS and self._text(node) in _PARTIALS:
+            start, end = node.start_byte, node.end_byte  # read once: each read of a node is a C call
+            if end - start in _PARTIAL_LENGTHS and text[start:end] in _PARTIALS:
                 # `partial(run, first)` binds run's first parameter as `run(first)` would
                 arguments = node.parent.child_by_field_name("arguments") if node.parent is not None else None
                 wrapped = arguments.named_children[0] if arguments is not None and arguments.named_child_count else None
@@ -2143,8 +2149,8 @@ class _FileExtraction:
                 )
                 skip = 1
             elif node.type == "identifier":
-                target = params.get(self._text(node))
-            elif node.end_byte - node.start_byte == len(_SUPER_INIT) and self._text(node) == _SUPER_INIT:
+                target = params.get(text[start:end])
+            elif end - start == len(_SUPER_INIT) and text[start:end] == _SUPER_INIT:
                 # `super().__init__(first)` in a class of the file whose first base is one too:
                 # binds that base's __init__ as `Base(first)` would
                 if first_base is None:
@@ -2152,7 +2158,7 @@ class _FileExtraction:
                     for r in self.relations:
                         if r[0] == "extends" and r[1] not in first_base:
                             first_base[r[1]] = r[2]
-                cls = self._enclosing_class(self._owner(node.start_byte))
+                cls = self._enclosing_class(self._owner(start))
                 target = params.get(first_base.get(cls, "")) if cls >= 0 else None
             else:
                 continue
@@ -2293,6 +2299,7 @@ class _FileExtraction:
         _calls() found going to an imported name."""
         add = self.relations.append
         text, names_code, sources, value_names = self._text, self._names_code, self.import_sources, self.value_names
+        classes = self._module_classes()
         for node, owner, receiver, name, start in passing:
             arguments = node.next_named_sibling  # a call's argument list follows its function
             if arguments is None or arguments.type != "argument_list":
@@ -2304,9 +2311,11 @@ class _FileExtraction:
                 callee = f"{made}().{name}" if made and _is_type_name(made) else ""
             elif receiver.partition(".")[0] in sources:
                 callee = f"{receiver}.{name}" if _DOTTED_NAME.fullmatch(receiver) else ""
+            elif receiver in _SELF_NAMES:  # `self.run(task)`: a method of the calling one's class
+                callee = f"{receiver}.{name}"
             else:  # `runner = Runner(); runner.start(listener)`: a method of the class it holds
                 held = self._type_of(owner, receiver, start)
-                ok = held and held.partition(".")[0] in sources and _DOTTED_NAME.fullmatch(held)
+                ok = held and (held.partition(".")[0] in sources or held in classes) and _DOTTED_NAME.fullmatch(held)
                 callee = f"{held}().{name}" if ok else ""
             if not callee:
                 continue
@@ -2523,14 +2532,21 @@ class _FileExtraction:
         passing: list[tuple[Any, int, str, str, int]] = []  # calls of imported names: _passes()
         self._names_code("")  # builds self._defs
         passable = (self._defs or set()) | sources.keys() | value_names  # what an argument worth a fact names
+        classes = self._module_classes()
         # Locals that hold an instance of an imported class somewhere (`runner = Runner()`): their
-        # methods' parameters are another module's too.
-        typed_imported = {
+        # methods' parameters are another module's too; or of a class of this module, whose
+        # methods this file's calls bind the same way (`_arguments` binds its functions only).
+        typed_instances = {
             var
             for held in self.local_types.values()
             for var, types in held.items()
-            if any(t.lstrip(FLOWED).partition(".")[0] in sources for _, t in types)
+            if any((head := t.lstrip(FLOWED).partition(".")[0]) in sources or head in classes for _, t in types)
         }
+        # Can a call's arguments bind parameters _passes() records (its receiver or name starts
+        # with an imported name, such a local, this module's class)? Asked of every call, answered
+        # once per receiver: most repeat (`self`, `os.path`, `assertEqual`).
+        passes_by_head: dict[str, bool] = {}
+        own_methods = self._all_method_names()
         last = len(bounds) - 1
         i, owner, upcoming = 0, owners[0], bounds[1] if last else _END
         for node in nodes:
@@ -2641,9 +2657,19 @@ class _FileExtraction:
             if receiver_type[-2:] == INSTANCE:
                 receiver_type = self._retyped(receiver_type, owner, start)
             add(_new(Relation, ("calls", owner, name, call_line, receiver, receiver_type)))
-            if sources and (
-                (receiver or name).partition(".")[0].partition("(")[0] in sources or receiver in typed_imported
-            ):
+            head = receiver or name + "("  # `x()` and `x.f()` differ when x is a local: kept apart
+            if (passes := passes_by_head.get(head)) is None:
+                first_name = head.partition(".")[0].partition("(")[0]
+                passes = passes_by_head[head] = (
+                    first_name in sources
+                    or receiver in typed_instances
+                    # a method of this module's class: `Runner().run(f)` (not `Runner(f)`:
+                    # _arguments binds a constructor of the file)
+                    or (bool(receiver) and first_name in classes)
+                )
+            # `self.run(f)`: a method a class of this file defines (not the 40,000 inherited
+            # `self.assertEqual(...)` of CPython's tests, whose values would never settle on one)
+            if passes or (receiver in _SELF_NAMES and name in own_methods):
                 # The text first: nine in ten such calls pass nothing this file names as code. Up to
                 # the first ")" it is the whole argument list unless a call, a bracket or a string
                 # is inside: then _passes asks the tree (which costs more than reading).

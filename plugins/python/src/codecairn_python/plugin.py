@@ -30,7 +30,9 @@ def codecairn_languages() -> list[Language]:
             #    returns edge from a variable to the function or class it holds
             # 10: a function's own *args/**kwargs handed on (`run(*args, **kwargs)`) carry what its
             #     calls pass it; keyword arguments after a `*` spread bind; `partial(f, a)` binds f as `f(a)`
-            version="10",
+            # 11: what a module's calls pass the methods of its own classes (`Runner().run(f)`,
+            #     `runner.run(f)`, `self.run(f)`) binds their parameters, as another module's calls do
+            version="11",
             resolution=ResolutionRules(
                 separator=".",
                 implicit_members=False,
