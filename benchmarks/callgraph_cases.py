@@ -2605,8 +2605,9 @@ run(first, then=second)
 for _category, _cases in FORWARDING_CASES.items():
     CASES[_category] = CASES[_category] + _cases
 
-# Sixth round, 2026-12-06 evening: what a module's calls pass the methods of its own classes — on
-# a new instance, on one held in a name, through self and cls, and handed on through `*args`.
+# 2026-12-06 evening: what a module's calls pass the methods of its own classes — on
+# a new instance, on one held in a name, through self and cls, and handed on through `*args`; a
+# generator yielding instances, looped over directly and through a name.
 OWN_METHODS_CASES: dict[str, list[Case]] = {
     "args": [
         (
@@ -2679,6 +2680,29 @@ relay(1)
                 "main.relay": {"main.Runner", "main.Runner.run"},
                 "main.Runner.run": {"main.first"},
             },
+        ),
+    ],
+    "generators": [
+        (
+            {
+                "main.py": """
+class Task:
+    def run(self):
+        pass
+
+
+def tasks():
+    yield Task()
+
+
+for t in tasks():
+    t.run()
+pending = tasks()
+for job in pending:
+    job.run()
+"""
+            },
+            {"main": {"main.tasks", "main.Task.run"}, "main.tasks": {"main.Task"}},
         ),
     ],
 }

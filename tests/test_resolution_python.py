@@ -2041,7 +2041,7 @@ async def test_methods_of_the_modules_own_classes_take_what_its_calls_pass(tmp_p
     and `cls.boot(f)` inside the class: the method's parameter holds what those calls of the same
     module pass, so the call through it reaches each function (only module-level functions and
     constructors were bound within a module before). An edit that passes something else moves
-    the edge."""
+    the edge. A loop over a generator yielding instances calls their methods."""
     root = tmp_path / "proj"
     root.mkdir()
     main = root / "main.py"
@@ -2075,9 +2075,15 @@ async def test_methods_of_the_modules_own_classes_take_what_its_calls_pass(tmp_p
                 cls.boot(third)
 
 
+        def runners():
+            yield Runner()
+
+
         Runner().run(first)
         runner = Runner()
         runner.run(second)
+        for each in runners():
+            each.again()
         """
     ).lstrip()
     main.write_text(source)
@@ -2087,6 +2093,8 @@ async def test_methods_of_the_modules_own_classes_take_what_its_calls_pass(tmp_p
         a = answers(ws)
         assert callees(await a.get_symbol("main.Runner.run")) == {"main.first": "flow", "main.second": "flow"}
         assert callees(await a.get_symbol("main.Runner.boot")) == {"main.third": "flow"}
+        # a loop over a generator yielding instances calls their class's methods
+        assert python_edges((await a.get_symbol("main.Runner.again"))["callers"]).get("main.(top level)") == "flow"
         main.write_text(source.replace("runner.run(second)", "runner.run(third)"))
         await ws.refresh(["main.py"])
         assert callees(await a.get_symbol("main.Runner.run")) == {"main.first": "flow", "main.third": "flow"}

@@ -1282,10 +1282,19 @@ class _FileExtraction:
             for item in items:  # `yield first`, `yield from [first, second]`
                 if self._names_code(name := self._text(item)):
                     self.yielded.setdefault(self.symbols[owner][1], []).append(name)
+                elif item.type == "call" and (made := self._made(item)):  # `yield Task()`: an instance
+                    self.yielded.setdefault(self.symbols[owner][1], []).append(made + "()")
         for _ in range(3):  # `yield from inner()`: what inner yields, a few delegations deep
             for outer, inner in delegations:
                 got = self.yielded.setdefault(outer, [])
                 got += [name for name in self.yielded.get(inner, ()) if name not in got]
+
+    def _made(self, call) -> str:
+        """The class ``call`` makes an instance of (`Task()`, `jobs.Task()`) when it names this
+        module's or an imported class, else ""."""
+        function = call.child_by_field_name("function")
+        made = _dotted(self._text(function)) if function is not None else ""
+        return made if made and _is_type_name(made) and self._names_code(made.partition(".")[0]) else ""
 
     def _returned_literal(self, call, kinds: tuple[str, ...]):
         """The tuple, list or dict literal (of ``kinds``) that ``call``'s function of this module
