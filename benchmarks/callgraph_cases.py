@@ -2607,7 +2607,8 @@ for _category, _cases in FORWARDING_CASES.items():
 
 # 2026-12-06 evening: what a module's calls pass the methods of its own classes — on
 # a new instance, on one held in a name, through self and cls, and handed on through `*args`; a
-# generator yielding instances, looped over directly and through a name.
+# generator yielding instances, looped over directly and through a name; a comprehension held in a
+# name and looped over; `f = next(g)`.
 OWN_METHODS_CASES: dict[str, list[Case]] = {
     "args": [
         (
@@ -2703,6 +2704,51 @@ for job in pending:
 """
             },
             {"main": {"main.tasks", "main.Task.run"}, "main.tasks": {"main.Task"}},
+        ),
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def third():
+    pass
+
+
+funcs = (f for f in [first, second])
+for f in funcs:
+    f()
+more = [g for g in (third,)]
+for g in more:
+    g()
+"""
+            },
+            {"main": {"main.first", "main.second", "main.third"}},
+        ),
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def gen():
+    yield first
+
+
+g = gen()
+f = next(g)
+f()
+h = next(gen())
+h()
+"""
+            },
+            {"main": {"main.gen", "builtins.next", "main.first"}},
         ),
     ],
 }

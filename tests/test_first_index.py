@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from codecairn.index import pipeline
 from codecairn.index.edge_loader import EdgeLoader
+from codecairn.model import ALSO
 from codecairn.store.overview import _compute, index_overview
 from codecairn.store.store import Store
 from codecairn.workspace import Workspace
@@ -27,6 +28,12 @@ async def edge_rows(ws: Workspace) -> list[tuple]:
         "SELECT id, file_id, kind, source_id, target, receiver, receiver_type, line, "
         "target_id, resolution FROM edges ORDER BY id"
     )
+
+
+def given(rows: list[tuple]) -> list[tuple]:
+    """The edges the files gave: not the rows a resolution adds beside a call that reaches several
+    functions (model.ALSO), which a run cancelled before resolving that call has not made yet."""
+    return [r for r in rows if not r[6].startswith(ALSO)]
 
 
 async def test_the_counted_overview_is_what_a_scan_of_the_tables_gives(stdlib_part: Path, cache_dir: Path) -> None:
@@ -76,9 +83,9 @@ async def test_cancelled_while_resolving_then_completed(
         with pytest.raises(asyncio.CancelledError):
             await ws.index_now()
         store.insert_edges = original
-        stored = await edge_rows(ws)
+        stored = given(await edge_rows(ws))
         # Every edge is there exactly once: the two resolved chunks and the rest unresolved.
-        assert [r[:8] for r in stored] == [r[:8] for r in expected]
+        assert [r[:8] for r in stored] == [r[:8] for r in given(expected)]
         resolved_before = sum(1 for r in stored if r[8] is not None)
         assert 0 < resolved_before < sum(1 for r in expected if r[8] is not None)
         assert await store.get_meta("resolution_pending") == "1"
@@ -143,8 +150,8 @@ async def test_a_helper_process_loads_the_edges_to_the_same_result_and_a_cancel_
     try:
         with pytest.raises(asyncio.CancelledError):
             await ws.index_now()
-        stored = await edge_rows(ws)
-        assert [r[:8] for r in stored] == [r[:8] for r in expected], "every edge exactly once"
+        stored = given(await edge_rows(ws))
+        assert [r[:8] for r in stored] == [r[:8] for r in given(expected)], "every edge exactly once"
         assert any(r[8] is not None for r in stored[1000:1500]), "the chunk in flight was written whole"
         assert all(r[8] is None for r in stored[1500:]), "the rest is stored unresolved"
         assert await ws.store.get_meta("resolution_pending") == "1"

@@ -2100,3 +2100,56 @@ async def test_methods_of_the_modules_own_classes_take_what_its_calls_pass(tmp_p
         assert callees(await a.get_symbol("main.Runner.run")) == {"main.first": "flow", "main.third": "flow"}
     finally:
         await ws.close()
+
+
+async def test_a_comprehension_held_in_a_name_and_next_of_a_generator_are_followed(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    """`funcs = (f for f in (first, second))` then `for f in funcs: f()` calls each; `f = next(g)`
+    with g a generator yielding one function calls it; a comprehension that transforms its items
+    says nothing (no guess)."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            def first():
+                pass
+
+
+            def second():
+                pass
+
+
+            def third():
+                pass
+
+
+            def gen():
+                yield third
+
+
+            def loops():
+                funcs = (f for f in (first, second))
+                for f in funcs:
+                    f()
+                made = [f() for f in (first,)]
+                for m in made:
+                    m()
+
+
+            def steps():
+                g = gen()
+                step = next(g)
+                step()
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        assert callees(await a.get_symbol("main.loops")) == {"main.first": "flow", "main.second": "flow"}
+        assert callees(await a.get_symbol("main.steps")) == {"main.gen": "exact", "main.third": "flow"}
+    finally:
+        await ws.close()

@@ -62,7 +62,10 @@ _QUERY_SOURCE = """
 (call
   function: (subscript value: [(identifier) (subscript) (call)] subscript: [(integer) (string) (unary_operator)])
   @call.subscript)
-(assignment left: (identifier) right: [(list) (tuple) (dictionary)]) @assign.container
+(assignment
+  left: (identifier)
+  right: [(list) (tuple) (dictionary) (generator_expression) (list_comprehension) (set_comprehension)])
+  @assign.container
 (assignment
   left: (identifier)
   right: (call function: (identifier) @_dict arguments: (argument_list (keyword_argument)))
@@ -1127,6 +1130,13 @@ class _FileExtraction:
                     self._note_value(start, var, wrapped)
                 elif not is_self and callee in self.yielded:  # `g = steps()`: a loop over g takes what it yields
                     self._note_container(start, var, {None: tuple(self.yielded[callee])})
+                elif (
+                    callee == "next"
+                    and not is_self
+                    and (right := node.child_by_field_name("right")) is not None
+                    and (got := self._next(right, callee, self._owner(start)))
+                ):  # `f = next(g)`, `f = next(steps())`: the one function the generator yields
+                    self._note_value(start, var, got)
                 elif marked := self._marked_call(callee):  # `order = make()`: make's returns edge
                     note(start, is_self, var, marked)
         for node in _in_source_order(typed_assignments):
@@ -1282,19 +1292,12 @@ class _FileExtraction:
             for item in items:  # `yield first`, `yield from [first, second]`
                 if self._names_code(name := self._text(item)):
                     self.yielded.setdefault(self.symbols[owner][1], []).append(name)
-                elif item.type == "call" and (made := self._made(item)):  # `yield Task()`: an instance
-                    self.yielded.setdefault(self.symbols[owner][1], []).append(made + "()")
+                elif item.type == "call" and (made := self._made_instance(item)):  # `yield Task()`: an instance
+                    self.yielded.setdefault(self.symbols[owner][1], []).append(made)
         for _ in range(3):  # `yield from inner()`: what inner yields, a few delegations deep
             for outer, inner in delegations:
                 got = self.yielded.setdefault(outer, [])
                 got += [name for name in self.yielded.get(inner, ()) if name not in got]
-
-    def _made(self, call) -> str:
-        """The class ``call`` makes an instance of (`Task()`, `jobs.Task()`) when it names this
-        module's or an imported class, else ""."""
-        function = call.child_by_field_name("function")
-        made = _dotted(self._text(function)) if function is not None else ""
-        return made if made and _is_type_name(made) and self._names_code(made.partition(".")[0]) else ""
 
     def _returned_literal(self, call, kinds: tuple[str, ...]):
         """The tuple, list or dict literal (of ``kinds``) that ``call``'s function of this module
@@ -1541,12 +1544,12 @@ class _FileExtraction:
         lists = {
             self._text(n.child_by_field_name("left"))
             for n in assignments
-            if n.child_by_field_name("right").type == "list"
+            if n.child_by_field_name("right").type in ("list", "list_comprehension")
         }
         dicts = {
             self._text(n.child_by_field_name("left"))
             for n in assignments
-            if n.child_by_field_name("right").type != "list"
+            if n.child_by_field_name("right").type in ("dictionary", "tuple", "call")
         }
         growing, keyed = lists | held_before, dicts | held_before
         steps = sorted(
@@ -1576,6 +1579,9 @@ class _FileExtraction:
                 continue
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             if left is None or right is None:
+                continue
+            if right.type in _COMPREHENSIONS:  # `funcs = (f for f in (first, second))`: a loop's values
+                self._note_container(start, self._text(left), {None: tuple(self._iterated(right, self._owner(start)))})
                 continue
             self._note_container(start, self._text(left), self._literal_held(right))
 

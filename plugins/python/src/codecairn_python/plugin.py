@@ -32,7 +32,8 @@ def codecairn_languages() -> list[Language]:
             #     calls pass it; keyword arguments after a `*` spread bind; `partial(f, a)` binds f as `f(a)`
             # 11: what a module's calls pass the methods of its own classes (`Runner().run(f)`,
             #     `runner.run(f)`, `self.run(f)`) binds their parameters, as another module's calls do;
-            #     a generator yielding an instance (`yield Task()`): a loop over it calls its methods
+            #     a generator yielding an instance (`yield Task()`): a loop over it calls its methods;
+            #     a comprehension held in a name (`funcs = (f for f in fs)`) and `f = next(g)` followed
             version="11",
             resolution=ResolutionRules(
                 separator=".",
