@@ -2608,7 +2608,8 @@ for _category, _cases in FORWARDING_CASES.items():
 # 2026-12-06 evening: what a module's calls pass the methods of its own classes — on
 # a new instance, on one held in a name, through self and cls, and handed on through `*args`; a
 # generator yielding instances, looped over directly and through a name; a comprehension held in a
-# name and looped over; `f = next(g)`.
+# name and looped over; `f = next(g)`; a decorator returning another function of the module; a class
+# returned, held in a name, then made.
 OWN_METHODS_CASES: dict[str, list[Case]] = {
     "args": [
         (
@@ -2749,6 +2750,51 @@ h()
 """
             },
             {"main": {"main.gen", "builtins.next", "main.first"}},
+        ),
+    ],
+    "decorators": [
+        (
+            {
+                "main.py": """
+def other():
+    pass
+
+
+def swap(f):
+    return other
+
+
+@swap
+def original():
+    pass
+
+
+original()
+"""
+            },
+            {"main": {"main.swap", "main.other"}},
+        ),
+    ],
+    "returns": [
+        (
+            {
+                "main.py": """
+class A:
+    def go(self):
+        pass
+
+
+def make():
+    return A
+
+
+kind = make()
+kind().go()
+made = kind()
+made.go()
+"""
+            },
+            {"main": {"main.make", "main.A", "main.A.go"}},
         ),
     ],
 }

@@ -2153,3 +2153,57 @@ async def test_a_comprehension_held_in_a_name_and_next_of_a_generator_are_follow
         assert callees(await a.get_symbol("main.steps")) == {"main.gen": "exact", "main.third": "flow"}
     finally:
         await ws.close()
+
+
+async def test_a_decorator_returning_another_function_and_a_class_held_then_made(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    """`@swap def original` with `def swap(f): return other`: calling original calls other, not
+    original. `kind = make()` with make returning a class: `kind().go()` and `made = kind();
+    made.go()` call the class's method."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            class Order:
+                def pay(self):
+                    pass
+
+
+            def other():
+                pass
+
+
+            def swap(f):
+                return other
+
+
+            def make():
+                return Order
+
+
+            @swap
+            def original():
+                pass
+
+
+            def run():
+                original()
+                kind = make()
+                kind().pay()
+                made = kind()
+                made.pay()
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        got = callees(await a.get_symbol("main.run"))
+        assert got["main.other"] == "flow" and "main.original" not in got, got
+        assert got["main.Order.pay"] == "flow", got
+        assert python_edges((await a.get_symbol("main.Order.pay"))["callers"]) == {"main.run": "flow"}
+    finally:
+        await ws.close()

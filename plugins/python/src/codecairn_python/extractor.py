@@ -1126,6 +1126,12 @@ class _FileExtraction:
                         note(start, is_self, var, marked)
                 elif returned := self._returned(callee):  # `handler = choose()`, choose returning first
                     self._note_value(start, var, returned)
+                elif (
+                    not is_self
+                    and _is_type_name(held := self._last_before(self.local_values, self._owner(start), callee, start))
+                    and self._names_code(held.partition(".")[0])
+                ):  # `kind = make(); order = kind()`: an instance of the class kind holds
+                    note(start, is_self, var, FLOWED + held)
                 elif callee in _PARTIALS and (wrapped := self._first_argument(node)):  # partial(send, "all")
                     self._note_value(start, var, wrapped)
                 elif not is_self and callee in self.yielded:  # `g = steps()`: a loop over g takes what it yields
@@ -2060,7 +2066,8 @@ class _FileExtraction:
     def _decorations(self, decorated) -> list[tuple[str, str]]:
         """``@deco`` above a definition is a call of deco where the definition stands (made here
         an edge from the enclosing scope); a decorator of this file that returns a function it
-        defines (``return wrapper``) makes the decorated name hold that function. Returns
+        defines (``return wrapper``), or one function of the module (``return other``), makes the
+        decorated name hold that function. Returns
         (decorator, what it is applied to) for the decorators' parameters."""
         applied: list[tuple[str, str]] = []
         add = self.relations.append
@@ -2089,7 +2096,12 @@ class _FileExtraction:
                 if passed is not None and bindable:
                     applied.append((written, passed))
                 wrapper = self.returned_functions.get(written)
-                passed = f"{written}.{wrapper}" if wrapper and passed is not None else None
+                if passed is None:
+                    pass
+                elif wrapper:
+                    passed = f"{written}.{wrapper}"
+                else:  # `def swap(f): return other`: the name holds other
+                    passed = self.returned_names.get(written)
                 wrapped = passed is not None
             outermost = _dotted(self._text(decorators[0].named_children[0])) if decorators else ""
             if scope == -1 and outermost and outermost in self._module_classes():
@@ -2641,6 +2653,12 @@ class _FileExtraction:
                     made = _one_call(receiver)
                     if made in self.return_types:
                         receiver_type = self.return_types[made]
+                    elif (
+                        made in value_names
+                        and _is_type_name(held := self._last_before(self.local_values, owner, made, start))
+                        and self._names_code(held.partition(".")[0])
+                    ):  # `kind = make(); kind().pay()`: an instance of the class kind holds
+                        receiver_type = FLOWED + held
                     elif made:  # another module's make, self.make(): its returns edge
                         receiver_type = self._marked_call(made)
                     elif chain := _call_chain(receiver):  # `A().f().g()`, `a.f(1).f().g()`: returns edges, one by one

@@ -33,7 +33,8 @@ def codecairn_languages() -> list[Language]:
             # 11: what a module's calls pass the methods of its own classes (`Runner().run(f)`,
             #     `runner.run(f)`, `self.run(f)`) binds their parameters, as another module's calls do;
             #     a generator yielding an instance (`yield Task()`): a loop over it calls its methods;
-            #     a comprehension held in a name (`funcs = (f for f in fs)`) and `f = next(g)` followed
+            #     a comprehension held in a name (`funcs = (f for f in fs)`) and `f = next(g)` followed;
+            #     a decorator returning another function of the module; a class held in a name, made
             version="11",
             resolution=ResolutionRules(
                 separator=".",
