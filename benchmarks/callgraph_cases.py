@@ -2609,7 +2609,8 @@ for _category, _cases in FORWARDING_CASES.items():
 # a new instance, on one held in a name, through self and cls, and handed on through `*args`; a
 # generator yielding instances, looped over directly and through a name; a comprehension held in a
 # name and looped over; `f = next(g)`; a decorator returning another function of the module; a class
-# returned, held in a name, then made.
+# returned, held in a name, then made; a comprehension with a filter, a slice of a list; an
+# attribute set on an instance over its class's.
 OWN_METHODS_CASES: dict[str, list[Case]] = {
     "args": [
         (
@@ -2795,6 +2796,56 @@ made.go()
 """
             },
             {"main": {"main.make", "main.A", "main.A.go"}},
+        ),
+    ],
+    "lists": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def third():
+    pass
+
+
+for f in [g for g in [first, second] if g]:
+    f()
+funcs = [first, second, third]
+for h in funcs[1:-1]:
+    h()
+"""
+            },
+            {"main": {"main.first", "main.second"}},
+        ),
+    ],
+    "attributes": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+class Box:
+    handler = first
+
+
+box = Box()
+box.handler = second
+box.handler()
+"""
+            },
+            {"main": {"main.Box", "main.second"}},
         ),
     ],
 }

@@ -2207,3 +2207,57 @@ async def test_a_decorator_returning_another_function_and_a_class_held_then_made
         assert python_edges((await a.get_symbol("main.Order.pay"))["callers"]) == {"main.run": "flow"}
     finally:
         await ws.close()
+
+
+async def test_filtered_comprehensions_slices_and_an_instances_own_attribute(tmp_path: Path, cache_dir: Path) -> None:
+    """A loop over a filtered comprehension may call each value; over `funcs[1:-1]` only the
+    items in the slice's range; `box.handler = second` on an instance wins over the class's
+    `handler = first` for `box.handler()` after it."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            def first():
+                pass
+
+
+            def second():
+                pass
+
+
+            def third():
+                pass
+
+
+            class Box:
+                handler = first
+
+
+            def filtered():
+                for f in [g for g in (first, second) if g is not None]:
+                    f()
+
+
+            def sliced():
+                funcs = [first, second, third]
+                for f in funcs[1:-1]:
+                    f()
+
+
+            def own():
+                box = Box()
+                box.handler = third
+                box.handler()
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        assert callees(await a.get_symbol("main.filtered")) == {"main.first": "flow", "main.second": "flow"}
+        assert callees(await a.get_symbol("main.sliced")) == {"main.second": "flow"}
+        assert callees(await a.get_symbol("main.own")) == {"main.Box": "exact", "main.third": "flow"}
+    finally:
+        await ws.close()

@@ -361,6 +361,7 @@ _SUPER_INIT = "super().__init__"
 _CLASS_OF_SELF = frozenset(("type(self)", "self.__class__"))
 _SELF_TYPES = frozenset(("Self", "typing.Self", "typing_extensions.Self"))
 _PARTIALS = frozenset(("partial", "functools.partial"))
+_SLICE = re.compile(r"\s*(-?\d+)?\s*:\s*(-?\d+)?\s*", re.ASCII)  # `[1:]`, `[:-1]`: no step
 _PARTIAL_LENGTHS = frozenset(len(p) for p in _PARTIALS)
 _BUILTIN_CONSTRUCTORS = frozenset(("list", "dict", "set", "frozenset", "tuple", "str", "bytes", "bytearray"))
 _ASSIGN_TARGET = re.compile(r"\s*(self\s*\.\s*)?([A-Za-z_]\w*)\s*=", re.ASCII)
@@ -1957,12 +1958,26 @@ class _FileExtraction:
             return list(held[None]) if held else []
         if kind in _COMPREHENSIONS:  # `(g for g in (first, second))`: the same values, unfiltered
             body, clauses = node.child_by_field_name("body"), node.named_children[1:]
-            clause = clauses[0] if len(clauses) == 1 and clauses[0].type == "for_in_clause" else None
+            # `if` clauses filter: which values pass is not known, so each may (as each may in a loop)
+            one = clauses[:1] if all(c.type == "if_clause" for c in clauses[1:]) else []
+            clause = one[0] if one and one[0].type == "for_in_clause" else None
             left = clause.child_by_field_name("left") if clause is not None else None
             right = clause.child_by_field_name("right") if clause is not None else None
             if body is not None and left is not None and right is not None and self._text(body) == self._text(left):
                 return self._iterated(right, owner) if left.type == "identifier" else []
             return []
+        if kind == "subscript":  # `funcs[1:]`: the items of a list the file shows, in the slice's range
+            value, index = node.child_by_field_name("value"), node.child_by_field_name("subscript")
+            if value is None or index is None or value.type != "identifier" or index.type != "slice":
+                return []
+            held = self._last_before(self.containers, owner, self._text(value), node.start_byte)
+            bounds = _SLICE.fullmatch(self._text(index))
+            if not held or bounds is None or held.get(_LENGTH) is None:
+                return []
+            start, stop = (int(b) if b else None for b in bounds.groups())
+            wanted = {str(i) for i in range(held[_LENGTH])[start:stop]}
+            items = [v for k, v in sorted(held.items(), key=_list_order) if k.__class__ is str and k in wanted]
+            return [x for v in items for x in ((v,) if v.__class__ is str else v)]
         if kind == "call" and (function := node.child_by_field_name("function")) is not None:
             callee = self._text(function)
             if callee in self.yielded:  # `for f in steps()`: what the generator yields
@@ -2624,14 +2639,14 @@ class _FileExtraction:
                 if name[:1] in _NAME_GAP:  # obj.\\n    name(): the name's own line
                     call_line += name.count("\n")
                     name = name.lstrip(_NAME_GAP)
+                # What was set on this very object before the call (`box.f = first; box.f()`) comes
+                # before what its class's attribute holds (`b = Box(); b.handler = second`).
+                if receiver in self.attribute_holders and (held := self._held(owner, f"{receiver}.{name}", start)):
+                    add(_new(Relation, ("calls", owner, name, call_line, "", FLOWED + held)))
+                    continue
                 if name in attribute_names and (held := self._class_attribute(owner, receiver, name, start)):
                     for value in (held,) if held.__class__ is str else held:  # several: a call of each
                         add(_new(Relation, ("calls", owner, name, call_line, "", FLOWED + value)))
-                    continue
-                if receiver in self.attribute_holders and (held := self._held(owner, f"{receiver}.{name}", start)):
-                    add(
-                        _new(Relation, ("calls", owner, name, call_line, "", FLOWED + held))
-                    )  # `box.f = first; box.f()`
                     continue
                 if receiver[-1:] in _SUBSCRIPT_ENDS and (item := self._item_receiver(receiver, owner, start)):
                     receiver_type = FLOWED + item  # `handlers[0].handle()`, `kinds["a"]().run()`

@@ -34,7 +34,8 @@ def codecairn_languages() -> list[Language]:
             #     `runner.run(f)`, `self.run(f)`) binds their parameters, as another module's calls do;
             #     a generator yielding an instance (`yield Task()`): a loop over it calls its methods;
             #     a comprehension held in a name (`funcs = (f for f in fs)`) and `f = next(g)` followed;
-            #     a decorator returning another function of the module; a class held in a name, made
+            #     a decorator returning another function of the module; a class held in a name, made;
+            #     filtered comprehensions, slices of lists; an instance's own attribute over its class's
             version="11",
             resolution=ResolutionRules(
                 separator=".",
