@@ -2610,7 +2610,8 @@ for _category, _cases in FORWARDING_CASES.items():
 # generator yielding instances, looped over directly and through a name; a comprehension held in a
 # name and looped over; `f = next(g)`; a decorator returning another function of the module; a class
 # returned, held in a name, then made; a comprehension with a filter, a slice of a list; an
-# attribute set on an instance over its class's.
+# attribute set on an instance over its class's; a name given one of two functions by a
+# conditional or `or`.
 OWN_METHODS_CASES: dict[str, list[Case]] = {
     "args": [
         (
@@ -2846,6 +2847,38 @@ box.handler()
 """
             },
             {"main": {"main.Box", "main.second"}},
+        ),
+    ],
+    "assignments": [
+        (
+            {
+                "main.py": """
+import sys
+
+
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def third():
+    pass
+
+
+f = first if sys.argv else second
+f()
+g = sys.argv and third or first
+g()
+h = sys.argv and second
+h()
+f = third
+f()
+"""
+            },
+            {"main": {"main.first", "main.second", "main.third"}},
         ),
     ],
 }

@@ -2261,3 +2261,60 @@ async def test_filtered_comprehensions_slices_and_an_instances_own_attribute(tmp
         assert callees(await a.get_symbol("main.own")) == {"main.Box": "exact", "main.third": "flow"}
     finally:
         await ws.close()
+
+
+async def test_a_name_given_either_of_two_functions_calls_each_until_it_is_given_another(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    """`f = first if fast else second` and `g = custom or fallback`: a call through the name may
+    reach either (an edge to each); after `f = third` only third; `h = flag and second` gives
+    second (a function is never false)."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            def first():
+                pass
+
+
+            def second():
+                pass
+
+
+            def third():
+                pass
+
+
+            def either(fast):
+                f = first if fast else second
+                f()
+
+
+            def fallback(flag):
+                g = (flag and third) or first
+                g()
+                h = flag and second
+                h()
+
+
+            def replaced(fast):
+                f = first if fast else second
+                f = third
+                f()
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        assert callees(await a.get_symbol("main.either")) == {"main.first": "flow", "main.second": "flow"}
+        assert callees(await a.get_symbol("main.fallback")) == {
+            "main.first": "flow",
+            "main.second": "flow",
+            "main.third": "flow",
+        }
+        assert callees(await a.get_symbol("main.replaced")) == {"main.third": "flow"}
+    finally:
+        await ws.close()

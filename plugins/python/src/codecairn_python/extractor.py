@@ -57,6 +57,7 @@ _QUERY_SOURCE = """
 (with_item value: (as_pattern (call)) @with.as)
 (named_expression name: (identifier) value: [(identifier) (attribute)]) @assign.walrus
 (assignment left: (identifier) right: [(identifier) (attribute)]) @assign.ref
+(assignment left: (identifier) right: [(conditional_expression) (boolean_operator)]) @assign.choice
 (default_parameter name: (identifier) value: [(identifier) (attribute)]) @param.default
 (return_statement) @return
 (call
@@ -266,6 +267,7 @@ _BY_START, _BY_END = attrgetter("start_byte"), attrgetter("end_byte")
 _LENGTH = 0
 _LITERAL_NODES = frozenset({"list", "tuple", "dictionary"})
 NESTED_LITERALS = 2  # literals inside a container's literal followed this many levels down
+CHOICE_DEPTH = 6  # conditionals, `or`s and parentheses nested in what a name is given (_choices)
 
 
 _APPENDED_NAME = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\Z")  # the name just before ".append("
@@ -630,6 +632,7 @@ class _FileExtraction:
             get("function", ()),
             get("call", ()),
             get("decorated", ()),
+            get("assign.choice", ()),
         )
         self._attribute_values(get("assign.attribute", ()))
         self._containers(get("assign.container", ()), get("assign.item", ()), get("assign.augmented", ()))
@@ -2020,7 +2023,7 @@ class _FileExtraction:
                 return values
         return []
 
-    def _values(self, references, unpackings, defaults, functions, calls, decorated) -> None:
+    def _values(self, references, unpackings, defaults, functions, calls, decorated, choices=()) -> None:
         """What names hold, for the calls through them: ``b = a``, ``h = order.pay``,
         ``a, (b, *rest) = first, (second, third, fourth)``, ``def run(handler=fallback)``, and
         ``apply(callback)`` where ``apply(f)`` is defined here and every call of it here passes the
@@ -2043,8 +2046,59 @@ class _FileExtraction:
                 note(node.start_byte, self._text(name), dotted)
         applied = self._decorations(decorated)
         self._arguments(functions, calls, applied)
+        self._chosen(choices)
         self.value_names = {name for names in self.local_values.values() for name in names}
         self._several_values()
+
+    def _chosen(self, assignments) -> None:
+        """``f = first if fast else second``, ``g = custom or default``: the name holds one of
+        them; a call through it calls each (read as a loop over them, until the name is given
+        another value in its scope), one alone is what the name holds."""
+        for node in _in_source_order(assignments):
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left is None or right is None:
+                continue
+            start, name = node.start_byte, self._text(left)
+            values = list(dict.fromkeys(self._choices(right, 0)))
+            if len(values) == 1:
+                self._note_value(start, name, values[0])
+                continue
+            owner = self._owner(start)
+            if not values or len(values) > SEVERAL_MAX or (owner >= 0 and self.is_class[owner]):
+                continue
+            later = [
+                at
+                for table in (self.local_values, self.local_types)
+                for at, _ in table.get(owner, {}).get(name, ())
+                if at > start
+            ]
+            self.loops.setdefault(owner, []).append((start, min(later, default=_END), name, values))
+            self.loop_names.add(name)
+
+    def _choices(self, node, depth: int) -> list[str]:
+        """The functions and classes of the module an expression may give: either branch of a
+        conditional, either operand of ``or``, the right one of ``and`` (the left is given only
+        when false, which a function never is)."""
+        kind = node.type
+        if depth > CHOICE_DEPTH:
+            return []
+        if kind == "parenthesized_expression" and node.named_child_count == 1:
+            return self._choices(node.named_children[0], depth + 1)
+        if kind == "conditional_expression":
+            parts = node.named_children
+            if len(parts) != 3:
+                return []
+            return self._choices(parts[0], depth + 1) + self._choices(parts[2], depth + 1)
+        if kind == "boolean_operator":
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            operator = node.child_by_field_name("operator")
+            got = self._choices(right, depth + 1) if right is not None else []
+            if left is not None and operator is not None and self._text(operator) == "or":
+                got = self._choices(left, depth + 1) + got
+            return got
+        if kind in _NAME_NODES and (dotted := _dotted(self._text(node))) and self._names_code(dotted.partition(".")[0]):
+            return [dotted]
+        return []
 
     def _unpacked(self, byte: int, targets, values) -> None:
         """``a, b = first, second`` pairs its names with its values, item by item and into nested

@@ -35,7 +35,8 @@ def codecairn_languages() -> list[Language]:
             #     a generator yielding an instance (`yield Task()`): a loop over it calls its methods;
             #     a comprehension held in a name (`funcs = (f for f in fs)`) and `f = next(g)` followed;
             #     a decorator returning another function of the module; a class held in a name, made;
-            #     filtered comprehensions, slices of lists; an instance's own attribute over its class's
+            #     filtered comprehensions, slices of lists; an instance's own attribute over its class's;
+            #     a name given either of two functions (`f = a if c else b`, `g = a or b`)
             version="11",
             resolution=ResolutionRules(
                 separator=".",
