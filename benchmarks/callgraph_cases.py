@@ -2611,7 +2611,7 @@ for _category, _cases in FORWARDING_CASES.items():
 # name and looped over; `f = next(g)`; a decorator returning another function of the module; a class
 # returned, held in a name, then made; a comprehension with a filter, a slice of a list; an
 # attribute set on an instance over its class's; a name given one of two functions by a
-# conditional or `or`.
+# conditional or `or`; containers typed by their annotations (`list[Item]`, `Dict[str, "Item"]`).
 OWN_METHODS_CASES: dict[str, list[Case]] = {
     "args": [
         (
@@ -2879,6 +2879,45 @@ f()
 """
             },
             {"main": {"main.first", "main.second", "main.third"}},
+        ),
+    ],
+    "annotations": [
+        (
+            {
+                "main.py": """
+from typing import Dict, Sequence
+
+
+class Item:
+    def run(self):
+        pass
+
+
+def run_all(items: list[Item]):
+    for item in items:
+        item.run()
+    items[0].run()
+    items.append(Item())
+
+
+def run_map(table: Dict[str, "Item"]):
+    for item in table.values():
+        item.run()
+    for key, value in table.items():
+        value.run()
+    table["a"].run()
+
+
+def run_some(items: Sequence[Item]):
+    for i, item in enumerate(items):
+        item.run()
+"""
+            },
+            {
+                "main.run_all": {"main.Item.run", "main.Item", "builtins.list.append"},
+                "main.run_map": {"main.Item.run", "builtins.dict.values", "builtins.dict.items"},
+                "main.run_some": {"main.Item.run", "builtins.enumerate"},
+            },
         ),
     ],
 }

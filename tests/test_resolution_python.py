@@ -2318,3 +2318,51 @@ async def test_a_name_given_either_of_two_functions_calls_each_until_it_is_given
         assert callees(await a.get_symbol("main.replaced")) == {"main.third": "flow"}
     finally:
         await ws.close()
+
+
+async def test_containers_typed_by_their_annotations_give_their_items_class(tmp_path: Path, cache_dir: Path) -> None:
+    """`items: list[Item]`: a loop over items, `enumerate(items)` and `items[0]` give Items;
+    `table: Dict[str, "Item"]`: its values(), items() and `table["a"]` do; the container's own
+    methods are the built-in type's (`builtins.dict.values`). A mapping's keys say nothing."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            from typing import Dict
+
+
+            class Item:
+                def run(self):
+                    pass
+
+
+            def run_all(items: list[Item]):
+                for item in items:
+                    item.run()
+
+
+            def run_first(items: "list[Item]"):
+                items[0].run()
+
+
+            def run_map(table: Dict[str, "Item"]):
+                for key, value in table.items():
+                    value.run()
+
+
+            def run_keys(table: dict[Item, str]):
+                for key in table:
+                    key.run()
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        callers = python_edges((await a.get_symbol("main.Item.run"))["callers"])
+        assert callers == {"main.run_all": "flow", "main.run_first": "flow", "main.run_map": "flow"}, callers
+        assert (await a.get_symbol("main.run_map"))["callees"]["external"] == ["builtins.dict.items"]
+    finally:
+        await ws.close()

@@ -346,6 +346,37 @@ def _annotated_classes(annotation: str) -> list[str]:
     return list(dict.fromkeys(kept))
 
 
+_GENERIC_PREFIX = r"(?:typing\.|collections\.abc\.|collections\.)?"
+# `list[Item]`, `Sequence["Item"]`, `Iterator[Item]`, `tuple[Item, ...]`: a loop takes Items.
+_ITEMS_OF = re.compile(
+    _GENERIC_PREFIX + r"(?:list|List|Sequence|MutableSequence|Iterable|Iterator|Collection|Generator|set|Set|frozenset|"
+    r"FrozenSet|AbstractSet|MutableSet|deque|Deque)\[\s*['\"]?([A-Za-z_][\w.]*)['\"]?\s*(?:,[^\[\]]*)?\]"
+    r"|" + _GENERIC_PREFIX + r"(?:tuple|Tuple)\[\s*['\"]?([A-Za-z_][\w.]*)['\"]?\s*,\s*\.\.\.\s*\]",
+    re.ASCII,
+)
+# `dict[str, Item]`, `Mapping[str, "Item"]`: its values() and items() give Items.
+_VALUES_OF = re.compile(
+    _GENERIC_PREFIX + r"(?:dict|Dict|Mapping|MutableMapping|OrderedDict|defaultdict|DefaultDict)"
+    r"\[\s*[\w.'\"]+\s*,\s*['\"]?([A-Za-z_][\w.]*)['\"]?\s*\]",
+    re.ASCII,
+)
+
+
+# `list[Item]`, `typing.Dict[str, Item]`: the built-in container it is (its own methods are builtins').
+_BUILTIN_GENERIC = re.compile(r"(?:typing\.)?(list|List|dict|Dict|set|Set|frozenset|FrozenSet)\[", re.ASCII)
+
+
+def _element_class(annotation: str) -> tuple[str, str] | None:
+    """("items", Item) for a container annotation whose items are Items (``list[Item]``),
+    ("values", Item) for a mapping to Items (``dict[str, Item]``); None for anything else."""
+    text = _unquoted(annotation)
+    if (m := _ITEMS_OF.fullmatch(text)) is not None:
+        return "items", m.group(1) or m.group(2)
+    if (m := _VALUES_OF.fullmatch(text)) is not None:
+        return "values", m.group(1)
+    return None
+
+
 # What a literal on the right of `x = ...` makes x: a built-in type (the resolver names its methods
 # as external calls, `builtins.list.append`).
 _LITERAL_TYPES = {
@@ -547,6 +578,9 @@ class _FileExtraction:
         self.local_types: dict[int, dict[str, list[tuple[int, str]]]] = {}
         self.field_types: dict[int, dict[str, str]] = {}
         self.typed_names: set[str] = set()
+        # Containers an annotation types (`items: list[Item]`, `table: dict[str, Item]`): scope ->
+        # var -> [(byte, ("items" or "values", the class))], for loops over them and their items.
+        self.element_types: dict[int, dict[str, list[tuple[int, tuple[str, str]]]]] = {}
         # What a name holds, followed through plain assignments (`b = a`, `h = order.pay`),
         # default values and this file's calls of its own functions: scope -> var -> [(byte, dotted)].
         self.local_values: dict[int, dict[str, list[tuple[int, str]]]] = {}
@@ -1154,6 +1188,8 @@ class _FileExtraction:
             m = _ASSIGN_TYPED.match(text, start, min(node.end_byte, start + SIGNATURE_SCAN))
             if m is not None and (named := _annotated_class(m.group(3))):
                 note(start, m.group(1), m.group(2), named)
+            elif m is not None and not m.group(1):
+                self._note_elements(start, m.group(2), m.group(3))
         for node in _in_source_order(literal_assignments):
             start = node.start_byte
             m = _ASSIGN_TARGET.match(text, start, start + SIGNATURE_SCAN)
@@ -1193,6 +1229,10 @@ class _FileExtraction:
                 note(node.start_byte, None, m.group(1), classes[0])
             elif 1 < len(classes) <= SEVERAL_MAX:  # `x: A | B`: a call on x is a call on each
                 self._several.append((node.start_byte, m.group(1), [c + "()" for c in classes]))
+            elif not classes:
+                self._note_elements(node.start_byte, m.group(1), m.group(2))
+                if built_in := _BUILTIN_GENERIC.match(_unquoted(m.group(2))):  # `table: dict[str, Item]`
+                    note(node.start_byte, None, m.group(1), built_in.group(1).lower())
         self.typed_names = {name for names in self.local_types.values() for name in names}
 
     # -- values --
@@ -1901,6 +1941,9 @@ class _FileExtraction:
             return ""
         name, key, called = m.groups()
         held = self._last_before(self.containers, owner, name, byte)
+        if not held and not called:  # `items[0].run()` with `items: list[Item]`, `table["a"]` of a dict
+            elements = self._elements(owner, name, byte, "values" if key[:1] in "'\"" else "items")
+            return elements[0][:-2] if elements else ""
         value = held.get(_from_start(held, key.strip("\"'")), "") if held else ""
         if value.__class__ is not str or not value:
             return ""
@@ -1958,7 +2001,9 @@ class _FileExtraction:
             return values
         if kind == "identifier":
             held = self._last_before(self.containers, owner, self._text(node), node.start_byte)
-            return list(held[None]) if held else []
+            if held:
+                return list(held[None])
+            return self._elements(owner, self._text(node), node.start_byte, "items")  # `items: list[Item]`
         if kind in _COMPREHENSIONS:  # `(g for g in (first, second))`: the same values, unfiltered
             body, clauses = node.child_by_field_name("body"), node.named_children[1:]
             # `if` clauses filter: which values pass is not known, so each may (as each may in a loop)
@@ -1988,6 +2033,8 @@ class _FileExtraction:
             container, _, method = callee.rpartition(".")
             if method == "values" and _dotted(container):  # `for f in table.values()`
                 held = self._last_before(self.containers, owner, container, node.start_byte)
+                if not held:  # `table: dict[str, Item]`
+                    return self._elements(owner, container, node.start_byte, "values")
                 values = [v for k, v in held.items() if k.__class__ is str] if held else []
                 return [x for v in values for x in ((v,) if v.__class__ is str else v)]
         return []
@@ -2012,6 +2059,8 @@ class _FileExtraction:
             held = self._literal_held(obj)
         elif dotted := _dotted(self._text(obj)):
             held = self._last_before(self.containers, owner, dotted, call.start_byte) or {}
+            if not held:  # `table: dict[str, Item]`
+                return self._elements(owner, dotted, call.start_byte, "values")
         else:
             return []
         values = [v for k, v in held.items() if k.__class__ is str]
@@ -2582,6 +2631,21 @@ class _FileExtraction:
             self.field_types.setdefault(owner, {}).setdefault(name, type_name)
         else:
             self.local_types.setdefault(owner, {}).setdefault(name, []).append((byte, type_name))
+
+    def _note_elements(self, byte: int, name: str, annotation: str) -> None:
+        """``items: list[Item]``: a loop over items (or over ``table.values()`` of a
+        ``dict[str, Item]``) takes Item instances, when Item is a class the module names."""
+        element = _element_class(annotation)
+        if element is None or not _is_type_name(element[1]) or not self._names_code(element[1].partition(".")[0]):
+            return
+        owner = self._owner(byte)
+        self.element_types.setdefault(owner, {}).setdefault(name, []).append((byte, element))
+
+    def _elements(self, owner: int, name: str, byte: int, kind: str) -> list[str]:
+        """[``Item()``] when an annotation says ``name``'s items (``kind`` "items") or values
+        ("values") are Items; [] otherwise."""
+        element = self._last_before(self.element_types, owner, name, byte) if self.element_types else ""
+        return [element[1] + "()"] if element and element[0] == kind else []
 
     def _type_of(self, scope: int, var: str, byte: int) -> str:
         """The type ``var`` was last given before ``byte``, looked up from ``scope`` outwards

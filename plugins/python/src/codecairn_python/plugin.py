@@ -36,7 +36,8 @@ def codecairn_languages() -> list[Language]:
             #     a comprehension held in a name (`funcs = (f for f in fs)`) and `f = next(g)` followed;
             #     a decorator returning another function of the module; a class held in a name, made;
             #     filtered comprehensions, slices of lists; an instance's own attribute over its class's;
-            #     a name given either of two functions (`f = a if c else b`, `g = a or b`)
+            #     a name given either of two functions (`f = a if c else b`, `g = a or b`); the items
+            #     of containers typed by annotations (`list[Item]`, `dict[str, Item]`)
             version="11",
             resolution=ResolutionRules(
                 separator=".",
