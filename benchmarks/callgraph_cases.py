@@ -2611,7 +2611,8 @@ for _category, _cases in FORWARDING_CASES.items():
 # name and looped over; `f = next(g)`; a decorator returning another function of the module; a class
 # returned, held in a name, then made; a comprehension with a filter, a slice of a list; an
 # attribute set on an instance over its class's; a name given one of two functions by a
-# conditional or `or`; containers typed by their annotations (`list[Item]`, `Dict[str, "Item"]`).
+# conditional or `or`; containers typed by their annotations (`list[Item]`, `Dict[str, "Item"]`);
+# a property's annotated return as its class's field type.
 OWN_METHODS_CASES: dict[str, list[Case]] = {
     "args": [
         (
@@ -2917,6 +2918,36 @@ def run_some(items: Sequence[Item]):
                 "main.run_all": {"main.Item.run", "main.Item", "builtins.list.append"},
                 "main.run_map": {"main.Item.run", "builtins.dict.values", "builtins.dict.items"},
                 "main.run_some": {"main.Item.run", "builtins.enumerate"},
+            },
+        ),
+        (
+            {
+                "main.py": """
+class Conn:
+    def execute(self):
+        pass
+
+
+class Repo:
+    def __init__(self):
+        self._conn = Conn()
+
+    @property
+    def conn(self) -> Conn:
+        return self._conn
+
+    def save(self):
+        self.conn.execute()
+
+
+Repo().save()
+"""
+            },
+            {
+                "main": {"main.Repo.__init__", "main.Repo.save"},
+                "main.Repo": {"builtins.property"},
+                "main.Repo.__init__": {"main.Conn"},
+                "main.Repo.save": {"main.Conn.execute"},
             },
         ),
     ],

@@ -2323,7 +2323,8 @@ async def test_a_name_given_either_of_two_functions_calls_each_until_it_is_given
 async def test_containers_typed_by_their_annotations_give_their_items_class(tmp_path: Path, cache_dir: Path) -> None:
     """`items: list[Item]`: a loop over items, `enumerate(items)` and `items[0]` give Items;
     `table: Dict[str, "Item"]`: its values(), items() and `table["a"]` do; the container's own
-    methods are the built-in type's (`builtins.dict.values`). A mapping's keys say nothing."""
+    methods are the built-in type's (`builtins.dict.values`). A mapping's keys say nothing. A
+    property's return annotation types `self.item`."""
     root = tmp_path / "proj"
     root.mkdir()
     (root / "main.py").write_text(
@@ -2354,6 +2355,15 @@ async def test_containers_typed_by_their_annotations_give_their_items_class(tmp_
             def run_keys(table: dict[Item, str]):
                 for key in table:
                     key.run()
+
+
+            class Holder:
+                @property
+                def item(self) -> Item:
+                    return Item()
+
+                def use(self):
+                    self.item.run()
             """
         ).lstrip()
     )
@@ -2362,7 +2372,12 @@ async def test_containers_typed_by_their_annotations_give_their_items_class(tmp_
         await ws.index_now()
         a = answers(ws)
         callers = python_edges((await a.get_symbol("main.Item.run"))["callers"])
-        assert callers == {"main.run_all": "flow", "main.run_first": "flow", "main.run_map": "flow"}, callers
+        assert callers == {
+            "main.run_all": "flow",
+            "main.run_first": "flow",
+            "main.run_map": "flow",
+            "main.Holder.use": "exact",  # a property's annotated return: what `self.item` holds
+        }, callers
         assert (await a.get_symbol("main.run_map"))["callees"]["external"] == ["builtins.dict.items"]
     finally:
         await ws.close()

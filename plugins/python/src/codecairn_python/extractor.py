@@ -1322,6 +1322,8 @@ class _FileExtraction:
                 named = cls_name
             if named:
                 self.relations.append(_new(Relation, (RETURNS, index, named, self.symbols[index][3], "", INSTANCE)))
+                if "property" in self.symbols[index][10]:  # `self.conn.execute()`: conn's getter says what it gives
+                    self.field_types.setdefault(self.parents[index], {}).setdefault(self.symbols[index][1], named)
             elif len(returned := names.get(index, ())) == 1 and (bound := next(iter(returned)))[:1] == ".":
                 # `return self.pay`: the bound method (a call of what it gives calls pay), when the
                 # class defines pay here

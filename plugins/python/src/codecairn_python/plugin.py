@@ -37,7 +37,8 @@ def codecairn_languages() -> list[Language]:
             #     a decorator returning another function of the module; a class held in a name, made;
             #     filtered comprehensions, slices of lists; an instance's own attribute over its class's;
             #     a name given either of two functions (`f = a if c else b`, `g = a or b`); the items
-            #     of containers typed by annotations (`list[Item]`, `dict[str, Item]`)
+            #     of containers typed by annotations (`list[Item]`, `dict[str, Item]`); a property's
+            #     return annotation as its class's field type
             version="11",
             resolution=ResolutionRules(
                 separator=".",
