@@ -2612,7 +2612,7 @@ for _category, _cases in FORWARDING_CASES.items():
 # returned, held in a name, then made; a comprehension with a filter, a slice of a list; an
 # attribute set on an instance over its class's; a name given one of two functions by a
 # conditional or `or`; containers typed by their annotations (`list[Item]`, `Dict[str, "Item"]`);
-# a property's annotated return as its class's field type.
+# a property's annotated return as its class's field type; `isinstance` narrowing in an `if` block.
 OWN_METHODS_CASES: dict[str, list[Case]] = {
     "args": [
         (
@@ -2949,6 +2949,27 @@ Repo().save()
                 "main.Repo.__init__": {"main.Conn"},
                 "main.Repo.save": {"main.Conn.execute"},
             },
+        ),
+        (
+            {
+                "main.py": """
+class Circle:
+    def area(self):
+        pass
+
+
+class Square:
+    def side(self):
+        pass
+
+
+def measure(shape: Circle):
+    if isinstance(shape, Square):
+        shape.side()
+    shape.area()
+"""
+            },
+            {"main.measure": {"builtins.isinstance", "main.Square.side", "main.Circle.area"}},
         ),
     ],
 }

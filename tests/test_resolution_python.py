@@ -2381,3 +2381,48 @@ async def test_containers_typed_by_their_annotations_give_their_items_class(tmp_
         assert (await a.get_symbol("main.run_map"))["callees"]["external"] == ["builtins.dict.items"]
     finally:
         await ws.close()
+
+
+async def test_isinstance_narrows_a_name_inside_its_if_block_only(tmp_path: Path, cache_dir: Path) -> None:
+    """`if isinstance(shape, Square): shape.side()` calls Square.side; after the block the name
+    holds what it held before (`shape: Circle`), unless the block gave it a value of its own."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            class Circle:
+                def area(self):
+                    pass
+
+
+            class Square:
+                def side(self):
+                    pass
+
+                def area(self):
+                    pass
+
+
+            def measure(shape: Circle):
+                if isinstance(shape, Square):
+                    shape.side()
+                shape.area()
+
+
+            def convert(shape):
+                if isinstance(shape, Circle):
+                    shape = Square()
+                shape.area()
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        got = callees(await a.get_symbol("main.measure"))
+        assert got == {"main.Square.side": "exact", "main.Circle.area": "exact"}, got
+        assert callees(await a.get_symbol("main.convert")) == {"main.Square": "exact", "main.Square.area": "exact"}
+    finally:
+        await ws.close()

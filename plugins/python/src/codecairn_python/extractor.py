@@ -54,6 +54,11 @@ _QUERY_SOURCE = """
   right: [(list) (list_comprehension) (dictionary) (dictionary_comprehension) (set) (set_comprehension)
           (string) (concatenated_string)]) @assign.literal
 (except_clause (as_pattern) @except.as)
+(if_statement
+  condition: (call
+    function: (identifier) @_isinstance
+    arguments: (argument_list . (identifier) . [(identifier) (attribute)] .))
+  (#eq? @_isinstance "isinstance")) @narrowed
 (with_item value: (as_pattern (call)) @with.as)
 (named_expression name: (identifier) value: [(identifier) (attribute)]) @assign.walrus
 (assignment left: (identifier) right: [(identifier) (attribute)]) @assign.ref
@@ -658,6 +663,7 @@ class _FileExtraction:
             get("assign.literal", ()),
             get("except.as", ()),
             get("with.as", ()),
+            get("narrowed", ()),
         )
         self._values(
             list(get("assign.ref", ())) + list(get("assign.walrus", ())),
@@ -1137,7 +1143,14 @@ class _FileExtraction:
     # -- receiver types --
 
     def _receiver_types(
-        self, call_assignments, typed_assignments, typed_parameters, literal_assignments, caught, managed=()
+        self,
+        call_assignments,
+        typed_assignments,
+        typed_parameters,
+        literal_assignments,
+        caught,
+        managed=(),
+        narrowed=(),
     ) -> None:
         """What syntax says a name holds — ``x = Foo()``, ``x: Foo``, ``def f(x: Foo)``,
         ``self.repo = Repo()``, ``x = []``, ``except Failure as e`` — noted per scope for the call
@@ -1233,9 +1246,31 @@ class _FileExtraction:
                 self._note_elements(node.start_byte, m.group(1), m.group(2))
                 if built_in := _BUILTIN_GENERIC.match(_unquoted(m.group(2))):  # `table: dict[str, Item]`
                     note(node.start_byte, None, m.group(1), built_in.group(1).lower())
+        self._narrowed(narrowed)
         self.typed_names = {name for names in self.local_types.values() for name in names}
 
-    # -- values --
+    def _narrowed(self, statements) -> None:
+        """``if isinstance(shape, Square): shape.side()``: in the ``if`` block shape holds a
+        Square (a class the module names); after the block, what it held before, unless the block
+        gives it another value."""
+        for node in _in_source_order(statements):
+            condition, block = node.child_by_field_name("condition"), node.child_by_field_name("consequence")
+            arguments = condition.child_by_field_name("arguments") if condition is not None else None
+            if block is None or arguments is None or self._names_code("isinstance"):
+                continue
+            var, cls = (self._text(a) for a in arguments.named_children)
+            if not _is_type_name(cls) or not self._names_code(cls.partition(".")[0]):
+                continue
+            owner = self._owner(node.start_byte)
+            if owner >= 0 and self.is_class[owner]:
+                continue
+            before = self._type_of(owner, var, condition.end_byte)
+            types = self.local_types.setdefault(owner, {}).setdefault(var, [])
+            # The block gives the name a value of its own (`dec = Decimal(dec)`): that one stands after it.
+            reassigned = any(condition.end_byte < at < block.end_byte for at, _ in types)
+            types.append((condition.end_byte, cls))
+            if not reassigned:
+                types.append((block.end_byte, before))  # "" when nothing said: no type
 
     def _return_types(self, functions, returns, yields) -> None:
         """What each module-level function of this file returns, when its annotation names one
