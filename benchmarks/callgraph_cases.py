@@ -2612,7 +2612,8 @@ for _category, _cases in FORWARDING_CASES.items():
 # returned, held in a name, then made; a comprehension with a filter, a slice of a list; an
 # attribute set on an instance over its class's; a name given one of two functions by a
 # conditional or `or`; containers typed by their annotations (`list[Item]`, `Dict[str, "Item"]`);
-# a property's annotated return as its class's field type; `isinstance` narrowing in an `if` block.
+# a property's annotated return as its class's field type; `isinstance` narrowing in an `if` block;
+# fields typed as containers (a dataclass's `items: list[Item]`, `self.table: dict[str, Item]`).
 OWN_METHODS_CASES: dict[str, list[Case]] = {
     "args": [
         (
@@ -2970,6 +2971,42 @@ def measure(shape: Circle):
 """
             },
             {"main.measure": {"builtins.isinstance", "main.Square.side", "main.Circle.area"}},
+        ),
+        (
+            {
+                "main.py": """
+from dataclasses import dataclass, field
+
+
+class Item:
+    def run(self):
+        pass
+
+
+@dataclass
+class Batch:
+    items: list[Item] = field(default_factory=list)
+
+    def run(self):
+        for item in self.items:
+            item.run()
+
+
+class Registry:
+    def __init__(self):
+        self.table: dict[str, Item] = {}
+
+    def run(self):
+        for item in self.table.values():
+            item.run()
+"""
+            },
+            {
+                "main": {"dataclasses.dataclass"},
+                "main.Batch": {"dataclasses.field"},
+                "main.Batch.run": {"main.Item.run"},
+                "main.Registry.run": {"main.Item.run"},
+            },
         ),
     ],
 }

@@ -2358,12 +2358,18 @@ async def test_containers_typed_by_their_annotations_give_their_items_class(tmp_
 
 
             class Holder:
+                items: list[Item]
+
                 @property
                 def item(self) -> Item:
                     return Item()
 
                 def use(self):
                     self.item.run()
+
+                def each(self):
+                    for item in self.items:
+                        item.run()
             """
         ).lstrip()
     )
@@ -2377,6 +2383,7 @@ async def test_containers_typed_by_their_annotations_give_their_items_class(tmp_
             "main.run_first": "flow",
             "main.run_map": "flow",
             "main.Holder.use": "exact",  # a property's annotated return: what `self.item` holds
+            "main.Holder.each": "flow",  # a field annotated `list[Item]`
         }, callers
         assert (await a.get_symbol("main.run_map"))["callees"]["external"] == ["builtins.dict.items"]
     finally:

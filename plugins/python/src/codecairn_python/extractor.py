@@ -586,6 +586,7 @@ class _FileExtraction:
         # Containers an annotation types (`items: list[Item]`, `table: dict[str, Item]`): scope ->
         # var -> [(byte, ("items" or "values", the class))], for loops over them and their items.
         self.element_types: dict[int, dict[str, list[tuple[int, tuple[str, str]]]]] = {}
+        self.field_elements: dict[int, dict[str, tuple[str, str]]] = {}  # class -> field -> the same
         # What a name holds, followed through plain assignments (`b = a`, `h = order.pay`),
         # default values and this file's calls of its own functions: scope -> var -> [(byte, dotted)].
         self.local_values: dict[int, dict[str, list[tuple[int, str]]]] = {}
@@ -1201,8 +1202,8 @@ class _FileExtraction:
             m = _ASSIGN_TYPED.match(text, start, min(node.end_byte, start + SIGNATURE_SCAN))
             if m is not None and (named := _annotated_class(m.group(3))):
                 note(start, m.group(1), m.group(2), named)
-            elif m is not None and not m.group(1):
-                self._note_elements(start, m.group(2), m.group(3))
+            elif m is not None:
+                self._note_elements(start, m.group(2), m.group(3), bool(m.group(1)))
         for node in _in_source_order(literal_assignments):
             start = node.start_byte
             m = _ASSIGN_TARGET.match(text, start, start + SIGNATURE_SCAN)
@@ -2041,6 +2042,8 @@ class _FileExtraction:
             if held:
                 return list(held[None])
             return self._elements(owner, self._text(node), node.start_byte, "items")  # `items: list[Item]`
+        if kind == "attribute" and self.field_elements:  # `for item in self.items` (`items: list[Item]`)
+            return self._elements(owner, _dotted(self._text(node)), node.start_byte, "items")
         if kind in _COMPREHENSIONS:  # `(g for g in (first, second))`: the same values, unfiltered
             body, clauses = node.child_by_field_name("body"), node.named_children[1:]
             # `if` clauses filter: which values pass is not known, so each may (as each may in a loop)
@@ -2669,19 +2672,30 @@ class _FileExtraction:
         else:
             self.local_types.setdefault(owner, {}).setdefault(name, []).append((byte, type_name))
 
-    def _note_elements(self, byte: int, name: str, annotation: str) -> None:
+    def _note_elements(self, byte: int, name: str, annotation: str, is_self: bool = False) -> None:
         """``items: list[Item]``: a loop over items (or over ``table.values()`` of a
-        ``dict[str, Item]``) takes Item instances, when Item is a class the module names."""
+        ``dict[str, Item]``) takes Item instances, when Item is a class the module names. In a
+        class body or as ``self.items: list[Item]``, a field of the class (``self.items``)."""
         element = _element_class(annotation)
         if element is None or not _is_type_name(element[1]) or not self._names_code(element[1].partition(".")[0]):
             return
         owner = self._owner(byte)
+        if is_self:
+            owner = self.parents[owner] if owner >= 0 and not self.is_class[owner] else -1
+            if owner < 0 or not self.is_class[owner]:
+                return
+        if owner >= 0 and self.is_class[owner]:
+            self.field_elements.setdefault(owner, {}).setdefault(name, element)
+            return
         self.element_types.setdefault(owner, {}).setdefault(name, []).append((byte, element))
 
     def _elements(self, owner: int, name: str, byte: int, kind: str) -> list[str]:
         """[``Item()``] when an annotation says ``name``'s items (``kind`` "items") or values
-        ("values") are Items; [] otherwise."""
-        element = self._last_before(self.element_types, owner, name, byte) if self.element_types else ""
+        ("values") are Items (``self.items``: the class's field); [] otherwise."""
+        if name[:5] == "self." and self.field_elements:
+            element = self.field_elements.get(self._enclosing_class(owner), {}).get(name[5:])
+        else:
+            element = self._last_before(self.element_types, owner, name, byte) if self.element_types else None
         return [element[1] + "()"] if element and element[0] == kind else []
 
     def _type_of(self, scope: int, var: str, byte: int) -> str:
