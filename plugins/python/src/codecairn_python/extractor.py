@@ -1257,7 +1257,7 @@ class _FileExtraction:
         for node in _in_source_order(statements):
             condition, block = node.child_by_field_name("condition"), node.child_by_field_name("consequence")
             arguments = condition.child_by_field_name("arguments") if condition is not None else None
-            if block is None or arguments is None or self._names_code("isinstance"):
+            if block is None or arguments is None or arguments.named_child_count != 2 or self._names_code("isinstance"):
                 continue
             var, cls = (self._text(a) for a in arguments.named_children)
             if not _is_type_name(cls) or not self._names_code(cls.partition(".")[0]):
@@ -1272,6 +1272,8 @@ class _FileExtraction:
             types.append((condition.end_byte, cls))
             if not reassigned:
                 types.append((block.end_byte, before))  # "" when nothing said: no type
+
+    # -- values --
 
     def _return_types(self, functions, returns, yields) -> None:
         """What each module-level function of this file returns, when its annotation names one
@@ -2254,12 +2256,8 @@ class _FileExtraction:
                 if passed is not None and bindable:
                     applied.append((written, passed))
                 wrapper = self.returned_functions.get(written)
-                if passed is None:
-                    pass
-                elif wrapper:
-                    passed = f"{written}.{wrapper}"
-                else:  # `def swap(f): return other`: the name holds other
-                    passed = self.returned_names.get(written)
+                if passed is not None:  # `def swap(f): return other`: the name holds other
+                    passed = f"{written}.{wrapper}" if wrapper else self.returned_names.get(written)
                 wrapped = passed is not None
             outermost = _dotted(self._text(decorators[0].named_children[0])) if decorators else ""
             if scope == -1 and outermost and outermost in self._module_classes():
@@ -2480,8 +2478,9 @@ class _FileExtraction:
         this module's function or class, an imported one, or an instance of such a class
         (``util.apply(callback)``, ``Service(Handler())``, ``runner.start(listener)`` on a typed
         ``runner``): PASSES relations, for the calls through those parameters over there
-        (model.PARAMETER). ``passing``: (function node, scope, receiver, name, byte) of the calls
-        _calls() found going to an imported name."""
+        (model.PARAMETER). The methods of this module's own classes take them the same way
+        (``Runner().run(f)``, ``self.run(f)``). ``passing``: (function node, scope, receiver, name,
+        byte) of the calls _calls() found going to an imported name or such a method."""
         add = self.relations.append
         text, names_code, sources, value_names = self._text, self._names_code, self.import_sources, self.value_names
         classes = self._module_classes()
