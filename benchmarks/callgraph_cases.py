@@ -2968,9 +2968,19 @@ def measure(shape: Circle):
     if isinstance(shape, Square):
         shape.side()
     shape.area()
+
+
+def either(shape):
+    if isinstance(shape, Circle):
+        shape.area()
+    elif isinstance(shape, Square):
+        shape.side()
 """
             },
-            {"main.measure": {"builtins.isinstance", "main.Square.side", "main.Circle.area"}},
+            {
+                "main.measure": {"builtins.isinstance", "main.Square.side", "main.Circle.area"},
+                "main.either": {"builtins.isinstance", "main.Square.side", "main.Circle.area"},
+            },
         ),
         (
             {

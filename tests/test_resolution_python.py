@@ -2421,6 +2421,13 @@ async def test_isinstance_narrows_a_name_inside_its_if_block_only(tmp_path: Path
                 if isinstance(shape, Circle):
                     shape = Square()
                 shape.area()
+
+
+            def chain(shape):
+                if isinstance(shape, Circle):
+                    pass
+                elif isinstance(shape, Square):
+                    shape.side()
             """
         ).lstrip()
     )
@@ -2431,5 +2438,6 @@ async def test_isinstance_narrows_a_name_inside_its_if_block_only(tmp_path: Path
         got = callees(await a.get_symbol("main.measure"))
         assert got == {"main.Square.side": "exact", "main.Circle.area": "exact"}, got
         assert callees(await a.get_symbol("main.convert")) == {"main.Square": "exact", "main.Square.area": "exact"}
+        assert callees(await a.get_symbol("main.chain")) == {"main.Square.side": "exact"}  # an elif narrows too
     finally:
         await ws.close()

@@ -54,10 +54,14 @@ _QUERY_SOURCE = """
   right: [(list) (list_comprehension) (dictionary) (dictionary_comprehension) (set) (set_comprehension)
           (string) (concatenated_string)]) @assign.literal
 (except_clause (as_pattern) @except.as)
-(if_statement
-  condition: (call
-    function: (identifier) @_isinstance
-    arguments: (argument_list . (identifier) . [(identifier) (attribute)] .))
+([(if_statement
+    condition: (call
+      function: (identifier) @_isinstance
+      arguments: (argument_list . (identifier) . [(identifier) (attribute)] .)))
+  (elif_clause
+    condition: (call
+      function: (identifier) @_isinstance
+      arguments: (argument_list . (identifier) . [(identifier) (attribute)] .)))]
   (#eq? @_isinstance "isinstance")) @narrowed
 (with_item value: (as_pattern (call)) @with.as)
 (named_expression name: (identifier) value: [(identifier) (attribute)]) @assign.walrus
@@ -1251,7 +1255,7 @@ class _FileExtraction:
         self.typed_names = {name for names in self.local_types.values() for name in names}
 
     def _narrowed(self, statements) -> None:
-        """``if isinstance(shape, Square): shape.side()``: in the ``if`` block shape holds a
+        """``if isinstance(shape, Square): shape.side()`` (or ``elif``): in the block shape holds a
         Square (a class the module names); after the block, what it held before, unless the block
         gives it another value."""
         for node in _in_source_order(statements):

@@ -38,7 +38,7 @@ def codecairn_languages() -> list[Language]:
             #     filtered comprehensions, slices of lists; an instance's own attribute over its class's;
             #     a name given either of two functions (`f = a if c else b`, `g = a or b`); the items
             #     of containers typed by annotations (`list[Item]`, `dict[str, Item]`); a property's
-            #     return annotation as its class's field type; `isinstance` narrowing in an `if` block;
+            #     return annotation as its class's field type; `isinstance` narrowing in an `if`/`elif` block;
             #     fields typed as containers (`items: list[Item]` in a class body, `self.table: dict[...]`)
             version="11",
             resolution=ResolutionRules(
