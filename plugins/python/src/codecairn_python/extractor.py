@@ -1457,7 +1457,8 @@ class _FileExtraction:
 
     def _all_method_names(self) -> set[str]:
         """The names of the methods any class of this file defines."""
-        return {s[1] for s in self.symbols if s[0] == "method"}
+        self._method_names(-1)  # finds every class's once
+        return set().union(*self._methods_by_class.values())
 
     def _method_names(self, cls: int) -> set[str]:
         """The names of the methods class ``cls`` of this file defines (all classes' found once)."""
