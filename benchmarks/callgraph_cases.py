@@ -3022,3 +3022,128 @@ class Registry:
 }
 for _category, _cases in OWN_METHODS_CASES.items():
     CASES[_category] = CASES[_category] + _cases
+
+# 2026-12-06 night: guards and tuples of classes, chains of returned functions, yielded locals,
+# bound methods passed as arguments, values handed on (written before the code that finds them).
+NARROWING_AND_CHAINS_CASES: dict[str, list[Case]] = {
+    "annotations": [
+        (
+            {
+                "main.py": """
+class Circle:
+    def draw(self):
+        pass
+
+
+class Square:
+    def draw(self):
+        pass
+
+
+def guarded(shape):
+    if not isinstance(shape, Circle):
+        raise TypeError("a circle")
+    shape.draw()
+
+
+def either(shape):
+    if isinstance(shape, (Circle, Square)):
+        shape.draw()
+"""
+            },
+            {
+                "main.guarded": {"builtins.isinstance", "builtins.TypeError", "main.Circle.draw"},
+                "main.either": {"builtins.isinstance", "main.Circle.draw", "main.Square.draw"},
+            },
+        ),
+    ],
+    "returns": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def middle():
+    return first
+
+
+def outer():
+    return middle
+
+
+outer()()()
+"""
+            },
+            {"main": {"main.outer", "main.middle", "main.first"}},
+        ),
+    ],
+    "generators": [
+        (
+            {
+                "main.py": """
+class Task:
+    def run(self):
+        pass
+
+
+def tasks():
+    t = Task()
+    yield t
+
+
+def main():
+    for task in tasks():
+        task.run()
+"""
+            },
+            {"main.tasks": {"main.Task"}, "main.main": {"main.tasks", "main.Task.run"}},
+        ),
+    ],
+    "args": [
+        (
+            {
+                "main.py": """
+def apply(f):
+    f()
+
+
+class Box:
+    def handle(self):
+        pass
+
+    def go(self):
+        apply(self.handle)
+"""
+            },
+            {"main.apply": {"main.Box.handle"}, "main.Box.go": {"main.apply"}},
+        ),
+    ],
+    "assignments": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+c = first
+d = c
+c = second
+d()
+a, b = first, second
+a, b = b, a
+a()
+"""
+            },
+            {"main": {"main.first", "main.second"}},
+        ),
+    ],
+}
+for _category, _cases in NARROWING_AND_CHAINS_CASES.items():
+    CASES[_category] = CASES[_category] + _cases

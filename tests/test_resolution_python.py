@@ -2441,3 +2441,150 @@ async def test_isinstance_narrows_a_name_inside_its_if_block_only(tmp_path: Path
         assert callees(await a.get_symbol("main.chain")) == {"main.Square.side": "exact"}  # an elif narrows too
     finally:
         await ws.close()
+
+
+async def test_guards_and_tuples_of_classes_narrow_a_name(tmp_path: Path, cache_dir: Path) -> None:
+    """`if not isinstance(shape, Circle): raise ...` narrows shape below the guard (to the end of
+    its block); `isinstance(shape, (Circle, Square))` makes a call on it a call of each one's
+    method; a guard whose block does not always leave narrows nothing."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            class Circle:
+                def draw(self):
+                    pass
+
+
+            class Square:
+                def draw(self):
+                    pass
+
+
+            def guarded(shape):
+                if not isinstance(shape, Circle):
+                    raise TypeError("a circle")
+                shape.draw()
+
+
+            def either(shape):
+                if isinstance(shape, (Circle, Square)):
+                    shape.draw()
+                shape.draw()
+
+
+            def loose(shape):
+                if not isinstance(shape, Circle):
+                    print("not a circle")
+                shape.draw()
+
+
+            def looped(shapes):
+                for shape in shapes:
+                    if not isinstance(shape, Square):
+                        continue
+                    shape.draw()
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        assert callees(await a.get_symbol("main.guarded")) == {"main.Circle.draw": "exact"}
+        # the call inside the block reaches both; the one after it (shape unknown) neither
+        assert callees(await a.get_symbol("main.either")) == {"main.Circle.draw": "flow", "main.Square.draw": "flow"}
+        assert callees(await a.get_symbol("main.loose")) == {}
+        assert callees(await a.get_symbol("main.looped")) == {"main.Square.draw": "exact"}
+    finally:
+        await ws.close()
+
+
+async def test_chained_returns_yielded_locals_bound_methods_and_handed_on_values(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    """`outer()()()` through two returned functions; `t = Task(); yield t` yields a Task; a bound
+    method passed to a function of the module (`apply(self.handle)`) is what its parameter calls;
+    `d = c` holds what c held there (`c = second` after it changes nothing; `a, b = b, a` swaps)."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            def first():
+                pass
+
+
+            def second():
+                pass
+
+
+            def middle():
+                return first
+
+
+            def outer():
+                return middle
+
+
+            def chained():
+                outer()()()
+
+
+            class Task:
+                def run(self):
+                    pass
+
+
+            def tasks():
+                t = Task()
+                yield t
+
+
+            def drive():
+                for task in tasks():
+                    task.run()
+
+
+            def apply(f):
+                f()
+
+
+            class Box:
+                def handle(self):
+                    pass
+
+                def go(self):
+                    apply(self.handle)
+
+
+            def handed_on():
+                c = first
+                d = c
+                c = second
+                d()
+
+
+            def swapped():
+                a, b = first, second
+                a, b = b, a
+                a()
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        assert callees(await a.get_symbol("main.chained")) == {
+            "main.outer": "exact",
+            "main.middle": "flow",
+            "main.first": "flow",
+        }
+        assert callees(await a.get_symbol("main.drive")) == {"main.tasks": "exact", "main.Task.run": "flow"}
+        assert callees(await a.get_symbol("main.apply")) == {"main.Box.handle": "flow"}
+        assert callees(await a.get_symbol("main.handed_on")) == {"main.first": "flow"}
+        assert callees(await a.get_symbol("main.swapped")) == {"main.second": "flow"}
+    finally:
+        await ws.close()

@@ -57,11 +57,16 @@ _QUERY_SOURCE = """
 ([(if_statement
     condition: (call
       function: (identifier) @_isinstance
-      arguments: (argument_list . (identifier) . [(identifier) (attribute)] .)))
+      arguments: (argument_list . (identifier) . [(identifier) (attribute) (tuple)] .)))
   (elif_clause
     condition: (call
       function: (identifier) @_isinstance
-      arguments: (argument_list . (identifier) . [(identifier) (attribute)] .)))]
+      arguments: (argument_list . (identifier) . [(identifier) (attribute) (tuple)] .)))
+  (if_statement
+    condition: (not_operator
+      argument: (call
+        function: (identifier) @_isinstance
+        arguments: (argument_list . (identifier) . [(identifier) (attribute) (tuple)] .))))]
   (#eq? @_isinstance "isinstance")) @narrowed
 (with_item value: (as_pattern (call)) @with.as)
 (named_expression name: (identifier) value: [(identifier) (attribute)]) @assign.walrus
@@ -277,10 +282,14 @@ _LENGTH = 0
 _LITERAL_NODES = frozenset({"list", "tuple", "dictionary"})
 NESTED_LITERALS = 2  # literals inside a container's literal followed this many levels down
 CHOICE_DEPTH = 6  # conditionals, `or`s and parentheses nested in what a name is given (_choices)
+RETURN_CHAIN_MAX = 3  # calls of calls followed through returned functions (`outer()()()`: _returned_called)
 
 
 _APPENDED_NAME = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\Z")  # the name just before ".append("
 _NAME_NODES = frozenset(("identifier", "attribute"))
+# Statements after which a block's code does not go on to what follows it (an `if not
+# isinstance(x, A): raise ...` guard narrows x below it).
+_LEAVING_STATEMENTS = frozenset(("raise_statement", "return_statement", "continue_statement", "break_statement"))
 # `handlers[0]`, `table["a"]`, `kinds["a"]()` as a receiver: the container, the key, a call of the item
 _ITEM_RECEIVER = re.compile(r"([A-Za-z_]\w*)\[\s*(-?\d+|'[\w.-]*'|\"[\w.-]*\")\s*\](\(\))?")
 _SUBSCRIPT_ENDS = frozenset("])")
@@ -617,6 +626,9 @@ class _FileExtraction:
         self.returned_literals: dict[str, tuple[int, Any]] = {}
         # What this file's module-level generators yield, when a yield names it: name -> [dotted].
         self.yielded: dict[str, list[str]] = {}
+        # `isinstance(x, (A, B))`: (scope, from, to, name, ["A()", "B()"]), made loops (_narrowed_loops)
+        self._narrowed_to_several: list[tuple[int, int, int, str, list[str]]] = []
+        self._yields_of_locals: list[tuple[int, str, int]] = []  # (function, name, byte) of `yield name`
         # Loops over what the file shows (`for f in (a, b)`, over a container, a generator, *args):
         # scope -> [(start byte, end byte, loop variable, [dotted])]; their variables' names.
         self.loops: dict[int, list[tuple[int, int, str, list[str]]]] = {}
@@ -682,6 +694,7 @@ class _FileExtraction:
         self._attribute_values(get("assign.attribute", ()))
         self._containers(get("assign.container", ()), get("assign.item", ()), get("assign.augmented", ()))
         self._loops(get("for", ()))
+        self._narrowed_loops()
         self._held_returns()
         # `raise Failed` makes an instance of Failed, as `raise Failed()` does (a capitalised name:
         # `raise error` re-raises an instance).
@@ -1253,29 +1266,79 @@ class _FileExtraction:
                     note(node.start_byte, None, m.group(1), built_in.group(1).lower())
         self._narrowed(narrowed)
         self.typed_names = {name for names in self.local_types.values() for name in names}
+        self._yielded_locals()
+
+    def _yielded_locals(self) -> None:
+        """``t = Task(); yield t``: the generator yields a Task instance, as ``yield Task()`` does
+        (for the loops over it; a name given the generator before this is known does not see it)."""
+        for owner, name, byte in self._yields_of_locals:
+            made = self._type_of(owner, name, byte)
+            if _is_type_name(made) and self._names_code(made.partition(".")[0]):
+                got = self.yielded.setdefault(self.symbols[owner][1], [])
+                if made + "()" not in got:
+                    got.append(made + "()")
 
     def _narrowed(self, statements) -> None:
         """``if isinstance(shape, Square): shape.side()`` (or ``elif``): in the block shape holds a
         Square (a class the module names); after the block, what it held before, unless the block
-        gives it another value."""
+        gives it another value. ``if not isinstance(shape, Square): raise ...`` (a block that always
+        leaves: raise, return, continue, break; no else): the same from the ``if`` to the end of the
+        block holding it. ``isinstance(shape, (Circle, Square))``: a call on shape calls each one's
+        method there, as in a loop over both (_narrowed_loops)."""
         for node in _in_source_order(statements):
             condition, block = node.child_by_field_name("condition"), node.child_by_field_name("consequence")
+            negated = condition is not None and condition.type == "not_operator"
+            if negated:
+                condition = condition.child_by_field_name("argument")
             arguments = condition.child_by_field_name("arguments") if condition is not None else None
             if block is None or arguments is None or arguments.named_child_count != 2 or self._names_code("isinstance"):
                 continue
-            var, cls = (self._text(a) for a in arguments.named_children)
-            if not _is_type_name(cls) or not self._names_code(cls.partition(".")[0]):
+            if negated:  # narrowed after the statement, to the end of the enclosing block
+                if node.child_by_field_name("alternative") is not None or not block.named_child_count:
+                    continue
+                if block.named_children[-1].type not in _LEAVING_STATEMENTS or node.parent is None:
+                    continue
+                begin, end = node.end_byte, node.parent.end_byte
+            else:
+                begin, end = condition.end_byte, block.end_byte
+            var_node, cls_node = arguments.named_children
+            var = self._text(var_node)
+            if cls_node.type == "tuple":
+                classes = [self._text(c) for c in cls_node.named_children if c.type in _NAME_NODES]
+                if len(classes) != cls_node.named_child_count or not 1 < len(classes) <= SEVERAL_MAX:
+                    continue
+            else:
+                classes = [self._text(cls_node)]
+            if not all(_is_type_name(c) and self._names_code(c.partition(".")[0]) for c in classes):
                 continue
             owner = self._owner(node.start_byte)
             if owner >= 0 and self.is_class[owner]:
                 continue
-            before = self._type_of(owner, var, condition.end_byte)
+            if len(classes) > 1:
+                self._narrowed_to_several.append((owner, begin, end, var, [c + "()" for c in classes]))
+                continue
+            before = self._type_of(owner, var, begin)
             types = self.local_types.setdefault(owner, {}).setdefault(var, [])
             # The block gives the name a value of its own (`dec = Decimal(dec)`): that one stands after it.
-            reassigned = any(condition.end_byte < at < block.end_byte for at, _ in types)
-            types.append((condition.end_byte, cls))
+            reassigned = any(begin < at < end for at, _ in types)
+            types.append((begin, classes[0]))
             if not reassigned:
-                types.append((block.end_byte, before))  # "" when nothing said: no type
+                types.append((end, before))  # "" when nothing said: no type
+
+    def _narrowed_loops(self) -> None:
+        """The narrowings to several classes, as loops over their instances (see _narrowed), each
+        cut where the name is given another value; then every scope's loops by where they start,
+        so that the innermost comes last (_loop_values looks from the end)."""
+        for owner, begin, end, var, values in self._narrowed_to_several:
+            given = [
+                at for table in (self.local_types, self.local_values) for at, _ in table.get(owner, {}).get(var, ())
+            ]
+            end = min((at for at in given if begin < at < end), default=end)
+            self.loops.setdefault(owner, []).append((begin, end, var, values))
+            self.loop_names.add(var)
+        if self._narrowed_to_several:
+            for spans in self.loops.values():
+                spans.sort(key=itemgetter(0))
 
     # -- values --
 
@@ -1388,6 +1451,8 @@ class _FileExtraction:
                     self.yielded.setdefault(self.symbols[owner][1], []).append(name)
                 elif item.type == "call" and (made := self._made_instance(item)):  # `yield Task()`: an instance
                     self.yielded.setdefault(self.symbols[owner][1], []).append(made)
+                elif item.type == "identifier":  # `t = Task(); yield t`: known once types are (_yielded_locals)
+                    self._yields_of_locals.append((owner, name, item.start_byte))
         for _ in range(3):  # `yield from inner()`: what inner yields, a few delegations deep
             for outer, inner in delegations:
                 got = self.yielded.setdefault(outer, [])
@@ -1507,6 +1572,23 @@ class _FileExtraction:
         """The function a call of this module's ``callee`` returns, as the call's scope names it."""
         inner = self.returned_functions.get(callee)
         return f"{callee}.{inner}" if inner else self.returned_names.get(callee, "")
+
+    def _returned_called(self, call) -> str:
+        """What a call of what ``call`` returns gives, when each step is a function of this module
+        returning another by name: ``outer()()`` where outer returns middle and middle returns first
+        is first (a call ``outer()()()`` calls it)."""
+        depth = 0
+        while call.type == "call" and depth < RETURN_CHAIN_MAX:
+            call = call.child_by_field_name("function")
+            depth += 1
+            if call is None:
+                return ""
+        held = _dotted(self._text(call)) if call.type != "call" else ""
+        for _ in range(depth):
+            held = self.returned_names.get(held, "")
+            if not held:
+                return ""
+        return self.returned_names.get(held, "")
 
     def _first_argument(self, assignment) -> str:
         """The dotted name passed first in the call an assignment makes (``partial(send, 1)``)."""
@@ -2632,8 +2714,18 @@ class _FileExtraction:
         if value.type == "call":  # `settle(Order())`: an instance
             made = _dotted(self._text(value.child_by_field_name("function") or value))
             dotted = made + "()" if made and _is_type_name(made) else ""
+        if dotted[:5] == "self." and dotted.count(".") == 1:  # `apply(self.handle)`: the bound method
+            return self._own_method(value.start_byte, dotted[5:])
         known = dotted and dotted.removesuffix("()").split(".", 1)[0] in module_names
         return dotted if known else ""
+
+    def _own_method(self, byte: int, name: str) -> str:
+        """``Box.handle`` for ``self.handle`` at ``byte`` in a method of the module-level class Box
+        that defines handle; "" otherwise (an inherited or assigned attribute says nothing here)."""
+        cls = self._enclosing_class(self._owner(byte))
+        if cls < 0 or self.parents[cls] != -1 or name not in self._method_names(cls):
+            return ""
+        return f"{self.symbols[cls][1]}.{name}"
 
     def _note_value(self, byte: int, name: str, value: str) -> None:
         owner = self._owner(byte)
@@ -2648,14 +2740,16 @@ class _FileExtraction:
     def _held(self, scope: int, name: str, byte: int, depth: int = 0) -> str:
         """What ``name`` holds at ``byte``, followed through names that hold names (a few hops),
         ending in a dotted name or the type of a typed local; "" when nothing says."""
-        value = self._last_before(self.local_values, scope, name, byte)
+        value, given = self._last_given(scope, name, byte)
         if not value or depth > 4:
             return ""
         head, dot, rest = value.partition(".")
         if head == name:
             return ""  # `x = x.parent`: no fixed point to follow
         if head in self.value_names:
-            inner = self._held(scope, head, byte, depth + 1)
+            # What the name held where it was handed on (`b = a; a = second`: b holds a's first
+            # value; `a, b = b, a` swaps)
+            inner = self._held(scope, head, given, depth + 1)
             if inner:
                 return inner + dot + rest
         if head in self.typed_names:
@@ -2723,6 +2817,25 @@ class _FileExtraction:
                 return best
             if scope < 0:
                 return ""
+            scope = parents[scope]
+
+    def _last_given(self, scope: int, var: str, byte: int) -> tuple[str, int]:
+        """_last_before of ``local_values``, with the byte where that value was given (``byte``
+        when nothing was)."""
+        is_class, parents, values = self.is_class, self.parents, self.local_values
+        while True:
+            if scope >= 0 and is_class[scope]:
+                scope = parents[scope]
+                continue
+            seen = values.get(scope)
+            if seen is not None and var in seen:
+                best, best_at = "", -1
+                for at, value in seen[var]:
+                    if best_at < at < byte:
+                        best, best_at = value, at
+                return best, (best_at if best_at >= 0 else byte)
+            if scope < 0:
+                return "", byte
             scope = parents[scope]
 
     def _enclosing_class(self, scope: int) -> int:
@@ -2797,6 +2910,8 @@ class _FileExtraction:
                     add(_new(Relation, ("calls", owner, callee + "()", call_line, "", marked)))
                 elif _is_type_name(callee) and self._names_code(callee.partition(".")[0]):  # `A()()`: its __call__
                     add(_new(Relation, ("calls", owner, callee + "()", call_line, "", FLOWED + callee + INSTANCE)))
+                elif function is not None and function.type == "call" and (held := self._returned_called(function)):
+                    add(_new(Relation, ("calls", owner, self._text(function) + "()", call_line, "", FLOWED + held)))
                 continue
             receiver, _, name = text[start : node.end_byte].rpartition(".")
             receiver_type = ""

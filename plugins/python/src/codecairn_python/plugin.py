@@ -40,7 +40,11 @@ def codecairn_languages() -> list[Language]:
             #     of containers typed by annotations (`list[Item]`, `dict[str, Item]`); a property's
             #     return annotation as its class's field type; `isinstance` narrowing in an `if`/`elif` block;
             #     fields typed as containers (`items: list[Item]` in a class body, `self.table: dict[...]`)
-            version="11",
+            # 12: `if not isinstance(x, A): raise` narrows x below the guard; `isinstance(x, (A, B))`
+            #     a call on x in the block calls each one's method; `outer()()()` through returned
+            #     functions; `t = Task(); yield t`; a bound method passed (`apply(self.handle)`); a name
+            #     handed on holds the value it had there (`d = c; c = second`, `a, b = b, a`)
+            version="12",
             resolution=ResolutionRules(
                 separator=".",
                 implicit_members=False,
