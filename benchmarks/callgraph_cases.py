@@ -3145,5 +3145,44 @@ a()
         ),
     ],
 }
+NARROWING_AND_CHAINS_CASES["external"] = [
+    (
+        {
+            "main.py": """
+import threading
+
+
+class Table(dict):
+    def total(self):
+        return sum(self.values())
+
+
+class Worker(threading.Thread):
+    def go(self):
+        self.start()
+
+
+class Mixed(threading.Thread):
+    def go(self):
+        self.run()
+
+
+class Runner(Mixed):
+    def run(self):
+        pass
+
+
+t = Table()
+t.items()
+"""
+        },
+        {
+            "main.Table.total": {"builtins.sum", "builtins.dict.values"},
+            "main.Worker.go": {"threading.Thread.start"},
+            # Mixed's own instances run Thread.run, a Runner its own: no one answer
+            "main": {"main.Table", "builtins.dict.items"},
+        },
+    ),
+]
 for _category, _cases in NARROWING_AND_CHAINS_CASES.items():
     CASES[_category] = CASES[_category] + _cases

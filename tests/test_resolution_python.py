@@ -172,7 +172,7 @@ async def test_calls_to_builtins_are_never_guessed_to_be_a_namesake(tmp_path: Pa
         assert callees(await a.get_symbol("fmt.local_use")) == {"fmt.str": "exact"}  # its own str
         assert callees(await a.get_symbol("use.run")) == {"fmt.str": "import", "app.unique_helper": "name-only"}
         failure = await a.get_symbol("app.Failure")
-        assert not failure.get("bases") or set(failure["bases"]) == {"unresolved"}
+        assert failure["bases"] == {"external": ["builtins.Exception"]}  # the built-in, never a namesake
     finally:
         await ws.close()
 
@@ -2586,5 +2586,82 @@ async def test_chained_returns_yielded_locals_bound_methods_and_handed_on_values
         assert callees(await a.get_symbol("main.apply")) == {"main.Box.handle": "flow"}
         assert callees(await a.get_symbol("main.handed_on")) == {"main.first": "flow"}
         assert callees(await a.get_symbol("main.swapped")) == {"main.second": "flow"}
+    finally:
+        await ws.close()
+
+
+async def test_members_of_a_supertype_outside_the_index_are_external_calls(tmp_path: Path, cache_dir: Path) -> None:
+    """`self.values()` in `class Table(dict)` and `t.items()` on a Table go to `builtins.dict`'s
+    methods (external); so do a library base's (`self.send_response()` in a `BaseHTTPRequestHandler`).
+    Not when the index's own classes have the name (an attribute holding what is called), nor when
+    two bases outside could give it. Edited to `class Table(list)`, a subclass's call elsewhere
+    follows; the extends edges name the bases outside too."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "tables.py").write_text(
+        textwrap.dedent(
+            """
+            import threading
+            from http.server import BaseHTTPRequestHandler
+
+
+            class Table(dict):
+                def total(self):
+                    return sum(self.values())
+
+
+            class Handler(BaseHTTPRequestHandler):
+                def do_GET(self):
+                    self.send_response(200)
+
+
+            class Held(dict):
+                def __init__(self, callback):
+                    self.callback = callback
+
+                def fire(self):
+                    self.callback()
+
+
+            class Both(dict, threading.Thread):
+                def go(self):
+                    self.copy()
+
+
+            def use():
+                t = Table()
+                t.items()
+            """
+        ).lstrip()
+    )
+    (root / "sub.py").write_text(
+        "from tables import Table\n\n\nclass Sub(Table):\n    def dup(self):\n        self.copy()\n"
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        assert (await a.get_symbol("tables.Table.total"))["callees"]["external"] == [
+            "builtins.dict.values",
+            "builtins.sum",
+        ]
+        assert (await a.get_symbol("tables.use"))["callees"]["external"] == ["builtins.dict.items"]
+        handler = await a.get_symbol("tables.Handler.do_GET")
+        assert handler["callees"]["external"] == ["http.server.BaseHTTPRequestHandler.send_response"]
+        assert (await a.get_symbol("tables.Held.fire"))["callees"].get("external", []) == []
+        assert (await a.get_symbol("tables.Both.go"))["callees"].get("external", []) == []
+        assert (await a.get_symbol("sub.Sub.dup"))["callees"]["external"] == ["builtins.dict.copy"]
+
+        (root / "tables.py").write_text((root / "tables.py").read_text().replace("Table(dict)", "Table(list)"))
+        await ws.refresh(["tables.py"])
+        assert (await a.get_symbol("sub.Sub.dup"))["callees"]["external"] == ["builtins.list.copy"]
+    finally:
+        await ws.close()
+    # After a restart the bases outside come from the store: an edit of the subclass alone still sees them.
+    (root / "sub.py").write_text((root / "sub.py").read_text() + "\n    def more(self):\n        self.append(1)\n")
+    ws = await Workspace.open(root)
+    try:
+        await ws.refresh(["sub.py"])
+        assert (await answers(ws).get_symbol("sub.Sub.more"))["callees"]["external"] == ["builtins.list.append"]
     finally:
         await ws.close()

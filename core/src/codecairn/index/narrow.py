@@ -20,6 +20,7 @@ import anyio
 from codecairn.index import reuse
 from codecairn.index.outcomes import Outcomes
 from codecairn.index.pipeline import (
+    calls_external_bases_decide,
     calls_their_subtypes_decide,
     calls_through_rebound,
     load_bindings,
@@ -291,6 +292,8 @@ class NarrowIndexer:
             calls += [e for e in await store.calls_through_returns(changed) if e[0] not in seen]
         calls += await calls_through_rebound(target, (rebound or set()) | resolver.rebound, calls)
         calls += await calls_their_subtypes_decide(target, target.state.symbols.take_hierarchy_changes(), calls)
+        if target.state.symbols.take_external_base_changes():
+            calls += await calls_external_bases_decide(target, calls)
         if not first and not calls:
             await store.write_resolutions(known, beside)
             return sum(1 for u in known if u[0] is not None)

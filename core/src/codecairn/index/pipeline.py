@@ -187,6 +187,7 @@ async def resolve_and_insert(target: IndexTarget, edges: EdgeBuffer) -> tuple[in
             eid: (tid, how) for tid, how, eid in await asyncio.to_thread(resolver.resolve_first, edges.resolved_first())
         }
         target.state.symbols.take_hierarchy_changes()  # every call is resolved here
+        target.state.symbols.take_external_base_changes()
 
         def resolved_rows(chunk: list[tuple], lines: Iterable[int]) -> list[tuple]:
             called = iter(resolver.resolve_calls([e for e in chunk if e[2] not in RESOLVED_FIRST]))
@@ -259,8 +260,11 @@ async def resolve(target: IndexTarget, new_file_ids: set[int], new_names: set[st
     calls = await their_own_edges(store, calls)
     calls += await calls_through_rebound(target, rebound | resolver.rebound, calls)
     changed = state.symbols.take_hierarchy_changes()
+    bases_moved = state.symbols.take_external_base_changes()
     if not everything:  # (else every call is in `calls` already)
         calls += await calls_their_subtypes_decide(target, changed, calls)
+        if bases_moved:
+            calls += await calls_external_bases_decide(target, calls)
     updates += await asyncio.to_thread(resolver.resolve_calls, calls)
     for i in range(0, len(updates), RESOLVE_CHUNK):
         with anyio.CancelScope(shield=True):
@@ -301,6 +305,16 @@ async def calls_their_subtypes_decide(target: IndexTarget, changed: set[int], al
         return []
     seen = {e[0] for e in already}
     return [e for e in await target.store.calls_on_self(methods, receivers) if e[0] not in seen]
+
+
+async def calls_external_bases_decide(target: IndexTarget, already: list[tuple]) -> list[tuple]:
+    """After a type's supertype outside the index changed (`class Table(dict)` became
+    `class Table(list)`, or gained or lost such a base): the calls on self or on a typed receiver
+    that reach no symbol of the index — a member of such a base may answer them now, or no longer —
+    but those in ``already``."""
+    receivers = {name for lang in target.languages.values() for name in lang.resolution.self_names}
+    seen = {e[0] for e in already}
+    return [e for e in await target.store.calls_without_target(receivers) if e[0] not in seen]
 
 
 async def calls_through_rebound(target: IndexTarget, rebound: set[int], already: list[tuple]) -> list[tuple]:

@@ -52,8 +52,10 @@ from codecairn.model import (
 # a call through a parameter nothing is known to bind stays unresolved (not its namesake's); a call
 # through a name imported from several places is an edge to each (model.ALSO). "8": supertypes in
 # C3 order (Python's MRO, SymbolIndex.ancestors); a call reaching a variable whose returns edge names
-# a function or class reaches that (`config.handler()`, a base class's `handler = first`).
-VERSION = "8"
+# a function or class reaches that (`config.handler()`, a base class's `handler = first`). "9": a
+# supertype outside the index is named (`class Table(dict)` extends `builtins.dict`, external), and
+# what a class's one such base gives it is that base's (`self.values()` → `builtins.dict.values`).
+VERSION = "9"
 RESOLVER_META_KEY = "resolver"
 
 SCOPE_ROOT_KINDS = frozenset({"module", "package"})
@@ -110,6 +112,7 @@ class Resolver:
         self._root_cache: dict[int, bool] = {}  # type id -> _super_ends_at_root
         self._scope_names: dict[int, dict[str, list[int]]] = {}
         self._member_cache: dict[tuple[int, str], tuple[int, str] | None] = {}
+        self._outside_member_cache: dict[tuple[int, str], str | None] = {}  # _from_external_base's
         self._sep_of_file: dict[int, str] = {}
         self._file_lookup_cache: dict[tuple, tuple[int, str] | None] = {}
         self._inherited_cache: dict[tuple, int | None] = {}
@@ -219,19 +222,27 @@ class Resolver:
                 passes.append((eid, file_id, source_id, target, receiver, receiver_type))
                 continue
             found = self._resolve_type_path(target, file_id, source_id)
+            owners = self.owners(source_id, receiver_type)
             if found is not None:
                 tid, how = found
                 out.append((tid, how, eid))
-                for owner in self.owners(source_id, receiver_type):
+                for owner in owners:
                     self.index.set_bases([(owner, tid)])
-            else:
+                self.index.set_external_base(owners, eid, None)
+            elif target in HARMLESS_BASES:
                 out.append((None, None, eid))  # type: ignore[arg-type]  # unresolved: written as NULLs
-                if target not in HARMLESS_BASES:
-                    self.index.mark_open(self.owners(source_id, receiver_type))
+                self.index.set_external_base(owners, eid, None)
+            else:
+                self.index.mark_open(owners)
+                # `class Table(dict)`, `class Handler(BaseHTTPRequestHandler)`: the base outside the index
+                outside = self._external_supertype(file_id, source_id, target)
+                out.append((None, external_resolution(outside) if outside else None, eid))  # type: ignore[arg-type]
+                self.index.set_external_base(owners, eid, outside)
         # What was looked up so far saw fewer bases than there are now.
         self._subclass_cache.clear()
         self._root_cache.clear()
         self._member_cache.clear()
+        self._outside_member_cache.clear()
         self._inherited_cache.clear()
         self._file_lookup_cache.clear()
         self._lookup_cache.clear()
@@ -602,6 +613,9 @@ class Resolver:
             if name in rules.root_members and owner is not None and self._super_ends_at_root(owner):
                 return sep.join((rules.builtins_module, rules.root_type, name))
             return None
+        if receiver in rules.self_names and not receiver_type:  # `self.items()` in `class Table(dict)`
+            owner = self.enclosing_type(source_id, rules)
+            return self._from_external_base(owner, name, sep) if owner is not None else None
         held = receiver_type or _literal_type(receiver)
         if held and held in rules.builtins and not self._shadowed(held, file_id, source_id, rules, callable_only=False):
             return sep.join((rules.builtins_module, held, name))
@@ -609,6 +623,9 @@ class Resolver:
             outside = self._outside_class(info, rules, file_id, source_id, held)
             if outside is not None:
                 return f"{outside}{sep}{name}"
+            typ = self._resolve_type_path(held, file_id, source_id) if self.index.external_bases else None
+            if typ is not None and self.index.rows[typ[0]].kind in CLASSLIKE:  # `t = Table(); t.items()`
+                return self._from_external_base(typ[0], name, sep)
         if not receiver:
             head, rest = name, ""
         elif _PATH_RE.match(receiver):
@@ -641,6 +658,55 @@ class Resolver:
         if not receiver and binding is not None:  # `from ctypes import *`, then `POINTER(...)`
             return self._external_through_wildcards(binding, info.language, name, sep, 0)
         return None
+
+    def _external_supertype(self, file_id: int, source_id: int | None, target: str) -> str:
+        """The dotted name outside the index of a supertype the index does not hold, as a call of
+        it would go (`dict` is `builtins.dict`, an imported name its module's); "" when that is not
+        certain, or the language names no built-ins (Python only)."""
+        info = self.files.get(file_id)
+        if info is None:
+            return ""
+        rules = self.rules.get(info.language)
+        if rules is None or not rules.builtins_module or _PATH_RE.match(target) is None:
+            return ""
+        receiver, _, name = target.rpartition(rules.separator)
+        return self._external(info, rules, file_id, source_id, name, receiver) or ""
+
+    def _from_external_base(self, type_id: int, name: str, sep: str) -> str | None:
+        """What a call of ``name`` on the type reaches outside the index (_member_outside),
+        remembered per (type, name): a class's methods ask for the same names again and again."""
+        key = (type_id, name)
+        try:
+            return self._outside_member_cache[key]
+        except KeyError:
+            found = self._outside_member_cache[key] = self._member_outside(type_id, name, sep)
+            return found
+
+    def _member_outside(self, type_id: int, name: str, sep: str) -> str | None:
+        """``base.name`` when the one supertype outside the index of the type (and of its
+        supertypes in it) is ``base`` and no type of the index on the way has any member ``name``
+        (a method, or an attribute that holds what is called): `self.items()` in `class
+        Table(dict)` is `builtins.dict.items`. None when two bases outside could give it, or one
+        the index cannot name."""
+        external = self.index.external_bases
+        chain = [type_id, *self.index.ancestors(type_id)]
+        found = {base for t in chain for base in external.get(t, {}).values()}
+        if len(found) != 1 or "" in found:
+            return None
+        if any(self._own_member(t, name) is not None for t in chain):
+            return None
+        # A subtype of the index that has it (`self.run()` in a mixin over a library base, `run`
+        # defined below): which one runs depends on the instance, so none is claimed.
+        below, seen = list(self.index.subtypes_of.get(type_id, ())), set()
+        while below:
+            t = below.pop()
+            if t in seen:
+                continue
+            seen.add(t)
+            if self._own_member(t, name) is not None:
+                return None
+            below.extend(self.index.subtypes_of.get(t, ()))
+        return f"{found.pop()}{sep}{name}"
 
     def _outside_class(
         self, info: FileInfo, rules: ResolutionRules, file_id: int, source_id: int | None, dotted: str

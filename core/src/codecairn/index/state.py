@@ -18,7 +18,7 @@ from codecairn.index.collector import collector_paused
 from codecairn.index.parse_pool import content_hash
 from codecairn.index.passed import decoded
 from codecairn.index.symbol_index import SymbolIndex
-from codecairn.model import HARMLESS_BASES, INSTANCE, FileInfo, IndexedFile, IndexedSymbol
+from codecairn.model import HARMLESS_BASES, INSTANCE, FileInfo, IndexedFile, IndexedSymbol, external_name
 from codecairn.paths import read_confined
 from codecairn.store.store import FileRow, ParsedFile, Store
 
@@ -65,11 +65,11 @@ class IndexState:
                 for eid, file_id, function, key, resolution in await store.resolved_passes():
                     if (value := decoded(resolution or "")) is not None:
                         passed.put(eid, (file_id, function, key, *value))
-                self.symbols.open_types.update(
-                    owner
-                    for source, owner_qn in await store.unresolved_supertypes(HARMLESS_BASES)
-                    for owner in ([source] if source is not None else by_qn.get(owner_qn, ()))
-                )
+                for eid, source, owner_qn, how in await store.unresolved_supertypes(HARMLESS_BASES):
+                    owners = [source] if source is not None else list(by_qn.get(owner_qn, ()))
+                    self.symbols.open_types.update(owners)
+                    self.symbols.set_external_base(owners, eid, external_name(how) or "")
+                self.symbols.take_external_base_changes()  # (the same: changes start from here)
                 self.symbols.take_hierarchy_changes()  # what the store holds is where changes start from
             self.symbols_loaded = True
 

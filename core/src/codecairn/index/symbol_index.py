@@ -48,6 +48,11 @@ class SymbolIndex:
         # Types with a supertype the index does not hold (`class A(SomeLibraryBase)`): a member
         # they lack may come from there, so nothing is inferred about it (resolver: flow).
         self.open_types: set[int] = set()
+        # ...and of those, what each unresolved supertype is: type id -> {extends edge id: the dotted
+        # name outside the index it names (`builtins.dict`, `http.server.BaseHTTPRequestHandler`),
+        # "" when not even that is known}. A member no type of the index has is the one base's there.
+        self.external_bases: dict[int, dict[int, str]] = {}
+        self._external_base_changes: Counter[tuple[str, str]] = Counter()  # (type's qn, base): net links
         # (supertype, subtype's qualified name) -> links added less links removed since
         # take_hierarchy_changes(): what a mixin's `self.m()` reaches, and whether `super().m()`
         # ends at object, depend on a type's subtypes. By name: an edit that re-creates a class
@@ -159,6 +164,7 @@ class SymbolIndex:
             if sid in self.open_types:
                 self.open_types.discard(sid)
                 self._openness_changes[s.qualified_name] -= 1
+            self._note_external_bases(s.qualified_name, self.external_bases.pop(sid, {}), -1)
         for name, sids in gone_by_name.items():
             _discard_all(self.by_name, name, sids)
         if removed:
@@ -197,6 +203,41 @@ class SymbolIndex:
             if tid not in self.open_types and (row := self.rows.get(tid)) is not None:
                 self.open_types.add(tid)
                 self._openness_changes[row.qualified_name] += 1
+
+    def set_external_base(self, type_ids: Iterable[int], edge_id: int, base: str | None) -> None:
+        """What the supertype of edge ``edge_id`` is outside the index (see external_bases); None:
+        the edge names none (it resolved, or names a harmless base)."""
+        for tid in type_ids:
+            row = self.rows.get(tid)
+            if row is None:
+                continue
+            known = self.external_bases.get(tid, {})
+            if known.get(edge_id) == base:
+                continue
+            self._note_external_bases(row.qualified_name, known, -1)
+            if base is None:
+                known.pop(edge_id, None)
+            else:
+                known[edge_id] = base
+            if known:
+                self.external_bases[tid] = known
+            else:
+                self.external_bases.pop(tid, None)
+            self._note_external_bases(row.qualified_name, known, +1)
+
+    def _note_external_bases(self, qualified_name: str, bases: dict[int, str], sign: int) -> None:
+        """Count a type's bases outside the index in or out of the changes — only a type with one
+        the index can name (Python's): the others answer nothing either way, and a Java class
+        leaving the index must not send every call without a target to be resolved again."""
+        if any(bases.values()):
+            for outside in bases.values():
+                self._external_base_changes[(qualified_name, outside)] += sign
+
+    def take_external_base_changes(self) -> bool:
+        """Did any type's supertype outside the index change since the last call (then forgotten)?
+        Calls on such types resolved to (or left short of) that base's members are then stale."""
+        changes, self._external_base_changes = self._external_base_changes, Counter()
+        return any(changes.values())
 
     def take_hierarchy_changes(self) -> set[int]:
         """The supertypes that gained or lost a direct subtype, or whose subtype became open or

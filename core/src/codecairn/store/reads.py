@@ -141,6 +141,17 @@ class IndexReads:
             )
         return out
 
+    async def calls_without_target(self, receivers: Collection[str]) -> list[tuple]:
+        """Edges in TO_RESOLVE columns of the calls on ``receivers`` (self) or on a typed receiver
+        that reach no symbol of the index (unresolved, or external): what a supertype outside the
+        index may answer (resolver._from_external_base)."""
+        names = sorted(set(receivers)) or [""]
+        return await self.fetch_writer(
+            f"SELECT {TO_RESOLVE} FROM edges WHERE kind = 'calls' AND target_id IS NULL "
+            f"AND (receiver IN ({_marks(names)}) OR receiver_type != '')",
+            names,
+        )
+
     async def calls_through_returns(self, names: Collection[str]) -> list[tuple]:
         """Edges in TO_RESOLVE columns of the calls that follow what a function of one of these
         names returns (receiver_type ``~make()``, ``~shop.make()``, a link of a chain: ``~A.make().g()``)
@@ -157,12 +168,14 @@ class IndexReads:
             [p for n in names for p in (f"~%{n}()", f"~%{n}().%", n, f"%.{n}", n)],
         )
 
-    async def unresolved_supertypes(self, harmless: Collection[str]) -> list[tuple[int | None, str]]:
-        """(source_id, receiver_type) of every extends/implements edge left unresolved, but for
-        those naming one of ``harmless``."""
+    async def unresolved_supertypes(self, harmless: Collection[str]) -> list[tuple[int, int | None, str, str | None]]:
+        """(edge id, source_id, receiver_type, resolution) of every extends/implements edge left
+        unresolved in the index (its resolution names the class outside, when known), but for those
+        naming one of ``harmless``."""
         harmless = tuple(harmless) or ("",)
         return await self.fetch_writer(
-            f"SELECT source_id, receiver_type FROM edges WHERE kind IN ({_INHERITANCE_SQL}) AND target_id IS NULL "
+            "SELECT id, source_id, receiver_type, resolution FROM edges "
+            f"WHERE kind IN ({_INHERITANCE_SQL}) AND target_id IS NULL "
             f"AND target NOT IN ({_marks(harmless)})",
             harmless,
         )
