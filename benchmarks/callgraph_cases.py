@@ -3184,5 +3184,48 @@ t.items()
         },
     ),
 ]
+NARROWING_AND_CHAINS_CASES["dicts"] = [
+    (
+        {
+            "main.py": """
+class A:
+    def run(self):
+        pass
+
+
+class B:
+    def run(self):
+        pass
+
+
+def go():
+    kinds = {"a": A, "b": B}
+    obj = kinds["a"]()
+    obj.run()
+"""
+        },
+        {"main.go": {"main.A", "main.A.run"}},
+    ),
+]
+NARROWING_AND_CHAINS_CASES["lists"] = [
+    (
+        {
+            "main.py": """
+class Box:
+    def handle(self):
+        pass
+
+
+def go():
+    boxes = [Box()]
+    first = boxes[0]
+    first.handle()
+    box = boxes.pop()
+    box.handle()
+"""
+        },
+        {"main.go": {"main.Box", "main.Box.handle", "builtins.list.pop"}},
+    ),
+]
 for _category, _cases in NARROWING_AND_CHAINS_CASES.items():
     CASES[_category] = CASES[_category] + _cases

@@ -2665,3 +2665,63 @@ async def test_members_of_a_supertype_outside_the_index_are_external_calls(tmp_p
         assert (await answers(ws).get_symbol("sub.Sub.more"))["callees"]["external"] == ["builtins.list.append"]
     finally:
         await ws.close()
+
+
+async def test_an_item_taken_from_a_container_into_a_name_keeps_its_class(tmp_path: Path, cache_dir: Path) -> None:
+    """`obj = kinds["a"]()` (a class held in a dict, made), `h = handlers[0]` and `box = boxes.pop()`
+    (instances held in a list): a method call on the name is the class's method (`flow`); a pop
+    from a list of two classes' instances says nothing."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            class A:
+                def run(self):
+                    pass
+
+
+            class B:
+                def run(self):
+                    pass
+
+
+            def made():
+                kinds = {"a": A, "b": B}
+                obj = kinds["b"]()
+                obj.run()
+
+
+            def indexed():
+                handlers = [A(), B()]
+                h = handlers[1]
+                h.run()
+
+
+            def popped():
+                boxes = [A()]
+                box = boxes.pop()
+                box.run()
+
+
+            def mixed():
+                boxes = [A(), B()]
+                box = boxes.pop()
+                box.run()
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        assert callees(await a.get_symbol("main.made")) == {"main.B": "flow", "main.B.run": "flow"}
+        assert callees(await a.get_symbol("main.indexed")) == {
+            "main.A": "exact",
+            "main.B": "exact",
+            "main.B.run": "flow",
+        }
+        assert callees(await a.get_symbol("main.popped")) == {"main.A": "exact", "main.A.run": "flow"}
+        assert callees(await a.get_symbol("main.mixed")) == {"main.A": "exact", "main.B": "exact"}
+    finally:
+        await ws.close()

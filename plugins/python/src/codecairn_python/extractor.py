@@ -103,6 +103,7 @@ _QUERY_SOURCE = """
   left: (subscript value: (identifier) subscript: [(string) (integer)])
   right: [(identifier) (attribute)]) @assign.item
 (augmented_assignment left: (identifier) right: [(list) (tuple) (dictionary)]) @assign.augmented
+(assignment left: (identifier) right: [(subscript) (call function: (subscript))]) @take.item
 """
 
 _query = None  # tree_sitter.Query, built on first use in each process (Query objects do not pickle)
@@ -293,6 +294,12 @@ _LEAVING_STATEMENTS = frozenset(("raise_statement", "return_statement", "continu
 # `handlers[0]`, `table["a"]`, `kinds["a"]()` as a receiver: the container, the key, a call of the item
 _ITEM_RECEIVER = re.compile(r"([A-Za-z_]\w*)\[\s*(-?\d+|'[\w.-]*'|\"[\w.-]*\")\s*\](\(\))?")
 _SUBSCRIPT_ENDS = frozenset("])")
+# `name = kinds["a"]()`, `name = handlers[0]` (the item as _ITEM_RECEIVER reads it) or `name = boxes.pop(...)`
+_TAKEN = re.compile(
+    r"([A-Za-z_]\w*)\s*=\s*(?:([A-Za-z_]\w*\[\s*(?:-?\d+|'[\w.-]*'|\"[\w.-]*\")\s*\](?:\(\))?)"
+    r"|([A-Za-z_]\w*)\.pop\(\s*-?\d*\s*\))",
+    re.ASCII,
+)
 _RETURNED_LITERALS = frozenset(("tuple", "expression_list", "list", "dictionary"))
 _HOLDING_KINDS = frozenset(("variable", "constant", "field"))  # symbols a value is assigned to
 _COMPREHENSIONS = frozenset(("generator_expression", "list_comprehension", "set_comprehension"))
@@ -695,6 +702,13 @@ class _FileExtraction:
         self._containers(get("assign.container", ()), get("assign.item", ()), get("assign.augmented", ()))
         self._loops(get("for", ()))
         self._narrowed_loops()
+        text = self.text
+        self._taken(
+            [
+                *get("take.item", ()),
+                *(n for n in get("assign.call", ()) if text.find(".pop(", n.start_byte, n.end_byte) > 0),
+            ]
+        )
         self._held_returns()
         # `raise Failed` makes an instance of Failed, as `raise Failed()` does (a capitalised name:
         # `raise error` re-raises an instance).
@@ -1324,6 +1338,34 @@ class _FileExtraction:
             types.append((begin, classes[0]))
             if not reassigned:
                 types.append((end, before))  # "" when nothing said: no type
+
+    def _taken(self, assignments) -> None:
+        """``obj = kinds["a"]()``, ``h = handlers[0]``, ``box = boxes.pop()``: the name holds an
+        instance of the class the container shows there (as ``kinds["a"]().run()`` and
+        ``handlers[0].run()`` are calls on one; a pop, when every item is of one class)."""
+        text = self.text
+        for node in _in_source_order(assignments):
+            start = node.start_byte
+            m = _TAKEN.match(text, start, node.end_byte)
+            if m is None or m.end() != node.end_byte:
+                continue
+            var, written, popped = m.groups()
+            owner = self._owner(start)
+            if owner >= 0 and self.is_class[owner]:
+                continue
+            if popped:  # `boxes.pop()`, `boxes.pop(0)`
+                held = self._last_before(self.containers, owner, popped, start)
+                items = set(held.get(None, ())) if held else set()
+                made = items.pop() if len(items) == 1 else ""
+                cls = made[:-2] if made[-2:] == "()" and _is_type_name(made[:-2]) else ""
+            else:
+                cls = self._item_receiver(written, owner, start)
+            if not cls:
+                continue
+            types = self.local_types.setdefault(owner, {}).setdefault(var, [])
+            types[:] = [t for t in types if t[0] != start]  # (what `boxes.pop()` returned, as a call said)
+            types.append((start, FLOWED + cls))  # followed through the container: `flow`
+            self.typed_names.add(var)
 
     def _narrowed_loops(self) -> None:
         """The narrowings to several classes, as loops over their instances (see _narrowed), each

@@ -43,7 +43,9 @@ def codecairn_languages() -> list[Language]:
             # 12: `if not isinstance(x, A): raise` narrows x below the guard; `isinstance(x, (A, B))`
             #     a call on x in the block calls each one's method; `outer()()()` through returned
             #     functions; `t = Task(); yield t`; a bound method passed (`apply(self.handle)`); a name
-            #     handed on holds the value it had there (`d = c; c = second`, `a, b = b, a`)
+            #     handed on holds the value it had there (`d = c; c = second`, `a, b = b, a`); an item
+            #     taken from a container into a name keeps its class (`obj = kinds["a"]()`,
+            #     `h = handlers[0]`, `box = boxes.pop()`)
             version="12",
             resolution=ResolutionRules(
                 separator=".",
