@@ -2845,39 +2845,33 @@ class _FileExtraction:
 
     def _last_before(self, table: dict[int, dict[str, list[tuple[int, Any]]]], scope: int, var: str, byte: int) -> Any:
         """What ``table`` noted for ``var`` last before ``byte``, from ``scope`` outwards ("" if nothing)."""
-        is_class, parents, local_types = self.is_class, self.parents, table
-        while True:
-            if scope >= 0 and is_class[scope]:
-                scope = parents[scope]
-                continue
-            seen = local_types.get(scope)
-            if seen is not None and var in seen:
-                best, best_at = "", -1
-                for at, type_name in seen[var]:  # noted kind by kind: not one byte order
-                    if best_at < at < byte:
-                        best, best_at = type_name, at
-                return best
-            if scope < 0:
-                return ""
-            scope = parents[scope]
+        return self._last_noted(table, scope, var, byte)[0]
 
     def _last_given(self, scope: int, var: str, byte: int) -> tuple[str, int]:
         """_last_before of ``local_values``, with the byte where that value was given (``byte``
         when nothing was)."""
-        is_class, parents, values = self.is_class, self.parents, self.local_values
+        value, at = self._last_noted(self.local_values, scope, var, byte)
+        return value, (at if at >= 0 else byte)
+
+    def _last_noted(
+        self, table: dict[int, dict[str, list[tuple[int, Any]]]], scope: int, var: str, byte: int
+    ) -> tuple[Any, int]:
+        """(what ``table`` noted for ``var`` last before ``byte``, from ``scope`` outwards, the byte
+        it was noted at); ("", -1) if nothing."""
+        is_class, parents = self.is_class, self.parents
         while True:
             if scope >= 0 and is_class[scope]:
                 scope = parents[scope]
                 continue
-            seen = values.get(scope)
+            seen = table.get(scope)
             if seen is not None and var in seen:
                 best, best_at = "", -1
-                for at, value in seen[var]:
+                for at, noted in seen[var]:  # noted kind by kind: not one byte order
                     if best_at < at < byte:
-                        best, best_at = value, at
-                return best, (best_at if best_at >= 0 else byte)
+                        best, best_at = noted, at
+                return best, best_at
             if scope < 0:
-                return "", byte
+                return "", -1
             scope = parents[scope]
 
     def _enclosing_class(self, scope: int) -> int:
