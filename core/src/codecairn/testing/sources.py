@@ -181,7 +181,8 @@ class IndexedTree:
 
     def bases(self, name: str, **where: Any) -> dict[str, str]:
         """The supertypes the symbol's extends/implements clauses name: qualified name -> how it was
-        resolved; a base no symbol was found for -> ``unresolved`` (under the name as written)."""
+        resolved; a base outside the index the language names -> ``external`` (``builtins.dict``);
+        one no symbol was found for -> ``unresolved`` (under the name as written)."""
         # get_symbol labels bases "extends", "implements (import)": the kind, then the resolution
         # unless exact.
         return self._places(
