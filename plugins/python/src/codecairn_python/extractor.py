@@ -1369,8 +1369,8 @@ class _FileExtraction:
 
     def _narrowed_loops(self) -> None:
         """The narrowings to several classes, as loops over their instances (see _narrowed), each
-        cut where the name is given another value; then every scope's loops by where they start,
-        so that the innermost comes last (_loop_values looks from the end)."""
+        cut where the name is given another value; then the loops of those scopes by where they
+        start, so that the innermost comes last (_loop_values looks from the end)."""
         for owner, begin, end, var, values in self._narrowed_to_several:
             given = [
                 at for table in (self.local_types, self.local_values) for at, _ in table.get(owner, {}).get(var, ())
@@ -1378,9 +1378,8 @@ class _FileExtraction:
             end = min((at for at in given if begin < at < end), default=end)
             self.loops.setdefault(owner, []).append((begin, end, var, values))
             self.loop_names.add(var)
-        if self._narrowed_to_several:
-            for spans in self.loops.values():
-                spans.sort(key=itemgetter(0))
+        for owner in {narrowing[0] for narrowing in self._narrowed_to_several}:
+            self.loops[owner].sort(key=itemgetter(0))
 
     # -- values --
 
