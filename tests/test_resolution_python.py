@@ -2594,8 +2594,9 @@ async def test_members_of_a_supertype_outside_the_index_are_external_calls(tmp_p
     """`self.values()` in `class Table(dict)` and `t.items()` on a Table go to `builtins.dict`'s
     methods (external); so do a library base's (`self.send_response()` in a `BaseHTTPRequestHandler`).
     Not when the index's own classes have the name (an attribute holding what is called), nor when
-    two bases outside could give it. Edited to `class Table(list)`, a subclass's call elsewhere
-    follows; the extends edges name the bases outside too."""
+    two bases outside could give it, nor when a built-in type lacks the member (`self.items()` in
+    `class Rows(list)`, `x = []; x.keys()`). Edited to `class Table(list)`, a subclass's call
+    elsewhere follows; the extends edges name the bases outside too."""
     root = tmp_path / "proj"
     root.mkdir()
     (root / "tables.py").write_text(
@@ -2631,6 +2632,18 @@ async def test_members_of_a_supertype_outside_the_index_are_external_calls(tmp_p
             def use():
                 t = Table()
                 t.items()
+
+
+            class Rows(list):
+                def pairs(self):
+                    return self.items()
+
+
+            def literal():
+                x = []
+                x.append(1)
+                x.keys()
+                str.joins(",", [])
             """
         ).lstrip()
     )
@@ -2651,6 +2664,11 @@ async def test_members_of_a_supertype_outside_the_index_are_external_calls(tmp_p
         assert (await a.get_symbol("tables.Held.fire"))["callees"].get("external", []) == []
         assert (await a.get_symbol("tables.Both.go"))["callees"].get("external", []) == []
         assert (await a.get_symbol("sub.Sub.dup"))["callees"]["external"] == ["builtins.dict.copy"]
+        # A member the built-in type does not have is no call of it: left unresolved.
+        rows = (await a.get_symbol("tables.Rows.pairs"))["callees"]
+        assert (rows.get("external", []), rows["unresolved"]) == ([], ["items"])
+        literal = (await a.get_symbol("tables.literal"))["callees"]
+        assert (literal["external"], literal["unresolved"]) == (["builtins.list.append"], ["joins", "keys"])
 
         (root / "tables.py").write_text((root / "tables.py").read_text().replace("Table(dict)", "Table(list)"))
         await ws.refresh(["tables.py"])
@@ -2663,6 +2681,67 @@ async def test_members_of_a_supertype_outside_the_index_are_external_calls(tmp_p
     try:
         await ws.refresh(["sub.py"])
         assert (await answers(ws).get_symbol("sub.Sub.more"))["callees"]["external"] == ["builtins.list.append"]
+    finally:
+        await ws.close()
+
+
+async def test_calls_follow_a_base_outside_the_index_that_comes_and_goes(tmp_path: Path, cache_dir: Path) -> None:
+    """A class that gains a base outside the index (`class Oops(Exception)`) answers the calls on
+    receivers typed by it in other files — under its own name or one it is imported as — and on
+    self in its subclasses; when the class goes, so do those answers. A library base (no member
+    list) the same way."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "errors.py").write_text("class Oops:\n    pass\n\n\nclass Served:\n    pass\n")
+    (root / "use.py").write_text(
+        textwrap.dedent(
+            """
+            from errors import Oops, Served
+            from errors import Oops as Renamed
+
+
+            def typed(e: Oops):
+                e.with_traceback(None)
+
+
+            def aliased(e: Renamed):
+                e.with_traceback(None)
+
+
+            def served(s: Served):
+                s.send_response(200)
+
+
+            class Sub(Oops):
+                def again(self):
+                    self.with_traceback(None)
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        functions = ("use.typed", "use.aliased", "use.served", "use.Sub.again")
+
+        async def external() -> dict[str, list[str]]:
+            return {f: (await a.get_symbol(f))["callees"].get("external", []) for f in functions}
+
+        assert await external() == {f: [] for f in functions}
+        (root / "errors.py").write_text(
+            "from http.server import BaseHTTPRequestHandler\n\n\nclass Oops(Exception):\n    pass\n\n\n"
+            "class Served(BaseHTTPRequestHandler):\n    pass\n"
+        )
+        await ws.refresh(["errors.py"])
+        assert await external() == {
+            "use.typed": ["builtins.Exception.with_traceback"],
+            "use.aliased": ["builtins.Exception.with_traceback"],
+            "use.served": ["http.server.BaseHTTPRequestHandler.send_response"],
+            "use.Sub.again": ["builtins.Exception.with_traceback"],
+        }
+        (root / "errors.py").write_text("class Served:\n    pass\n")  # Oops goes; Served loses its base
+        await ws.refresh(["errors.py"])
+        assert await external() == {f: [] for f in functions}
     finally:
         await ws.close()
 

@@ -19,16 +19,15 @@ import anyio
 
 from codecairn.index import reuse
 from codecairn.index.outcomes import Outcomes
-from codecairn.index.pipeline import (
+from codecairn.index.pipeline import load_bindings, resolve
+from codecairn.index.plan import Plan
+from codecairn.index.resolver import Bindings, ModuleMap, Resolver, add_exports, build_bindings
+from codecairn.index.stale_calls import (
     calls_external_bases_decide,
     calls_their_subtypes_decide,
     calls_through_rebound,
-    load_bindings,
-    resolve,
     their_own_edges,
 )
-from codecairn.index.plan import Plan
-from codecairn.index.resolver import Bindings, ModuleMap, Resolver, add_exports, build_bindings
 from codecairn.index.symbol_index import SymbolIndex
 from codecairn.index.target import IndexTarget
 from codecairn.model import INHERITANCE_KINDS, PASSES, RESOLVED_FIRST, RETURNS, FileInfo, IndexedFile, IndexSummary
@@ -292,8 +291,8 @@ class NarrowIndexer:
             calls += [e for e in await store.calls_through_returns(changed) if e[0] not in seen]
         calls += await calls_through_rebound(target, (rebound or set()) | resolver.rebound, calls)
         calls += await calls_their_subtypes_decide(target, target.state.symbols.take_hierarchy_changes(), calls)
-        if target.state.symbols.take_external_base_changes():
-            calls += await calls_external_bases_decide(target, calls)
+        if moved := target.state.symbols.take_external_base_changes():
+            calls += await calls_external_bases_decide(target, moved, first, self._bindings, calls)
         if not first and not calls:
             await store.write_resolutions(known, beside)
             return sum(1 for u in known if u[0] is not None)

@@ -24,6 +24,12 @@ from codecairn.index.outcomes import Outcomes
 from codecairn.index.parse_pool import from_wire
 from codecairn.index.plan import Plan
 from codecairn.index.resolver import Bindings, Resolver, add_exports, build_bindings
+from codecairn.index.stale_calls import (
+    calls_external_bases_decide,
+    calls_their_subtypes_decide,
+    calls_through_rebound,
+    their_own_edges,
+)
 from codecairn.index.target import IndexTarget
 from codecairn.model import ALSO, FLOW, RESOLVED_FIRST, IndexSummary
 from codecairn.store.overview import META_KEY, EdgeTally
@@ -264,7 +270,7 @@ async def resolve(target: IndexTarget, new_file_ids: set[int], new_names: set[st
     if not everything:  # (else every call is in `calls` already)
         calls += await calls_their_subtypes_decide(target, changed, calls)
         if bases_moved:
-            calls += await calls_external_bases_decide(target, calls)
+            calls += await calls_external_bases_decide(target, bases_moved, inheritance, bindings, calls)
     updates += await asyncio.to_thread(resolver.resolve_calls, calls)
     for i in range(0, len(updates), RESOLVE_CHUNK):
         with anyio.CancelScope(shield=True):
@@ -274,57 +280,3 @@ async def resolve(target: IndexTarget, new_file_ids: set[int], new_names: set[st
     await store.ensure_indexes()
     await store.set_meta({"resolved_once": 1})
     return sum(1 for u in updates if u[0] is not None)
-
-
-async def their_own_edges(store: Store, calls: list[tuple]) -> list[tuple]:
-    """``calls`` with each row written beside a call through a parameter (model.ALSO) replaced by
-    that call's own edge: resolved again, it writes them again (resolved alone, one would be lost)."""
-    beside = {int(e[6][1:]) for e in calls if e[6][:1] == ALSO and e[6][1:].isdigit()}
-    if not beside:
-        return calls
-    own = [e for e in calls if e[6][:1] != ALSO]
-    missing = beside - {e[0] for e in own}
-    return own + (await store.edges_by_id(missing) if missing else [])
-
-
-async def calls_their_subtypes_decide(target: IndexTarget, changed: set[int], already: list[tuple]) -> list[tuple]:
-    """The calls on self and super() in the methods of types whose subtypes changed (``changed``,
-    after this run's extends edges, and every type above them) that those subtypes decide — a
-    mixin's `self.helper()`, `super().__init__()` ending at object — but those in ``already``."""
-    index = target.state.symbols
-    types = {t for t in changed if t in index.rows}
-    for t in list(types):
-        types.update(index.ancestors(t))
-    methods = [c for t in types for c in index.children.get(t, ())]
-    receivers = {
-        name
-        for lang in target.languages.values()
-        for name in (*lang.resolution.self_names, *lang.resolution.super_names)
-    }
-    if not methods or not receivers:
-        return []
-    seen = {e[0] for e in already}
-    return [e for e in await target.store.calls_on_self(methods, receivers) if e[0] not in seen]
-
-
-async def calls_external_bases_decide(target: IndexTarget, already: list[tuple]) -> list[tuple]:
-    """After a type's supertype outside the index changed (`class Table(dict)` became
-    `class Table(list)`, or gained or lost such a base): the calls on self or on a typed receiver
-    that reach no symbol of the index — a member of such a base may answer them now, or no longer —
-    but those in ``already``."""
-    receivers = {name for lang in target.languages.values() for name in lang.resolution.self_names}
-    seen = {e[0] for e in already}
-    return [e for e in await target.store.calls_without_target(receivers) if e[0] not in seen]
-
-
-async def calls_through_rebound(target: IndexTarget, rebound: set[int], already: list[tuple]) -> list[tuple]:
-    """The calls through parameters of these functions (what other modules pass them changed;
-    model.PARAMETER), but those in ``already``."""
-    rows = target.state.symbols.rows
-    alive = [f for f in rebound if f in rows]
-    if not alive:
-        return []
-    seen = {e[0] for e in already}
-    names = [rows[f].qualified_name for f in alive]
-    found = await target.store.calls_through_parameters(alive, names)
-    return [e for e in dict((e[0], e) for e in found).values() if e[0] not in seen]

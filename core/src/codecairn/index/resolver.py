@@ -55,7 +55,9 @@ from codecairn.model import (
 # a function or class reaches that (`config.handler()`, a base class's `handler = first`). "9": a
 # supertype outside the index is named (`class Table(dict)` extends `builtins.dict`, external), and
 # what a class's one such base gives it is that base's (`self.values()` → `builtins.dict.values`).
-VERSION = "9"
+# "10": a member a built-in type lacks is not called on it (`x = []; x.keys()`, `self.items()` in
+# `class Table(list)`: unresolved, not `builtins.list.keys`; ResolutionRules.builtin_members).
+VERSION = "10"
 RESOLVER_META_KEY = "resolver"
 
 SCOPE_ROOT_KINDS = frozenset({"module", "package"})
@@ -615,17 +617,17 @@ class Resolver:
             return None
         if receiver in rules.self_names and not receiver_type:  # `self.items()` in `class Table(dict)`
             owner = self.enclosing_type(source_id, rules)
-            return self._from_external_base(owner, name, sep) if owner is not None else None
+            return self._from_external_base(owner, name, rules) if owner is not None else None
         held = receiver_type or _literal_type(receiver)
         if held and held in rules.builtins and not self._shadowed(held, file_id, source_id, rules, callable_only=False):
-            return sep.join((rules.builtins_module, held, name))
+            return None if _lacks_builtin_member(rules, held, name) else sep.join((rules.builtins_module, held, name))
         if held and receiver:  # `d = OrderedDict(); d.move_to_end()`, OrderedDict from outside the index
             outside = self._outside_class(info, rules, file_id, source_id, held)
             if outside is not None:
                 return f"{outside}{sep}{name}"
             typ = self._resolve_type_path(held, file_id, source_id) if self.index.external_bases else None
             if typ is not None and self.index.rows[typ[0]].kind in CLASSLIKE:  # `t = Table(); t.items()`
-                return self._from_external_base(typ[0], name, sep)
+                return self._from_external_base(typ[0], name, rules)
         if not receiver:
             head, rest = name, ""
         elif _PATH_RE.match(receiver):
@@ -654,6 +656,8 @@ class Resolver:
         if targets:
             return None
         if head in rules.builtins:
+            if rest and _lacks_builtin_member(rules, head, rest.partition(sep)[0]):  # `str.joins(...)`
+                return None
             return sep.join(p for p in (rules.builtins_module, head, rest) if p)
         if not receiver and binding is not None:  # `from ctypes import *`, then `POINTER(...)`
             return self._external_through_wildcards(binding, info.language, name, sep, 0)
@@ -672,22 +676,24 @@ class Resolver:
         receiver, _, name = target.rpartition(rules.separator)
         return self._external(info, rules, file_id, source_id, name, receiver) or ""
 
-    def _from_external_base(self, type_id: int, name: str, sep: str) -> str | None:
+    def _from_external_base(self, type_id: int, name: str, rules: ResolutionRules) -> str | None:
         """What a call of ``name`` on the type reaches outside the index (_member_outside),
         remembered per (type, name): a class's methods ask for the same names again and again."""
         key = (type_id, name)
         try:
             return self._outside_member_cache[key]
         except KeyError:
-            found = self._outside_member_cache[key] = self._member_outside(type_id, name, sep)
+            found = self._outside_member_cache[key] = self._member_outside(type_id, name, rules)
             return found
 
-    def _member_outside(self, type_id: int, name: str, sep: str) -> str | None:
+    def _member_outside(self, type_id: int, name: str, rules: ResolutionRules) -> str | None:
         """``base.name`` when the one supertype outside the index of the type (and of its
         supertypes in it) is ``base`` and no type of the index on the way has any member ``name``
         (a method, or an attribute that holds what is called): `self.items()` in `class
-        Table(dict)` is `builtins.dict.items`. None when two bases outside could give it, or one
-        the index cannot name."""
+        Table(dict)` is `builtins.dict.items`. None when two bases outside could give it, one the
+        index cannot name, or a built-in type that lacks the member (`self.items()` in `class
+        Table(list)`)."""
+        sep = rules.separator
         external = self.index.external_bases
         chain = [type_id, *self.index.ancestors(type_id)]
         found = {base for t in chain for base in external.get(t, {}).values()}
@@ -706,7 +712,11 @@ class Resolver:
             if self._own_member(t, name) is not None:
                 return None
             below.extend(self.index.subtypes_of.get(t, ()))
-        return f"{found.pop()}{sep}{name}"
+        base = found.pop()
+        module, _, builtin = base.partition(sep)
+        if module == rules.builtins_module and _lacks_builtin_member(rules, builtin, name):
+            return None
+        return f"{base}{sep}{name}"
 
     def _outside_class(
         self, info: FileInfo, rules: ResolutionRules, file_id: int, source_id: int | None, dotted: str
@@ -1348,6 +1358,12 @@ def _instantiated(receiver: str) -> str:
         if depth < 0:
             return ""
     return m.group(1) if depth == 0 else ""
+
+
+def _lacks_builtin_member(rules: ResolutionRules, type_name: str, member: str) -> bool:
+    """Is ``type_name`` a built-in type the rules list members of, without ``member``?"""
+    known = rules.builtin_members
+    return type_name in known and f"{type_name}{rules.separator}{member}" not in known
 
 
 def _literal_type(receiver: str) -> str:

@@ -233,11 +233,17 @@ class SymbolIndex:
             for outside in bases.values():
                 self._external_base_changes[(qualified_name, outside)] += sign
 
-    def take_external_base_changes(self) -> bool:
-        """Did any type's supertype outside the index change since the last call (then forgotten)?
-        Calls on such types resolved to (or left short of) that base's members are then stale."""
+    def take_external_base_changes(self) -> dict[str, set[str]]:
+        """The types whose supertype outside the index changed (came, went, or is another) since
+        the last call (then forgotten): qualified name -> the dotted names of the bases outside
+        that came or went. Calls on such types resolved to (or left short of) those bases' members
+        are then stale."""
         changes, self._external_base_changes = self._external_base_changes, Counter()
-        return any(changes.values())
+        moved: dict[str, set[str]] = {}
+        for (qualified_name, outside), count in changes.items():
+            if count:
+                moved.setdefault(qualified_name, set()).add(outside)
+        return moved
 
     def take_hierarchy_changes(self) -> set[int]:
         """The supertypes that gained or lost a direct subtype, or whose subtype became open or

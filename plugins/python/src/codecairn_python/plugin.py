@@ -57,12 +57,22 @@ def codecairn_languages() -> list[Language]:
                 builtins_module="builtins",
                 root_type="object",
                 root_members=frozenset(dir(object)),
+                builtin_members=_builtin_members(),
                 mixins=True,
                 wildcard_public_only=True,
                 constructor="__init__",
             ),
         )
     ]
+
+
+def _builtin_members() -> frozenset[str]:
+    """Each class of ``builtins`` and its members as ``type.member``, from the running interpreter
+    (ResolutionRules.builtin_members): what `x = []; x.keys()` cannot call."""
+    types = [(name, value) for name, value in vars(builtins).items() if isinstance(value, type)]
+    return frozenset(
+        [name for name, _ in types] + [f"{name}.{member}" for name, value in types for member in dir(value)]
+    )
 
 
 @hookimpl
