@@ -3229,3 +3229,91 @@ def go():
 ]
 for _category, _cases in NARROWING_AND_CHAINS_CASES.items():
     CASES[_category] = CASES[_category] + _cases
+
+# Ninth round: a name called through parentheses, a lambda called where it is written, and an
+# instance handed back by a function returning its parameter.
+PARENTHESES_AND_IDENTITY_CASES: dict[str, list[Case]] = {
+    "direct_calls": [
+        (
+            {
+                "main.py": """
+class Box:
+    def handle(self):
+        pass
+
+
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def third():
+    pass
+
+
+def go():
+    (first)()
+    ((second))()
+    box = Box()
+    (box.handle)()
+"""
+            },
+            {"main.go": {"main.first", "main.second", "main.Box", "main.Box.handle"}},
+        ),
+    ],
+    "lambdas": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def go(first=second):
+    (lambda: second)()()
+    (lambda: third())()
+    (lambda first: first)(second)
+    (lambda: first)()()
+
+
+def third():
+    pass
+"""
+            },
+            # `(lambda: first)()()` in go calls go's parameter first (second by default): the
+            # module's first is not what it names
+            {"main.go": {"main.second", "main.third"}},
+        ),
+    ],
+    "returns": [
+        (
+            {
+                "main.py": """
+class Box:
+    def handle(self):
+        pass
+
+
+def ident(x):
+    return x
+
+
+def go():
+    ident(Box()).handle()
+    box = ident(Box())
+    box.handle()
+"""
+            },
+            {"main.go": {"main.ident", "main.Box", "main.Box.handle"}},
+        ),
+    ],
+}
+for _category, _cases in PARENTHESES_AND_IDENTITY_CASES.items():
+    CASES[_category] = CASES[_category] + _cases

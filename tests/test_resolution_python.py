@@ -2685,6 +2685,69 @@ async def test_members_of_a_supertype_outside_the_index_are_external_calls(tmp_p
         await ws.close()
 
 
+async def test_parenthesised_callees_called_lambdas_and_returned_instances(tmp_path: Path, cache_dir: Path) -> None:
+    """`(first)()` and `(box.handle)()` call what the parentheses name; `(lambda: second)()()`
+    calls what the lambda returns (not when its body names one of its parameters); a function
+    returning its parameter hands back the instance passed (`ident(Box()).handle()`)."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            class Box:
+                def handle(self):
+                    pass
+
+
+            def first():
+                pass
+
+
+            def second():
+                pass
+
+
+            def ident(x):
+                return x
+
+
+            def bracketed():
+                (first)()
+                box = Box()
+                (box.handle)()
+
+
+            def lambdas():
+                (lambda: second)()()
+                (lambda first: first)(second)
+
+
+            def returned():
+                ident(Box()).handle()
+                kept = ident(Box())
+                kept.handle()
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        assert callees(await a.get_symbol("main.bracketed")) == {
+            "main.first": "exact",
+            "main.Box": "exact",
+            "main.Box.handle": "exact",
+        }
+        assert callees(await a.get_symbol("main.lambdas")) == {"main.second": "flow"}
+        assert callees(await a.get_symbol("main.returned")) == {
+            "main.ident": "exact",
+            "main.Box": "exact",
+            "main.Box.handle": "flow",
+        }
+    finally:
+        await ws.close()
+
+
 async def test_calls_follow_a_base_outside_the_index_that_comes_and_goes(tmp_path: Path, cache_dir: Path) -> None:
     """A class that gains a base outside the index (`class Oops(Exception)`) answers the calls on
     receivers typed by it in other files — under its own name or one it is imported as — and on

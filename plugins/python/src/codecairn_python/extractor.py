@@ -98,6 +98,7 @@ _QUERY_SOURCE = """
 (for_in_clause left: (pattern_list) right: (call)) @for
 (yield) @yield
 (call function: (call) @call.returned)
+(call function: (parenthesized_expression) @call.parenthesized)
 (raise_statement . [(identifier) (attribute)] @raise.class)
 (assignment
   left: (subscript value: (identifier) subscript: [(string) (integer)])
@@ -429,6 +430,13 @@ _BYTES_PREFIX = re.compile(r"[rRuUfF]?[bB]", re.ASCII)
 _DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", re.ASCII)
 
 
+def _unparenthesized(node):
+    """The expression inside any number of parentheses (`((first))`: first)."""
+    while node.type == "parenthesized_expression" and node.named_child_count == 1:
+        node = node.named_children[0]
+    return node
+
+
 def _one_call(receiver: str) -> str:
     """The name a receiver calls when it is one call of a plain name (`make()`, `make(a, (b))`)."""
     head, paren, arguments = receiver.partition("(")
@@ -713,7 +721,11 @@ class _FileExtraction:
         # `raise Failed` makes an instance of Failed, as `raise Failed()` does (a capitalised name:
         # `raise error` re-raises an instance).
         raised = [node for node in get("raise.class", ()) if _is_type_name(self._text(node))]
-        self._calls(get("call", []) + list(get("call.subscript", ())) + list(get("call.returned", ())) + raised)
+        # `(first)()`, `(box.handle)()`: the name in the parentheses is called
+        bracketed = [n for n in map(_unparenthesized, get("call.parenthesized", ())) if n.type in _NAME_NODES]
+        self._calls(
+            get("call", []) + list(get("call.subscript", ())) + list(get("call.returned", ())) + raised + bracketed
+        )
         exports = self._exports(all_names, all_line)
         symbols, relations, imports = self.symbols, self.relations, self.imports
         if self.recode:
@@ -1204,6 +1216,10 @@ class _FileExtraction:
                     self._module_instance(start, is_self, var, callee)
                 elif callee in self.return_types:  # `order = make()`, make returning an Order
                     note(start, is_self, var, self.return_types[callee])
+                elif callee in self.returned_params and (
+                    made := self._instance_returned(node.child_by_field_name("right"), callee)
+                ):  # `box = ident(Box())`, ident returning its parameter
+                    note(start, is_self, var, FLOWED + made)
                 elif is_self:
                     if marked := self._marked_call(callee):  # `self.order = make()`, make another module's
                         note(start, is_self, var, marked)
@@ -1530,14 +1546,24 @@ class _FileExtraction:
     def _returned_argument(self, call, callee: str, owner: int) -> str:
         """What ``pick(first, second)`` returns when pick returns its parameter b: the function or
         class passed for b, when the call's scope names one; "" otherwise."""
+        value = self._argument_returned(call, callee)
+        dotted = _dotted(self._text(value)) if value is not None and value.type in _NAME_NODES else ""
+        head = dotted.partition(".")[0]
+        if dotted and head not in self.local_values.get(owner, ()) and self._is_parameterless_code(owner, head):
+            return dotted
+        return ""
+
+    def _argument_returned(self, call, callee: str):
+        """The argument node of ``call`` (a call of this module's ``callee``) that callee returns
+        (it returns that parameter, never bound again in its body); None when there is none."""
         returned = self.returned_params.get(callee)
-        arguments = call.child_by_field_name("arguments")
-        if returned is None or arguments is None:
-            return ""
+        arguments = call.child_by_field_name("arguments") if returned is not None else None
+        if arguments is None:
+            return None
         index, at, position, name = returned
         for table in (self.local_values, self.local_types):  # what the calls pass is noted at the parameters
             if any(byte != at for byte, _ in table.get(index, {}).get(name, ())):
-                return ""  # bound again in the body: not only what was passed
+                return None  # bound again in the body: not only what was passed
         value = None
         for i, arg in enumerate(arguments.named_children):
             kind = arg.type
@@ -1545,14 +1571,18 @@ class _FileExtraction:
                 if (key := arg.child_by_field_name("name")) is not None and self._text(key) == name:
                     value = arg.child_by_field_name("value")
             elif kind in ("list_splat", "dictionary_splat"):
-                return ""  # where the rest lands is not written
+                return None  # where the rest lands is not written
             elif i == position:
                 value = arg
-        dotted = _dotted(self._text(value)) if value is not None and value.type in _NAME_NODES else ""
-        head = dotted.partition(".")[0]
-        if dotted and head not in self.local_values.get(owner, ()) and self._is_parameterless_code(owner, head):
-            return dotted
-        return ""
+        return value
+
+    def _instance_returned(self, call, callee: str) -> str:
+        """The class of this module whose instance ``call`` gets back from ``callee`` returning the
+        parameter it is passed in (`ident(Box())`: Box); "" otherwise."""
+        value = self._argument_returned(call, callee)
+        function = value.child_by_field_name("function") if value is not None and value.type == "call" else None
+        made = _dotted(self._text(function)) if function is not None and function.type in _NAME_NODES else ""
+        return made if _is_type_name(made) and self._names_code(made.partition(".")[0]) else ""
 
     def _module_classes(self) -> set[str]:
         """The names of the file's module-level classes (found once)."""
@@ -1613,6 +1643,22 @@ class _FileExtraction:
         """The function a call of this module's ``callee`` returns, as the call's scope names it."""
         inner = self.returned_functions.get(callee)
         return f"{callee}.{inner}" if inner else self.returned_names.get(callee, "")
+
+    def _lambda_returned(self, function, owner: int) -> str:
+        """What a lambda called where it is written returns, when its body names a function or
+        class of this module that is none of its parameters: `(lambda: first)()` gives first (a
+        call `(lambda: first)()()` calls it)."""
+        if function.type != "parenthesized_expression":
+            return ""
+        made = _unparenthesized(function)
+        if made.type != "lambda":
+            return ""
+        body = _unparenthesized(made.child_by_field_name("body"))
+        params = made.child_by_field_name("parameters")
+        name = self._text(body) if body.type == "identifier" else ""
+        if not name or (params is not None and name in _WORD.findall(self._text(params))):
+            return ""
+        return name if self._is_parameterless_code(owner, name) else ""
 
     def _returned_called(self, call) -> str:
         """What a call of what ``call`` returns gives, when each step is a function of this module
@@ -2947,6 +2993,8 @@ class _FileExtraction:
                     add(_new(Relation, ("calls", owner, callee + "()", call_line, "", FLOWED + callee + INSTANCE)))
                 elif function is not None and function.type == "call" and (held := self._returned_called(function)):
                     add(_new(Relation, ("calls", owner, self._text(function) + "()", call_line, "", FLOWED + held)))
+                elif function is not None and (held := self._lambda_returned(function, owner)):
+                    add(_new(Relation, ("calls", owner, self._text(function) + "()", call_line, "", FLOWED + held)))
                 continue
             receiver, _, name = text[start : node.end_byte].rpartition(".")
             receiver_type = ""
@@ -2996,6 +3044,10 @@ class _FileExtraction:
                         and _is_type_name(held := self._last_before(self.local_values, owner, made, start))
                         and self._names_code(held.partition(".")[0])
                     ):  # `kind = make(); kind().pay()`: an instance of the class kind holds
+                        receiver_type = FLOWED + held
+                    elif made in self.returned_params and (
+                        held := self._instance_returned(node.child_by_field_name("object"), made)
+                    ):  # `ident(Box()).handle()`, ident returning its parameter
                         receiver_type = FLOWED + held
                     elif made:  # another module's make, self.make(): its returns edge
                         receiver_type = self._marked_call(made)

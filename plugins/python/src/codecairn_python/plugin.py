@@ -46,7 +46,10 @@ def codecairn_languages() -> list[Language]:
             #     handed on holds the value it had there (`d = c; c = second`, `a, b = b, a`); an item
             #     taken from a container into a name keeps its class (`obj = kinds["a"]()`,
             #     `h = handlers[0]`, `box = boxes.pop()`)
-            version="12",
+            # 13: a name called through parentheses (`(first)()`, `(box.handle)()`); a lambda called
+            #     where it is written returns what its body names (`(lambda: first)()()`); an instance
+            #     handed back by a function returning its parameter (`ident(Box()).handle()`)
+            version="13",
             resolution=ResolutionRules(
                 separator=".",
                 implicit_members=False,
