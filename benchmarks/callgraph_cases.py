@@ -3317,3 +3317,64 @@ def go():
 }
 for _category, _cases in PARENTHESES_AND_IDENTITY_CASES.items():
     CASES[_category] = CASES[_category] + _cases
+PARENTHESES_AND_IDENTITY_CASES_GLOBALS: list[Case] = [
+    (
+        {
+            "main.py": """
+class A:
+    def run(self):
+        pass
+
+
+class B:
+    def run(self):
+        pass
+
+
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+handler = first
+worker = A()
+
+
+def swap():
+    global handler, worker
+    handler = second
+    worker = B()
+
+
+def use():
+    handler()
+    worker.run()
+
+
+def own(handler):
+    handler()
+
+
+def third():
+    pass
+
+
+swap()
+use()
+own(third)
+"""
+        },
+        {
+            # swap may have run before use: each value the module's names may hold
+            "main.use": {"main.first", "main.second", "main.A.run", "main.B.run"},
+            "main.swap": {"main.B"},
+            # own's parameter, not the module's handler
+            "main.own": {"main.third"},
+            "main": {"main.A", "main.swap", "main.use", "main.own"},
+        },
+    ),
+]
+CASES["assignments"] = CASES["assignments"] + PARENTHESES_AND_IDENTITY_CASES_GLOBALS

@@ -2748,6 +2748,71 @@ async def test_parenthesised_callees_called_lambdas_and_returned_instances(tmp_p
         await ws.close()
 
 
+async def test_a_name_functions_declare_global_holds_each_value_and_a_parameter_shadows_it(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    """`global handler; handler = second` in one function: a call through handler elsewhere may
+    reach either value (first or second; for an instance, each class's method). A parameter of the
+    same name is its own: what another module's call passes it, not the module's handler."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            class A:
+                def run(self):
+                    pass
+
+
+            class B:
+                def run(self):
+                    pass
+
+
+            def first():
+                pass
+
+
+            def second():
+                pass
+
+
+            handler = first
+            worker = A()
+
+
+            def swap():
+                global handler, worker
+                handler = second
+                worker = B()
+
+
+            def use():
+                handler()
+                worker.run()
+
+
+            def own(handler):
+                handler()
+            """
+        ).lstrip()
+    )
+    (root / "other.py").write_text("from main import own\n\n\ndef third():\n    pass\n\n\nown(third)\n")
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        assert callees(await a.get_symbol("main.use")) == {
+            "main.first": "flow",
+            "main.second": "flow",
+            "main.A.run": "flow",
+            "main.B.run": "flow",
+        }
+        assert callees(await a.get_symbol("main.own")) == {"other.third": "flow"}
+    finally:
+        await ws.close()
+
+
 async def test_calls_follow_a_base_outside_the_index_that_comes_and_goes(tmp_path: Path, cache_dir: Path) -> None:
     """A class that gains a base outside the index (`class Oops(Exception)`) answers the calls on
     receivers typed by it in other files — under its own name or one it is imported as — and on

@@ -140,12 +140,12 @@ class ResolutionRules:
     # one may define m). Empty: such calls stay unresolved.
     root_type: str = ""
     root_members: frozenset[str] = frozenset()
-    # The built-in types' members: each type's name, and ``<type><separator><member>`` for each
-    # member it has (Python: ``dir()`` of each class in ``builtins``). Set, a call of a member on a
+    # The built-in types' members, ``<type><separator><member>`` for each member each type has
+    # (Python: ``dir()`` of each class in ``builtins``). Set, a call of a member on a
     # built-in type (``x = []; x.append()``), or on a class whose one supertype outside the index
     # is one (``self.items()`` in ``class Table(dict)``), is an external edge only when the type
-    # has that member; a name it lacks (``self.items()`` in ``class Table(list)``) stays
-    # unresolved. Empty: no member is checked.
+    # has that member; a name it lacks (``self.items()`` in ``class Table(list)``), or a member of
+    # a built-in that is no type (``None.method()``), stays unresolved. Empty: no member is checked.
     builtin_members: frozenset[str] = frozenset()
     # Is `self` in a class whatever subclass mixes it in (Python, duck-typed)? Then a `self.m()`
     # the class and its supertypes lack is the one `m` all its subclasses in the index reach

@@ -1361,9 +1361,10 @@ def _instantiated(receiver: str) -> str:
 
 
 def _lacks_builtin_member(rules: ResolutionRules, type_name: str, member: str) -> bool:
-    """Is ``type_name`` a built-in type the rules list members of, without ``member``?"""
+    """Do the rules list the built-in types' members, without ``member`` for ``type_name`` — a
+    type that lacks it (`[].keys()`), or a built-in that is no type (`None.method()`)?"""
     known = rules.builtin_members
-    return type_name in known and f"{type_name}{rules.separator}{member}" not in known
+    return bool(known) and f"{type_name}{rules.separator}{member}" not in known
 
 
 def _literal_type(receiver: str) -> str:

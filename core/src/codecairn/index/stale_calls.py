@@ -113,8 +113,8 @@ def _members_of(bases: set[str], languages: dict[str, Language]) -> set[str] | N
         for language in languages.values():
             rules = language.resolution
             module, _, name = base.partition(rules.separator)
-            if rules.builtins_module and module == rules.builtins_module and name in rules.builtin_members:
-                prefix = name + rules.separator
+            if rules.builtins_module and module == rules.builtins_module and rules.builtin_members:
+                prefix = name + rules.separator  # (none: not a type, nothing is called on it)
                 members.update(m[len(prefix) :] for m in rules.builtin_members if m.startswith(prefix))
                 break
         else:

@@ -99,6 +99,7 @@ _QUERY_SOURCE = """
 (yield) @yield
 (call function: (call) @call.returned)
 (call function: (parenthesized_expression) @call.parenthesized)
+(global_statement (identifier) @global)
 (raise_statement . [(identifier) (attribute)] @raise.class)
 (assignment
   left: (subscript value: (identifier) subscript: [(string) (integer)])
@@ -647,6 +648,7 @@ class _FileExtraction:
         # Loops over what the file shows (`for f in (a, b)`, over a container, a generator, *args):
         # scope -> [(start byte, end byte, loop variable, [dotted])]; their variables' names.
         self.loops: dict[int, list[tuple[int, int, str, list[str]]]] = {}
+        self.globals_of: dict[int, set[str]] = {}  # function -> the names it declares `global`
         self.loop_names: set[str] = set()
         # Parameters this file's calls pass a few different values (where, name, [dotted]): a call
         # through one calls each, as a loop variable's does (see _several_values).
@@ -669,6 +671,7 @@ class _FileExtraction:
         self._defs: set[str] | None = None
         self._function_nodes: list[tuple[int, Any]] | None = None  # _indexed()
         self._parameters_of: dict[int, dict[str, str]] = {}  # _parameter()
+        self._shadowing: dict[int, frozenset[str]] = {}  # _shadowing_parameters()
         self._variables: dict[str, int] | None = (
             None  # module-level variables by name (_module_instance)  # the module's own functions and classes (_names_code)
         )
@@ -687,6 +690,7 @@ class _FileExtraction:
             self.def_spans.sort(key=lambda span: (span[0], -span[1]))
             self._scope_index()
         self._imports(get("import", ()))
+        self._declared_global(get("global", ()))
         self._return_types(get("function", ()), get("return", ()), get("yield", ()))
         self._receiver_types(
             get("assign.call", ()),
@@ -710,6 +714,7 @@ class _FileExtraction:
         self._containers(get("assign.container", ()), get("assign.item", ()), get("assign.augmented", ()))
         self._loops(get("for", ()))
         self._narrowed_loops()
+        self._global_choices()
         text = self.text
         self._taken(
             [
@@ -1382,6 +1387,40 @@ class _FileExtraction:
             types[:] = [t for t in types if t[0] != start]  # (what `boxes.pop()` returned, as a call said)
             types.append((start, FLOWED + cls))  # followed through the container: `flow`
             self.typed_names.add(var)
+
+    def _declared_global(self, names) -> None:
+        """``global handler`` in a function: what it gives handler is the module's (globals_of)."""
+        for node in names:
+            owner = self._owner(node.start_byte)
+            if owner >= 0:
+                self.globals_of.setdefault(owner, set()).add(self._text(node))
+
+    def _global_choices(self) -> None:
+        """A module-level name a function gives another value (`global handler; handler =
+        second`) may hold any of its values wherever it is read — when the function runs is not
+        written — so a call through it, in the module or a function that does not bind it
+        itself, calls each (read as a loop over them around the whole scope)."""
+        if not self.globals_of:
+            return
+        module_values, module_types = self.local_values.get(-1, {}), self.local_types.get(-1, {})
+        scopes = [-1] + [
+            i for i, s in enumerate(self.symbols) if s[0] in ("function", "method") and not self.is_class[i]
+        ]
+        for name in sorted(set().union(*self.globals_of.values())):
+            values = [value for _, value in module_values.get(name, ())]
+            values += [
+                t.lstrip(FLOWED) + "()" for _, t in module_types.get(name, ()) if _is_type_name(t.lstrip(FLOWED))
+            ]
+            values = [v for v in dict.fromkeys(values) if self._names_code(v.partition(".")[0].removesuffix("()"))]
+            if not 1 < len(values) <= SEVERAL_MAX:
+                continue
+            for scope in scopes:
+                if scope >= 0 and name not in self.globals_of.get(scope, ()):
+                    bound = (table.get(scope, {}) for table in (self.local_values, self.local_types))
+                    if any(name in names for names in bound) or self._parameter(scope, name):
+                        continue  # its own name
+                self.loops.setdefault(scope, []).insert(0, (-1, _END, name, values))  # the outermost
+            self.loop_names.add(name)
 
     def _narrowed_loops(self) -> None:
         """The narrowings to several classes, as loops over their instances (see _narrowed), each
@@ -2719,14 +2758,31 @@ class _FileExtraction:
         is not one."""
         if owner < 0 or name in _SELF_NAMES:
             return ""
-        symbol = self.symbols[owner]
-        if name not in symbol[7] or symbol[0] not in ("function", "method"):
+        if name not in self.symbols[owner][7]:
             return ""
+        return self._parameter_marks(owner).get(name, "")
+
+    def _parameter_marks(self, owner: int) -> dict[str, str]:
+        """Def ``owner``'s parameters and their PARAMETER marks (_parameter), read once per def."""
         found = self._parameters_of.get(owner)
         if found is None:
-            bound = symbol[0] == "method" and "staticmethod" not in symbol[10]
-            found = self._parameters_of[owner] = _signature_parameters(symbol[7], bound)
-        return found.get(name, "")
+            symbol = self.symbols[owner]
+            if symbol[0] not in ("function", "method"):
+                found = {}
+            else:
+                bound = symbol[0] == "method" and "staticmethod" not in symbol[10]
+                found = _signature_parameters(symbol[7], bound)
+            self._parameters_of[owner] = found
+        return found
+
+    def _shadowing_parameters(self, owner: int) -> frozenset[str]:
+        """The parameters of def ``owner`` that hide a name of the scopes around it (_last_noted),
+        found once per def: all but ``self`` and those defaulting to the name they hide (`def
+        f(seen=seen)`, the old idiom binding a value early: unless a call passes another, they hold it)."""
+        parameters = self._parameter_marks(owner)
+        itself = {m.group(1) for m in _SELF_DEFAULT.finditer(self.symbols[owner][7]) if m.group(1) == m.group(2)}
+        names = self._shadowing[owner] = frozenset(parameters).difference(itself, _SELF_NAMES)
+        return names
 
     def _spread(self, arguments) -> list:
         """A call's arguments with literal spreads opened: ``f(*[a, b])`` passes a and b, in
@@ -2816,6 +2872,8 @@ class _FileExtraction:
 
     def _note_value(self, byte: int, name: str, value: str) -> None:
         owner = self._owner(byte)
+        if owner >= 0 and name in self.globals_of.get(owner, ()):  # `global handler; handler = second`
+            owner = -1
         if owner >= 0 and self.is_class[owner]:  # a class attribute: reached through self or the class
             if self._names_code(value.partition(".")[0]):
                 self.field_values.setdefault(owner, {})[name] = value
@@ -2847,6 +2905,8 @@ class _FileExtraction:
 
     def _note_type(self, byte: int, is_self, name: str, type_name: str) -> None:
         owner = self._owner(byte)
+        if not is_self and owner >= 0 and name in self.globals_of.get(owner, ()):
+            owner = -1
         is_class = self.is_class
         if is_self:  # self.x = Foo() in a method: a field type of its class
             cls = self.parents[owner] if owner >= 0 and not is_class[owner] else -1
@@ -2903,7 +2963,7 @@ class _FileExtraction:
     ) -> tuple[Any, int]:
         """(what ``table`` noted for ``var`` last before ``byte``, from ``scope`` outwards, the byte
         it was noted at); ("", -1) if nothing."""
-        is_class, parents = self.is_class, self.parents
+        is_class, parents, symbols, shadowing = self.is_class, self.parents, self.symbols, self._shadowing
         while True:
             if scope >= 0 and is_class[scope]:
                 scope = parents[scope]
@@ -2917,6 +2977,16 @@ class _FileExtraction:
                 return best, best_at
             if scope < 0:
                 return "", -1
+            # (the signature's text first: most names are no parameter of the def)
+            if var in symbols[scope][7]:
+                names = shadowing.get(scope)
+                if names is None:
+                    names = self._shadowing_parameters(scope)
+                if var in names:
+                    return (
+                        "",
+                        -1,
+                    )  # the def's own parameter, not the name around it (calls' values are noted in the def)
             scope = parents[scope]
 
     def _enclosing_class(self, scope: int) -> int:
@@ -3075,7 +3145,10 @@ class _FileExtraction:
                 through = receiver or name
                 # The signature's text first: most names called are no parameter of their def.
                 if through in symbols[owner][7] and through not in _SELF_NAMES and through.isidentifier():
-                    if through not in value_names and through not in typed_names:
+                    # (not one the def gives another value: `f = wrap(f)`)
+                    if through not in self.local_values.get(owner, ()) and through not in self.local_types.get(
+                        owner, ()
+                    ):
                         receiver_type = self._parameter(owner, through)
             if receiver_type[-2:] == INSTANCE:
                 receiver_type = self._retyped(receiver_type, owner, start)
@@ -3172,6 +3245,7 @@ class _FileExtraction:
 
 
 _WORD = re.compile(r"[A-Za-z_]\w*", re.ASCII)
+_SELF_DEFAULT = re.compile(r"([A-Za-z_]\w*)\s*(?::[^=,()]*)?=\s*([A-Za-z_]\w*)\s*(?=[,)])", re.ASCII)
 _NESTED = re.compile(r"[(\[{'\"#]")  # past "f(": what may hide a ")" that does not end the call
 _PARAMETER_NAME = re.compile(r"\*{0,2}([A-Za-z_]\w*)", re.ASCII)
 

@@ -48,7 +48,9 @@ def codecairn_languages() -> list[Language]:
             #     `h = handlers[0]`, `box = boxes.pop()`)
             # 13: a name called through parentheses (`(first)()`, `(box.handle)()`); a lambda called
             #     where it is written returns what its body names (`(lambda: first)()()`); an instance
-            #     handed back by a function returning its parameter (`ident(Box()).handle()`)
+            #     handed back by a function returning its parameter (`ident(Box()).handle()`); a name
+            #     functions declare `global` and give other values holds each of them wherever it is read;
+            #     a parameter is not the enclosing scope's name of the same spelling (`def own(handler)`)
             version="13",
             resolution=ResolutionRules(
                 separator=".",
@@ -70,12 +72,10 @@ def codecairn_languages() -> list[Language]:
 
 
 def _builtin_members() -> frozenset[str]:
-    """Each class of ``builtins`` and its members as ``type.member``, from the running interpreter
+    """The members of each class of ``builtins`` as ``type.member``, from the running interpreter
     (ResolutionRules.builtin_members): what `x = []; x.keys()` cannot call."""
     types = [(name, value) for name, value in vars(builtins).items() if isinstance(value, type)]
-    return frozenset(
-        [name for name, _ in types] + [f"{name}.{member}" for name, value in types for member in dir(value)]
-    )
+    return frozenset(f"{name}.{member}" for name, value in types for member in dir(value))
 
 
 @hookimpl
