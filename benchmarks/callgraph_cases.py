@@ -3378,3 +3378,48 @@ own(third)
     ),
 ]
 CASES["assignments"] = CASES["assignments"] + PARENTHESES_AND_IDENTITY_CASES_GLOBALS
+CASES["dicts"] = CASES["dicts"] + [
+    (
+        {
+            "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+class Box:
+    def handle(self):
+        pass
+
+
+def go(keys):
+    table = {f.__name__: f for f in (first, second)}
+    table["first"]()
+    copied = {k: v for k, v in table.items()}
+    for f in copied.values():
+        f()
+    boxes = {k: Box() for k in keys}
+    boxes["a"].handle()
+
+
+def only(keys):
+    made = {k: first for k in keys}
+    made.get("x")()
+"""
+        },
+        {
+            "main.go": {
+                "main.first",
+                "main.second",
+                "main.Box",
+                "main.Box.handle",
+                "builtins.dict.items",
+                "builtins.dict.values",
+            },
+            "main.only": {"main.first", "builtins.dict.get"},
+        },
+    ),
+]

@@ -2813,6 +2813,63 @@ async def test_a_name_functions_declare_global_holds_each_value_and_a_parameter_
         await ws.close()
 
 
+async def test_a_dict_comprehension_holds_its_values_under_any_key(tmp_path: Path, cache_dir: Path) -> None:
+    """A dict built by a comprehension holds what its value expression takes — the loop's own
+    variable, a dict's values, one function or new instance — under keys it computes: an item
+    called, a method called on one, `.get(...)` called and a loop over `.values()` reach each."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            def first():
+                pass
+
+
+            def second():
+                pass
+
+
+            class Box:
+                def handle(self):
+                    pass
+
+
+            def by_name():
+                table = {f.__name__: f for f in (first, second)}
+                table["first"]()
+
+
+            def copied():
+                table = {"a": first}
+                pairs = {k: v for k, v in table.items()}
+                for f in pairs.values():
+                    f()
+
+
+            def instances(keys):
+                boxes = {k: Box() for k in keys}
+                boxes["a"].handle()
+                fixed = {k: second for k in keys}
+                fixed.get("b")()
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        assert callees(await a.get_symbol("main.by_name")) == {"main.first": "flow", "main.second": "flow"}
+        assert callees(await a.get_symbol("main.copied")) == {"main.first": "flow"}
+        assert callees(await a.get_symbol("main.instances")) == {
+            "main.Box": "exact",
+            "main.Box.handle": "flow",
+            "main.second": "flow",
+        }
+    finally:
+        await ws.close()
+
+
 async def test_calls_follow_a_base_outside_the_index_that_comes_and_goes(tmp_path: Path, cache_dir: Path) -> None:
     """A class that gains a base outside the index (`class Oops(Exception)`) answers the calls on
     receivers typed by it in other files — under its own name or one it is imported as — and on

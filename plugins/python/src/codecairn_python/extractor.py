@@ -79,7 +79,8 @@ _QUERY_SOURCE = """
   @call.subscript)
 (assignment
   left: (identifier)
-  right: [(list) (tuple) (dictionary) (generator_expression) (list_comprehension) (set_comprehension)])
+  right: [(list) (tuple) (dictionary) (generator_expression) (list_comprehension) (set_comprehension)
+          (dictionary_comprehension)])
   @assign.container
 (assignment
   left: (identifier)
@@ -333,6 +334,12 @@ def _from_start(held: dict, key: str) -> str:
     return key
 
 
+def _keyed(held: dict, key: str) -> Any:
+    """What a container holds under ``key``; a dict comprehension's values under any key."""
+    found = held.get(_from_start(held, key), "")
+    return found if found or _ANY_KEY not in held else held[_ANY_KEY]
+
+
 def _in_source_order(nodes) -> list:
     """Source order; of nodes that start together (a call chain and the calls in its receiver),
     the outermost first. Two sorts by C-level keys, the second stable: less than half the time of
@@ -429,6 +436,11 @@ _BYTES_PREFIX = re.compile(r"[rRuUfF]?[bB]", re.ASCII)
 
 
 _DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", re.ASCII)
+
+
+def _one_or_all(values: list[str]) -> str | tuple[str, ...]:
+    """A container's value under a key: one, or a tuple of those it may be."""
+    return values[0] if len(values) == 1 else tuple(values)
 
 
 def _unparenthesized(node):
@@ -1886,7 +1898,42 @@ class _FileExtraction:
             if right.type in _COMPREHENSIONS:  # `funcs = (f for f in (first, second))`: a loop's values
                 self._note_container(start, self._text(left), {None: tuple(self._iterated(right, self._owner(start)))})
                 continue
+            if right.type == "dictionary_comprehension":  # its keys are computed: each value under any
+                if values := self._comprehended(right, self._owner(start)):
+                    self._note_container(start, self._text(left), {None: (), _ANY_KEY: _one_or_all(values)})
+                continue
             self._note_container(start, self._text(left), self._literal_held(right))
+
+    def _comprehended(self, node, owner: int) -> list[str]:
+        """What a dict comprehension's values may be, as far as the file shows: the loop's own
+        variable (`{f.__name__: f for f in (first, second)}`), the values of a dict's items
+        (`{k: v for k, v in table.items()}`), or one function, class or new instance
+        (`{k: handler for k in keys}`, `{k: Box() for k in keys}`)."""
+        body, clauses = node.child_by_field_name("body"), node.named_children[1:]
+        if body is None or body.type != "pair" or not clauses or clauses[0].type != "for_in_clause":
+            return []
+        if any(c.type != "if_clause" for c in clauses[1:]):  # (one loop; a filter lets each value pass)
+            return []
+        value = body.child_by_field_name("value")
+        left, right = clauses[0].child_by_field_name("left"), clauses[0].child_by_field_name("right")
+        if value is None or left is None or right is None:
+            return []
+        written = self._text(value)
+        if left.type == "identifier":
+            if written == self._text(left):
+                return self._iterated(right, owner)
+        elif left.named_child_count == 2:
+            if written == self._text(left.named_children[1]) and right.type == "call":
+                return self._paired(right, owner)
+            if written in _WORD.findall(self._text(left)):
+                return []  # the first of the pair: a key
+        elif written in _WORD.findall(self._text(left)):
+            return []
+        if value.type == "call":
+            made = self._made_instance(value)
+            return [made] if made else []
+        dotted = _dotted(written) if value.type in _NAME_NODES else ""
+        return [dotted] if dotted and self._is_parameterless_code(owner, dotted.partition(".")[0]) else []
 
     def _literal_held(self, literal, depth: int = 0) -> dict:
         """What a list, tuple or dict literal holds at each index or key, as far as it names code;
@@ -2162,7 +2209,7 @@ class _FileExtraction:
             return ""
         for key in reversed(keys[1:]):  # the outer keys, into the literals nested there
             held = held.get((_from_start(held, key),)) if held else None
-        return held.get(_from_start(held, keys[0]), "") if held else ""
+        return _keyed(held, keys[0]) if held else ""
 
     def _next(self, call, callee: str, owner: int) -> str:
         """What ``next(steps())`` (or ``next(g)``, g = steps()) gives when the generator yields
@@ -2183,7 +2230,7 @@ class _FileExtraction:
         if key.type != "string":
             return ""
         held = self._last_before(self.containers, owner, container, call.start_byte)
-        value = held.get(self._text(key)[1:-1], "") if held else ""
+        value = _keyed(held, self._text(key)[1:-1]) if held else ""
         return value if value.__class__ is str else ""  # several (**kwargs): not one to follow
 
     def _item_receiver(self, receiver: str, owner: int, byte: int) -> str:
@@ -2197,7 +2244,7 @@ class _FileExtraction:
         if not held and not called:  # `items[0].run()` with `items: list[Item]`, `table["a"]` of a dict
             elements = self._elements(owner, name, byte, "values" if key[:1] in "'\"" else "items")
             return elements[0][:-2] if elements else ""
-        value = held.get(_from_start(held, key.strip("\"'")), "") if held else ""
+        value = _keyed(held, key.strip("\"'")) if held else ""
         if value.__class__ is not str or not value:
             return ""
         if called:  # the item is called: a class held there makes an instance
@@ -3245,6 +3292,9 @@ class _FileExtraction:
 
 
 _WORD = re.compile(r"[A-Za-z_]\w*", re.ASCII)
+# The key a dict comprehension's values are held under (its keys are computed): no string literal
+# of the source can be it (a NUL in source text is written escaped).
+_ANY_KEY = "\0any"
 _SELF_DEFAULT = re.compile(r"([A-Za-z_]\w*)\s*(?::[^=,()]*)?=\s*([A-Za-z_]\w*)\s*(?=[,)])", re.ASCII)
 _NESTED = re.compile(r"[(\[{'\"#]")  # past "f(": what may hide a ")" that does not end the call
 _PARAMETER_NAME = re.compile(r"\*{0,2}([A-Za-z_]\w*)", re.ASCII)

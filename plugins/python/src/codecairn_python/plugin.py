@@ -50,7 +50,8 @@ def codecairn_languages() -> list[Language]:
             #     where it is written returns what its body names (`(lambda: first)()()`); an instance
             #     handed back by a function returning its parameter (`ident(Box()).handle()`); a name
             #     functions declare `global` and give other values holds each of them wherever it is read;
-            #     a parameter is not the enclosing scope's name of the same spelling (`def own(handler)`)
+            #     a parameter is not the enclosing scope's name of the same spelling (`def own(handler)`);
+            #     a dict comprehension holds its value expression's values under any key
             version="13",
             resolution=ResolutionRules(
                 separator=".",
