@@ -8,7 +8,8 @@ these machines are shared and noisy):
   (VmHWM) — issue 15's target was < 60 MB; see the bounds below for what the MCP SDK leaves.
 * ``edit`` of one file, the narrow re-index included (the answer is sent once the index has it):
   p50 — target ≤ 100 ms. Large tier: CPython's json/decoder.py (a typical module) and argparse.py
-  (one of the largest) in the whole standard library; small: rich/text.py and rich/console.py.
+  (one of the largest) in the whole standard library; small: rich/text.py and rich/console.py. Then
+  the typical file again, each edit adding (renaming) a class over ``Exception``.
 """
 
 from __future__ import annotations
@@ -181,6 +182,24 @@ def test_edit_with_its_index_refresh(bench_cache: Path, tmp_path: Path) -> None:
                     if n:
                         times.setdefault(edited, []).append(time.perf_counter() - started)
                     assert "index" not in done, done
+            # A class over a base outside the index, added then renamed at each edit: the calls such a
+            # base may answer are resolved again, not every call without a target (index/stale_calls.py).
+            edited = EDITED[0]
+            for n in range(21):
+                if n == 0:
+                    args = {"path": edited, "insert_line": 1, "new_text": "class Edited0Error(Exception):\n    pass\n"}
+                else:
+                    args = {
+                        "path": edited,
+                        "start_line": 1,
+                        "end_line": 1,
+                        "new_text": f"class Edited{n}Error(Exception):\n",
+                    }
+                started = time.perf_counter()
+                done = await ask.call("edit", **args)
+                if n:
+                    times.setdefault(f"{edited}, a class over Exception", []).append(time.perf_counter() - started)
+                assert "index" not in done, done
             return times
         finally:
             await ws.close()
