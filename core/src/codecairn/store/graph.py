@@ -11,13 +11,12 @@ Unresolved uses by name read a partial index of the unresolved edges only (``edg
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codecairn.model import Edge
-from codecairn.store.reads import EDGE_COLUMNS, MAX_PARAMS, SHOWN
+from codecairn.store.reads import EDGE_COLUMNS, MAX_PARAMS, SHOWN, through_unresolved_index
 from codecairn.store.transactions import one_transaction
 
 if TYPE_CHECKING:
@@ -104,28 +103,17 @@ async def unresolved_named(
         where = (
             f"target IN ({_marks(chunk)}) AND target_id IS NULL AND resolution IS NULL AND kind IN ({_marks(kinds)})"
         )
-        for name, n in await _unresolved(store, f"SELECT target, COUNT(*) FROM {{edges}} WHERE {where} GROUP BY target",
-                                         (*chunk, *kinds)):  # fmt: skip
+        counted = f"SELECT target, COUNT(*) FROM {{edges}} WHERE {where} GROUP BY target"
+        for name, n in await through_unresolved_index(store.fetch, counted, (*chunk, *kinds)):
             counts[name] = n
         if len(shown) < limit:
-            rows = await _unresolved(
-                store,
+            rows = await through_unresolved_index(
+                store.fetch,
                 f"SELECT {EDGE_COLUMNS} FROM {{edges}} WHERE {where} ORDER BY file_id, line LIMIT ?",
                 (*chunk, *kinds, limit - len(shown)),
             )
             shown.extend(Edge(*r) for r in rows)
     return shown, counts
-
-
-async def _unresolved(store: Store, sql: str, params: tuple) -> list[tuple]:
-    """``sql`` (``{edges}`` standing for the table) through the partial index of unresolved edges;
-    without it while a first index has its edge indexes dropped for the bulk load."""
-    try:
-        return await store.fetch(sql.format(edges="edges INDEXED BY edges_unresolved"), params)
-    except sqlite3.OperationalError as exc:
-        if "no such index" not in str(exc):
-            raise
-        return await store.fetch(sql.format(edges="edges"), params)
 
 
 async def edges_in_files(store: Store, file_ids: Collection[int], kinds: Collection[str] = ()) -> list[Edge]:
