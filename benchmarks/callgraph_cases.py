@@ -3423,3 +3423,129 @@ def only(keys):
         },
     ),
 ]
+
+# Tenth round: a def reads a module-level name as it stands when the def runs — the module's last
+# value, even when assigned below the def — unless the def binds the name itself (then it is the
+# def's own, whatever it holds); a name passed holds what it held where the call stands; a call
+# through a name holding a function binds that function's parameters; an argument that calls a
+# function returning one passes what it returns; chained assignments bind every target; a dict
+# keeps the number 1 and the string "1" apart, and a key the file cannot read calls each value.
+LATE_NAMES_AND_DISPATCH_CASES: dict[str, list[Case]] = {
+    "assignments": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def third():
+    pass
+
+
+def run():
+    handler()
+    picked()
+
+
+def shadow():
+    handler = third
+    handler()
+    for picked in (third,):
+        picked()
+
+
+handler = first
+picked = second
+head = tail = third
+head()
+left, right = one, two = first, second
+one()
+right()
+"""
+            },
+            {
+                "main.run": {"main.first", "main.second"},
+                "main.shadow": {"main.third"},
+                "main": {"main.third", "main.first", "main.second"},
+            },
+        ),
+    ],
+    "args": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def apply(job):
+    job()
+
+
+def choose():
+    return second
+
+
+def twice(job, then):
+    job()
+    then()
+
+
+held = first
+apply(held)
+alias = twice
+alias(first, choose())
+"""
+            },
+            {
+                "main": {"main.apply", "main.twice", "main.choose"},
+                "main.apply": {"main.first"},
+                "main.twice": {"main.first", "main.second"},
+            },
+        ),
+    ],
+    "dicts": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def third():
+    pass
+
+
+by_number = {1: first, "1": second}
+by_number[1]()
+by_number["1"]()
+
+actions = {"start": first, "stop": second}
+
+
+def dispatch(name):
+    actions[name]()
+"""
+            },
+            {
+                "main": {"main.first", "main.second"},
+                "main.dispatch": {"main.first", "main.second"},
+            },
+        ),
+    ],
+}
+for _category, _cases in LATE_NAMES_AND_DISPATCH_CASES.items():
+    CASES[_category] = CASES[_category] + _cases

@@ -2989,3 +2989,145 @@ async def test_an_item_taken_from_a_container_into_a_name_keeps_its_class(tmp_pa
         assert callees(await a.get_symbol("main.mixed")) == {"main.A": "exact", "main.B": "exact"}
     finally:
         await ws.close()
+
+
+async def test_a_def_sees_the_module_name_as_it_stands_when_the_def_runs(tmp_path: Path, cache_dir: Path) -> None:
+    """A function reading a module-level name calls what the module last gave it, even below the
+    def (`def main(): handler()` then `handler = first`: the def runs after the module's last line);
+    a def that binds the name itself (assigns it, loops into it, imports it) has its own, whatever it
+    holds, and is no caller of the module's value. Edited, the answer follows the new value."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    source = textwrap.dedent(
+        """
+        class Report:
+            def render(self):
+                pass
+
+
+        def first():
+            pass
+
+
+        def second():
+            pass
+
+
+        handler = second
+        report = None
+
+
+        def main():
+            handler()
+            report.render()
+
+
+        def local_value(make):
+            handler = make()
+            handler()
+            for report in make():
+                report.render()
+
+
+        def keyword_only(make):
+            make(
+                handler=handler,
+            )
+
+
+        handler = first
+        report = Report()
+        """
+    ).lstrip()
+    (root / "main.py").write_text(source)
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        assert callees(await a.get_symbol("main.main")) == {"main.first": "flow", "main.Report.render": "exact"}
+        # its own handler and report: nothing known of them, no call of the module's
+        assert callees(await a.get_symbol("main.local_value")) == {}
+        # a keyword argument on a line of its own binds nothing: `handler` is still the module's
+        # (passed, not called: no edge, and the call `make(...)` goes through a parameter)
+        assert callees(await a.get_symbol("main.keyword_only")) == {}
+
+        (root / "main.py").write_text(source.replace("handler = first\n", "handler = second\n"))
+        await ws.index_now()
+        assert callees(await answers(ws).get_symbol("main.main")) == {
+            "main.second": "flow",
+            "main.Report.render": "exact",
+        }
+    finally:
+        await ws.close()
+
+
+async def test_arguments_pass_what_names_hold_at_the_call_and_dispatch_tables_call_each_value(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    """`held = first; apply(held)` passes first; `alias = twice; alias(first, choose())` binds
+    twice's parameters (choose returning second); `a = b = first` gives both names first; a dict
+    keeps the number 1 and the string "1" apart; `actions[name]()` with a key the file cannot
+    read calls each function the dict holds."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            def first():
+                pass
+
+
+            def second():
+                pass
+
+
+            def apply(job):
+                job()
+
+
+            def choose():
+                return second
+
+
+            def twice(job, then):
+                job()
+                then()
+
+
+            held = first
+            apply(held)
+            alias = twice
+            alias(first, choose())
+
+
+            def chained():
+                a = b = first
+                a()
+
+
+            by_number = {1: first, "1": second}
+
+
+            def numbered():
+                by_number[1]()
+
+
+            actions = {"start": first, "stop": second}
+
+
+            def dispatch(name):
+                actions[name]()
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        assert callees(await a.get_symbol("main.apply")) == {"main.first": "flow"}
+        assert callees(await a.get_symbol("main.twice")) == {"main.first": "flow", "main.second": "flow"}
+        assert callees(await a.get_symbol("main.chained")) == {"main.first": "flow"}
+        assert callees(await a.get_symbol("main.numbered")) == {"main.first": "flow"}
+        assert callees(await a.get_symbol("main.dispatch")) == {"main.first": "flow", "main.second": "flow"}
+    finally:
+        await ws.close()

@@ -38,6 +38,10 @@ PASSED = "#"
 # ("@0:target:threading.Thread.__init__" on `self._target()`). The resolver follows what other
 # modules' calls pass it (PASSES).
 PARAMETER = "@"
+# A call's receiver_type when the calling def binds the name called (or its receiver's first name)
+# itself and its value was not followed (`for report in make(): report.render()` beside a module's
+# `report`): the def's own name, so no namesake in scope answers it; the call stays unresolved.
+OWN_NAME = "!"
 # A call through a parameter that a few different values reach (PARAMETER), or through a name
 # imported from several places, is an edge to each: the call's own edge to the first, and one row
 # beside it for each other, with receiver_type ALSO + the

@@ -30,6 +30,7 @@ from codecairn.model import (
     INHERITED,
     INSTANCE,
     NAME_ONLY,
+    OWN_NAME,
     PARAMETER,
     PASSES,
     RETURNS,
@@ -507,6 +508,8 @@ class Resolver:
         if rules is None:
             return None
         made = ""  # the class a receiver was made by, when only code outside the index may say more
+        if receiver_type == OWN_NAME:
+            return None  # the calling def's own name, its value unknown: no namesake answers it
         if receiver_type[:1] == PARAMETER:  # a parameter's value, when other modules' calls say it
             marked = self._marked_parameter(source_id, receiver, receiver_type)
             got = self.index.passed.bound(*marked[:3]) if marked is not None else None

@@ -34,7 +34,19 @@ from operator import attrgetter, itemgetter
 from typing import Any
 
 from codecairn.extractors.common import SIGNATURE_MAX, has_errors
-from codecairn.model import FLOWED, INSTANCE, PARAMETER, PASSES, RETURNS, Export, FileFacts, Import, Relation, Symbol
+from codecairn.model import (
+    FLOWED,
+    INSTANCE,
+    OWN_NAME,
+    PARAMETER,
+    PASSES,
+    RETURNS,
+    Export,
+    FileFacts,
+    Import,
+    Relation,
+    Symbol,
+)
 from tree_sitter import QueryCursor
 
 _QUERY_SOURCE = """
@@ -75,7 +87,7 @@ _QUERY_SOURCE = """
 (default_parameter name: (identifier) value: [(identifier) (attribute)]) @param.default
 (return_statement) @return
 (call
-  function: (subscript value: [(identifier) (subscript) (call)] subscript: [(integer) (string) (unary_operator)])
+  function: (subscript value: [(identifier) (subscript) (call)] subscript: [(integer) (string) (unary_operator) (identifier) (attribute)])
   @call.subscript)
 (assignment
   left: (identifier)
@@ -334,10 +346,109 @@ def _from_start(held: dict, key: str) -> str:
     return key
 
 
+def _string_key(literal: str) -> str:
+    """The key a string literal (quotes included) is held under: its text, marked when it spells a
+    number (`"1"`), which is another key than the number 1 (held as a list's index is: "1")."""
+    text = literal[1:-1]
+    return "'" + text if text.lstrip("-").isdigit() else text
+
+
 def _keyed(held: dict, key: str) -> Any:
     """What a container holds under ``key``; a dict comprehension's values under any key."""
     found = held.get(_from_start(held, key), "")
     return found if found or _ANY_KEY not in held else held[_ANY_KEY]
+
+
+# What a def's body binds: targets of an assignment at a line's start (`x = `, `x: T = `,
+# `a, (b, *c) = `, `x += `), loop targets, `x := `, `as x`, imports — each its own scan, the rarer
+# ones only when the body holds their keyword (one pattern of alternatives was 3x slower).
+_ASSIGNED = re.compile(
+    r"^[ \t]*(?P<targets>[\w.\[\]'\"*(), \t]+?)[ \t]*(?::(?!=)[^\n=]*)?(?P<op>[-+*/%&|^@<>]*=)(?!=)",
+    re.MULTILINE,
+)
+_LOOPED = re.compile(r"^[ \t]*(?:async[ \t]+)?for[ \t]+([^\n]*?)[ \t]+in\b", re.MULTILINE)
+_WALRUS = re.compile(r"([A-Za-z_]\w*)[ \t]*:=")
+_AS = re.compile(r"\bas[ \t]+([A-Za-z_]\w*)")
+_IMPORTED = re.compile(r"^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t]+([^\n#;]*)", re.MULTILINE)
+_DECLARED = re.compile(r"\b(?:global|nonlocal)[ \t]+([^\n#;]*)")
+_TARGET_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def _target_names(targets: str, into: set[str]) -> None:
+    for part in targets.split(","):
+        part = part.strip(" \t()[]*")
+        if part.isidentifier():
+            into.add(part)
+
+
+def _binds_in(text: str, start: int, end: int, var: str) -> bool:
+    """Whether ``text[start:end]`` (a def's body) binds ``var`` and does not declare it global or
+    nonlocal. Only the lines that hold the name are read (a scan of every line cost more than the
+    rest of the extraction's scope work). A keyword argument on a line of its own (`    title=title,`)
+    is no binding: it has no space before `=`."""
+    bound = declared = False
+    at, size = text.find(var, start, end), len(var)
+    while at >= 0:
+        after = at + size
+        before_ok = at == 0 or not (text[at - 1].isalnum() or text[at - 1] in "_.")
+        if before_ok and (after >= len(text) or not (text[after].isalnum() or text[after] == "_")):
+            line_start = max(text.rfind("\n", start, at) + 1, start)
+            line_end = text.find("\n", at, end)
+            line = text[line_start : line_end if line_end >= 0 else end]
+            word = line.lstrip()[:9]
+            if word.startswith(("global ", "nonlocal ")):
+                declared = declared or var in _TARGET_NAME.findall(line)
+            elif not bound and (
+                "=" in line[after - line_start :]  # an assignment's target comes before its `=`
+                or word.startswith(("for ", "async ", "import ", "from "))
+                or " as " in line
+            ):
+                bound = _binds_on_line(line, var)
+            at = text.find(var, line_end, end) if line_end >= 0 else -1
+        else:
+            at = text.find(var, after, end)
+    return bound and not declared
+
+
+def _binds_on_line(line: str, var: str) -> bool:
+    """Whether ``line`` binds ``var``: as an assignment's target, a loop's, `var :=`, `as var`, an import."""
+    m = _ASSIGNED.match(line)
+    if m is not None and (m.group("op") != "=" or line[m.start("op") - 1] in " \t"):
+        names: set[str] = set()
+        _target_names(m.group("targets"), names)
+        if var in names:
+            return True
+    m = _LOOPED.match(line)
+    if m is not None:
+        names = set()
+        _target_names(m.group(1), names)
+        if var in names:
+            return True
+    if ":=" in line and var in _WALRUS.findall(line):
+        return True
+    if " as " in line and var in _AS.findall(line):
+        return True
+    m = _IMPORTED.match(line)
+    if m is not None:
+        for part in m.group(1).strip(" ()\\").split(","):
+            words = part.split()
+            if words and var == (words[-1] if len(words) == 3 and words[1] == "as" else words[0].split(".")[0]):
+                return True
+    return False
+
+
+def _chained(assignment) -> list:
+    """The targets written before ``assignment`` in a chain (`a = b = first`: a, for b's)."""
+    targets = []
+    node, outer = assignment, assignment.parent
+    while outer is not None and outer.type == "assignment":
+        right = outer.child_by_field_name("right")
+        if right is None or right.start_byte != node.start_byte or right.end_byte != node.end_byte:
+            break
+        if (left := outer.child_by_field_name("left")) is not None:
+            targets.append(left)
+        node, outer = outer, outer.parent
+    return targets
 
 
 def _in_source_order(nodes) -> list:
@@ -637,6 +748,7 @@ class _FileExtraction:
         self.return_types: dict[str, str] = {}
         # Module-level functions whose every return is a function they define: name -> that name.
         self.returned_functions: dict[str, str] = {}
+        self.partials: set[str] = set()  # names given a `functools.partial(...)`
         # Functions inside functions whose every return is a function they define (a decorator
         # factory's decorator returning its wrapper): path in the module ("retry.decorator") ->
         # (that name, the function's node).
@@ -675,6 +787,8 @@ class _FileExtraction:
         self.containers: dict[int, dict[str, list[tuple[int, dict]]]] = {}
         self.literal_arguments: dict[int, Any] = {}  # start byte -> a list or dict literal passed to a call
         self.def_spans: list[tuple[int, int, int]] = []  # (start byte, end byte, symbol index)
+        self.bodies: dict[int, tuple[int, int]] = {}  # def's symbol index -> its body's (start, end) byte
+        self._binding: dict[tuple[int, str], bool] = {}  # (def, name) -> does the def bind the name
         self.lambda_scopes = False  # named lambdas added spans after the scopes were indexed
         self.import_sources: dict[str, str] = {}  # local name -> absolute module it came from
         self.module_lambdas: list[tuple[str, Any]] = []  # (name, parameters) of `name = lambda ...`
@@ -917,6 +1031,8 @@ class _FileExtraction:
                     classes.append((index, body))
             elif kind == "method" and name == "__init__":
                 inits.append((index, node))
+            if not is_class and body is not None:
+                self.bodies[index] = (body.start_byte, end)
             stack.append((end, index))
             def_spans.append((start, end, index))
         return classes, inits
@@ -1250,6 +1366,7 @@ class _FileExtraction:
                     note(start, is_self, var, FLOWED + held)
                 elif callee in _PARTIALS and (wrapped := self._first_argument(node)):  # partial(send, "all")
                     self._note_value(start, var, wrapped)
+                    self.partials.add(var)  # its calls' arguments come after the ones it holds
                 elif not is_self and callee in self.yielded:  # `g = steps()`: a loop over g takes what it yields
                     self._note_container(start, var, {None: tuple(self.yielded[callee])})
                 elif (
@@ -1974,11 +2091,15 @@ class _FileExtraction:
                 key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
                 if pair.type == "pair" and key is not None and value is not None and key.type == "string":
                     if value.type in _NAME_NODES and (dotted := _dotted(self._text(value))):
-                        held[self._text(key)[1:-1]] = dotted
+                        held[_string_key(self._text(key))] = dotted
                     elif value.type == "call" and (made := self._made_instance(value)):
-                        held[self._text(key)[1:-1]] = made
+                        held[_string_key(self._text(key))] = made
                     elif nested and value.type in _LITERAL_NODES:
-                        held[(self._text(key)[1:-1],)] = self._literal_held(value, depth + 1)
+                        held[(_string_key(self._text(key)),)] = self._literal_held(value, depth + 1)
+                elif pair.type == "pair" and key is not None and value is not None and key.type == "integer":
+                    # `{1: first}`: under the number, which `table[1]` reads (and `table["1"]` does not)
+                    if value.type in _NAME_NODES and (dotted := _dotted(self._text(value))):
+                        held[self._text(key)] = dotted
         # Under None: what a loop over it gives (a dict's keys are no functions). An empty literal
         # is noted too: what is added to it next is then all it holds.
         held[None] = () if literal.type == "dictionary" else tuple(v for k, v in held.items() if k.__class__ is str)
@@ -2043,8 +2164,8 @@ class _FileExtraction:
         if index.type == "string":
             if _LENGTH in held:
                 return  # a list indexed by a string: not the dict this follows
-            held[self._text(index)[1:-1]] = value
-            held.pop((self._text(index)[1:-1],), None)  # what was nested there is gone
+            held[_string_key(self._text(index))] = value
+            held.pop((_string_key(self._text(index)),), None)  # what was nested there is gone
         else:
             if _LENGTH not in held or not (at := self._text(index)).isdigit() or int(at) >= held[_LENGTH]:
                 return
@@ -2135,7 +2256,7 @@ class _FileExtraction:
         name, byte, before, args = self._changed(call, list_like=False)
         if before is None or len(args) != 2 or args[0].type != "string":
             return
-        key = self._text(args[0])[1:-1]
+        key = _string_key(self._text(args[0]))
         if key in before or (key,) in before or args[1].type not in _NAME_NODES:
             return
         if value := _dotted(self._text(args[1])):
@@ -2195,10 +2316,16 @@ class _FileExtraction:
         keys: list[str] = []
         while node.type == "subscript":
             value, index = node.child_by_field_name("value"), node.child_by_field_name("subscript")
-            if value is None or index is None or index.type not in ("integer", "string", "unary_operator"):
+            if value is None or index is None:
                 return ""
+            if index.type not in ("integer", "string", "unary_operator"):
+                if keys or index.type == "slice":
+                    return ""
+                keys.append(_ANY_KEY)  # `table[kind]()`: whichever the dict holds
+                node = value
+                continue
             key = self._text(index)
-            keys.append(key[1:-1] if index.type == "string" else key.replace(" ", ""))
+            keys.append(_string_key(key) if index.type == "string" else key.replace(" ", ""))
             node = value
         if node.type == "call":  # `table()["a"]()`: the literal table returns
             literal = self._returned_literal(node, ("list", "tuple", "dictionary"))
@@ -2209,7 +2336,14 @@ class _FileExtraction:
             return ""
         for key in reversed(keys[1:]):  # the outer keys, into the literals nested there
             held = held.get((_from_start(held, key),)) if held else None
-        return _keyed(held, keys[0]) if held else ""
+        if not held:
+            return ""
+        if keys[0] is _ANY_KEY and _ANY_KEY not in held:
+            if _LENGTH in held or held.get(None):
+                return ""  # a list's or a container's the file does not show whole: no dispatch table
+            values = [v for k, v in held.items() if k.__class__ is str and v.__class__ is str and v]
+            return _one_or_all(list(dict.fromkeys(values))) if values else ""
+        return _keyed(held, keys[0])
 
     def _next(self, call, callee: str, owner: int) -> str:
         """What ``next(steps())`` (or ``next(g)``, g = steps()) gives when the generator yields
@@ -2230,7 +2364,7 @@ class _FileExtraction:
         if key.type != "string":
             return ""
         held = self._last_before(self.containers, owner, container, call.start_byte)
-        value = _keyed(held, self._text(key)[1:-1]) if held else ""
+        value = _keyed(held, _string_key(self._text(key))) if held else ""
         return value if value.__class__ is str else ""  # several (**kwargs): not one to follow
 
     def _item_receiver(self, receiver: str, owner: int, byte: int) -> str:
@@ -2244,7 +2378,7 @@ class _FileExtraction:
         if not held and not called:  # `items[0].run()` with `items: list[Item]`, `table["a"]` of a dict
             elements = self._elements(owner, name, byte, "values" if key[:1] in "'\"" else "items")
             return elements[0][:-2] if elements else ""
-        value = _keyed(held, key.strip("\"'")) if held else ""
+        value = _keyed(held, _string_key(key) if key[:1] in "'\"" else key) if held else ""
         if value.__class__ is not str or not value:
             return ""
         if called:  # the item is called: a class held there makes an instance
@@ -2385,12 +2519,17 @@ class _FileExtraction:
             right = node.child_by_field_name("right") or node.child_by_field_name("value")
             if left is not None and right is not None and (value := _dotted(self._text(right))):
                 note(node.start_byte, self._text(left), value)
+                for outer in _chained(node):  # `a = b = first`: a too
+                    if outer.type == "identifier":
+                        note(node.start_byte, self._text(outer), value)
         for node in _in_source_order(unpackings):
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             if right is not None and right.type == "call":  # `a, b = pair()`: what pair returns
                 right = self._returned_literal(right, ("tuple", "expression_list", "list"))
             if left is not None and right is not None:
                 self._unpacked(node.start_byte, left, right)
+                for outer in _chained(node):  # `a, b = c, d = first, second`: a and b too
+                    self._unpacked(node.start_byte, outer, right)
         for node in defaults:
             name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
             if name is not None and value is not None and (dotted := _dotted(self._text(value))):
@@ -2580,6 +2719,7 @@ class _FileExtraction:
         forwarded: list[tuple[_Parameters, int, str, bool, int]] = []
         first_base: dict[int, str] | None = None
         text = self.text
+        valued = {name for names in self.local_values.values() for name in names}
         for node in calls:
             skip = 0  # arguments that are not the target's (`partial(run, first)`: run)
             start, end = node.start_byte, node.end_byte  # read once: each read of a node is a C call
@@ -2593,6 +2733,10 @@ class _FileExtraction:
                 skip = 1
             elif node.type == "identifier":
                 target = params.get(text[start:end])
+                if target is None and text[start:end] in valued and text[start:end] not in self.partials:
+                    # `c = run; c(first)` binds run's parameters as `run(first)` does
+                    held = self._last_before(self.local_values, self._owner(start), text[start:end], start)
+                    target = params.get(held) if held.__class__ is str else None
             elif end - start == len(_SUPER_INIT) and text[start:end] == _SUPER_INIT:
                 # `super().__init__(first)` in a class of the file whose first base is one too:
                 # binds that base's __init__ as `Base(first)` would
@@ -2631,19 +2775,19 @@ class _FileExtraction:
                     into = bound if param in names or param in keyword_only else None
                     if into is None and double_star:  # `notify(on_done=done)` into **handlers
                         spread.setdefault((at, double_star, False), {}).setdefault(param, set()).add(
-                            self._argument_value(value, module_names)
+                            self._argument_value(value, module_names, start)
                         )
                         continue
                 elif position < len(names):
                     param, value, into = names[position], arg, bound
                 elif star:  # `run_all(first, second)` into *callbacks
                     slot = spread.setdefault((at, star, True), {}).setdefault(str(position - len(names)), set())
-                    slot.add(self._argument_value(arg, module_names))
+                    slot.add(self._argument_value(arg, module_names, start))
                     continue
                 else:
                     continue
                 if into is not None and param:
-                    got: Any = self._argument_value(value, module_names)
+                    got: Any = self._argument_value(value, module_names, start)
                     if not got and value is not None and value.type == "identifier":
                         # `relay(g)` inside `hop(g)`: what hop's g holds, once hop's calls bind it
                         got = (self._owner(node.start_byte), self._text(value), node.start_byte)
@@ -2893,17 +3037,26 @@ class _FileExtraction:
             (keyword_only if star else names).append(name)
         return parameters.start_byte, names, keyword_only, "" if star == "*" else star, double_star
 
-    def _argument_value(self, value, module_names: set[str]) -> str:
-        """What an argument passes, when the module names it: a name, or ``Cls()`` for an instance."""
+    def _argument_value(self, value, module_names: set[str], byte: int = -1) -> str:
+        """What an argument passes, when the module names it: a name, or ``Cls()`` for an instance.
+        A name that holds a name where the call at ``byte`` stands passes what it holds there
+        (`b = first` then `run(b)`: first, whatever b holds when run's body reads its parameter)."""
         if value is None:
             return ""
+        if byte >= 0 and value.type == "identifier":
+            held = self._last_before(self.local_values, self._owner(byte), self._text(value), byte)
+            if held.__class__ is str and held and held.split(".", 1)[0] in module_names:
+                return held
         if value.type in ("list", "dictionary") and value.named_child_count:  # `run([first])`
             self.literal_arguments[value.start_byte] = value
             return f"{_LITERAL}{value.start_byte}"
         dotted = _dotted(self._text(value))
         if value.type == "call":  # `settle(Order())`: an instance
             made = _dotted(self._text(value.child_by_field_name("function") or value))
-            dotted = made + "()" if made and _is_type_name(made) else ""
+            if made and _is_type_name(made):
+                dotted = made + "()"
+            else:  # `run(pick())` where pick returns first: first
+                dotted = self._returned(made) if made in self.returned_names or made in self.returned_functions else ""
         if dotted[:5] == "self." and dotted.count(".") == 1:  # `apply(self.handle)`: the bound method
             return self._own_method(value.start_byte, dotted[5:])
         known = dotted and dotted.removesuffix("()").split(".", 1)[0] in module_names
@@ -2932,7 +3085,8 @@ class _FileExtraction:
     def _held(self, scope: int, name: str, byte: int, depth: int = 0) -> str:
         """What ``name`` holds at ``byte``, followed through names that hold names (a few hops),
         ending in a dotted name or the type of a typed local; "" when nothing says."""
-        value, given = self._last_given(scope, name, byte)
+        # A name handed on (depth > 0) is read where it was given, in the text's order
+        value, given = self._last_given(scope, name, byte, crossing=not depth)
         if not value or depth > 4:
             return ""
         head, dot, rest = value.partition(".")
@@ -2945,7 +3099,7 @@ class _FileExtraction:
             if inner:
                 return inner + dot + rest
         if head in self.typed_names:
-            typ = self._type_of(scope, head, byte)
+            typ = self._last_noted(self.local_types, scope, head, byte, crossing=False)[0]
             if typ:
                 return typ.lstrip(FLOWED) + dot + rest
         return value
@@ -2999,24 +3153,34 @@ class _FileExtraction:
         """What ``table`` noted for ``var`` last before ``byte``, from ``scope`` outwards ("" if nothing)."""
         return self._last_noted(table, scope, var, byte)[0]
 
-    def _last_given(self, scope: int, var: str, byte: int) -> tuple[str, int]:
+    def _last_given(self, scope: int, var: str, byte: int, crossing: bool = True) -> tuple[str, int]:
         """_last_before of ``local_values``, with the byte where that value was given (``byte``
         when nothing was)."""
-        value, at = self._last_noted(self.local_values, scope, var, byte)
+        value, at = self._last_noted(self.local_values, scope, var, byte, crossing)
         return value, (at if at >= 0 else byte)
 
     def _last_noted(
-        self, table: dict[int, dict[str, list[tuple[int, Any]]]], scope: int, var: str, byte: int
+        self, table: dict[int, dict[str, list[tuple[int, Any]]]], scope: int, var: str, byte: int, crossing: bool = True
     ) -> tuple[Any, int]:
         """(what ``table`` noted for ``var`` last before ``byte``, from ``scope`` outwards, the byte
-        it was noted at); ("", -1) if nothing."""
+        it was noted at); ("", -1) if nothing. With ``crossing``, a name a def reads from a scope
+        around it holds that scope's last value."""
         is_class, parents, symbols, shadowing = self.is_class, self.parents, self.symbols, self._shadowing
+        crossed: list[int] = []  # the defs left on the way out
         while True:
             if scope >= 0 and is_class[scope]:
                 scope = parents[scope]
                 continue
             seen = table.get(scope)
             if seen is not None and var in seen:
+                for inner in crossed:
+                    if self._binds(inner, var):
+                        return "", -1  # a name the def binds is its own, whatever it holds (not noted here)
+                if crossed and crossing:
+                    # Read inside a def from a scope around it: the def runs once that scope has
+                    # run on (a module's functions after its last line, as a rule), so the name
+                    # holds the scope's last value, wherever the def stands
+                    byte = _END
                 best, best_at = "", -1
                 for at, noted in seen[var]:  # noted kind by kind: not one byte order
                     if best_at < at < byte:
@@ -3034,7 +3198,27 @@ class _FileExtraction:
                         "",
                         -1,
                     )  # the def's own parameter, not the name around it (calls' values are noted in the def)
+            crossed.append(scope)
             scope = parents[scope]
+
+    def _binds(self, scope: int, var: str) -> bool:
+        """Whether def ``scope``'s body binds ``var`` (assigns it, loops or catches into it, imports
+        it) and does not declare it global or nonlocal: then the name is the def's own throughout,
+        as in Python. Read from the lines of the body that hold the name, once per def and name."""
+        found = self._binding.get((scope, var))
+        if found is None:
+            span = self.bodies.get(scope)
+            found = self._binding[(scope, var)] = span is not None and _binds_in(self.text, span[0], span[1], var)
+        return found
+
+    def _own_name(self, owner: int, var: str) -> bool:
+        """Whether ``var`` in def ``owner`` is a name it (or a def around it) binds itself."""
+        is_class, parents = self.is_class, self.parents
+        while owner >= 0:
+            if not is_class[owner] and self._binds(owner, var):
+                return True
+            owner = parents[owner]
+        return False
 
     def _enclosing_class(self, scope: int) -> int:
         is_class, parents = self.is_class, self.parents
@@ -3051,6 +3235,9 @@ class _FileExtraction:
         bounds, owners = self.bounds, self.owners
         add = self.relations.append
         typed_names, field_types, value_names = self.typed_names, self.field_types, self.value_names
+        module_held = {  # module-level names the file follows a value of (see OWN_NAME below)
+            name for table in (self.local_values, self.local_types, self.containers) for name in table.get(-1, ())
+        }
         field_params = self.field_params
         attribute_names = {name for held in self.field_values.values() for name in held}  # what a class says it holds
         nodes = _in_source_order(nodes)
@@ -3197,6 +3384,13 @@ class _FileExtraction:
                         owner, ()
                     ):
                         receiver_type = self._parameter(owner, through)
+            if not receiver_type and owner >= 0:
+                # `for report in make(): report.render()` beside the module's report: the def's own
+                # name (only names the module gives a value are looked at: the rest has no namesake
+                # a value would lead to, and the look costs a read of the def's text)
+                through = (receiver or name).partition(".")[0]
+                if through in module_held and self._own_name(owner, through):
+                    receiver_type = OWN_NAME
             if receiver_type[-2:] == INSTANCE:
                 receiver_type = self._retyped(receiver_type, owner, start)
             add(_new(Relation, ("calls", owner, name, call_line, receiver, receiver_type)))

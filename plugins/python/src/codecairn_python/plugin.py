@@ -52,7 +52,10 @@ def codecairn_languages() -> list[Language]:
             #     functions declare `global` and give other values holds each of them wherever it is read;
             #     a parameter is not the enclosing scope's name of the same spelling (`def own(handler)`);
             #     a dict comprehension holds its value expression's values under any key
-            version="13",
+            # 14: a def reading a name of a scope around it sees that scope's last value, wherever the
+            #     def stands (`def main(): handler()` before `handler = first`); a name passed holds
+            #     what it held where the call stands (`b = first; run(b)`)
+            version="14",
             resolution=ResolutionRules(
                 separator=".",
                 implicit_members=False,
