@@ -8,9 +8,11 @@ module's name (``main``), a call that makes an instance by the class (``main.Ord
 bound to a name by that name, a call out of the program by the dotted name it reaches
 (``builtins.len``, ``os.path.join``); code in a class body by the class. Expected are the calls
 each piece of code makes for the values that reach it (a function passed but never called is no
-edge; a decorator's application is a call where the decorated definition stands; what the syntax
-runs implicitly — `with`'s `__enter__` and `__exit__`, a loop's `__iter__`, operators — is not
-written as a call). Written from the language's rules, before looking at what codecairn answers.
+edge; a decorator's application is a call where the decorated definition stands; a `for` loop
+over an instance of a class of the program that defines `__iter__` calls it, and the `__next__` of
+the instance it returns; what else the syntax runs implicitly — `with`'s `__enter__` and
+`__exit__`, operators — is not written as a call). Written from the language's rules, before
+looking at what codecairn answers.
 """
 
 from __future__ import annotations
@@ -3547,5 +3549,58 @@ def dispatch(name):
         ),
     ],
 }
+LATE_NAMES_AND_DISPATCH_CASES["generators"] = [
+    (
+        {
+            "main.py": """
+class Countdown:
+    def __init__(self, start):
+        self.left = start
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if not self.left:
+            raise StopIteration()
+        self.left -= 1
+        return self.left
+
+
+class Pages:
+    def __iter__(self):
+        yield 1
+
+    def __next__(self):
+        return 2
+
+
+def total(steps):
+    for _ in steps:
+        pass
+
+
+for n in Countdown(3):
+    pass
+total(Countdown(2))
+pages = Pages()
+for page in pages:
+    pass
+"""
+        },
+        {
+            "main": {
+                "main.Countdown.__init__",
+                "main.Countdown.__iter__",
+                "main.Countdown.__next__",
+                "main.total",
+                "main.Pages",
+                "main.Pages.__iter__",
+            },
+            "main.total": {"main.Countdown.__iter__", "main.Countdown.__next__"},
+            "main.Countdown.__next__": {"builtins.StopIteration"},
+        },
+    ),
+]
 for _category, _cases in LATE_NAMES_AND_DISPATCH_CASES.items():
     CASES[_category] = CASES[_category] + _cases

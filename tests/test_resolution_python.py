@@ -3131,3 +3131,67 @@ async def test_arguments_pass_what_names_hold_at_the_call_and_dispatch_tables_ca
         assert callees(await a.get_symbol("main.dispatch")) == {"main.first": "flow", "main.second": "flow"}
     finally:
         await ws.close()
+
+
+async def test_a_loop_over_an_iterable_of_the_module_calls_its_iter_and_next(tmp_path: Path, cache_dir: Path) -> None:
+    """`for n in Countdown(3)` and a loop over a parameter a call gives a Countdown call its
+    `__iter__`, and its `__next__` since `__iter__` returns the instance; an `__iter__` that is a
+    generator hands out a generator, whose `__next__` is not the class's."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            class Countdown:
+                def __init__(self, start):
+                    self.left = start
+
+                def __iter__(self):
+                    return self
+
+                def __next__(self):
+                    if not self.left:
+                        raise StopIteration
+                    self.left -= 1
+                    return self.left
+
+
+            class Pages:
+                def __iter__(self):
+                    yield 1
+
+                def __next__(self):
+                    return 2
+
+
+            def total(steps):
+                for _ in steps:
+                    pass
+
+
+            def run():
+                for n in Countdown(3):
+                    pass
+                total(Countdown(2))
+                for page in Pages():
+                    pass
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        nexts = await a.get_symbol("main.Countdown.__next__")
+        assert set(python_edges(nexts.get("callers", {}))) == {"main.run", "main.total"}
+        assert callees(await a.get_symbol("main.run")) == {
+            "main.Countdown.__init__": "exact",
+            "main.Countdown.__iter__": "flow",
+            "main.Countdown.__next__": "flow",
+            "main.total": "exact",
+            "main.Pages": "exact",
+            "main.Pages.__iter__": "flow",
+        }
+        assert python_edges((await a.get_symbol("main.Pages.__next__")).get("callers", {})) == {}
+    finally:
+        await ws.close()

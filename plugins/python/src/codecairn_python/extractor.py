@@ -372,6 +372,7 @@ _AS = re.compile(r"\bas[ \t]+([A-Za-z_]\w*)")
 _IMPORTED = re.compile(r"^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t]+([^\n#;]*)", re.MULTILINE)
 _DECLARED = re.compile(r"\b(?:global|nonlocal)[ \t]+([^\n#;]*)")
 _TARGET_NAME = re.compile(r"[A-Za-z_]\w*")
+_RETURN_SELF = re.compile(r"\breturn[ \t]+self[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
 
 
 def _target_names(targets: str, into: set[str]) -> None:
@@ -839,6 +840,7 @@ class _FileExtraction:
         self._attribute_values(get("assign.attribute", ()))
         self._containers(get("assign.container", ()), get("assign.item", ()), get("assign.augmented", ()))
         self._loops(get("for", ()))
+        self._iteration(get("for", ()))
         self._narrowed_loops()
         self._global_choices()
         text = self.text
@@ -2419,6 +2421,47 @@ class _FileExtraction:
                 name = self._text(left)
                 self.loops.setdefault(owner, []).append((span.start_byte, span.end_byte, name, values))
                 self.loop_names.add(name)
+
+    def _iteration(self, loops) -> None:
+        """``for x in Countdown(3)`` (or over a name or parameter holding one) where this module's
+        class defines ``__iter__``: the loop calls it, and the ``__next__`` of what it returns when
+        that is the instance itself (`return self`) — calls the syntax makes, written as calls."""
+        classes: dict[str, int] | None = None
+        for node in loops:
+            if node.type != "for_statement":
+                continue  # a comprehension's loop: its calls are the comprehension's own
+            right = node.child_by_field_name("right")
+            if right is None:
+                continue
+            owner = self._owner(node.start_byte)
+            if right.type == "call" and (function := right.child_by_field_name("function")) is not None:
+                made = self._text(function) if function.type == "identifier" else ""
+            elif right.type == "identifier" and (name := self._text(right)) in self.typed_names:
+                made = self._type_of(owner, name, node.start_byte).lstrip(FLOWED).removesuffix(INSTANCE)
+            else:
+                continue
+            if not made or "." in made:
+                continue
+            if classes is None:
+                parents, is_class = self.parents, self.is_class
+                classes = {s[1]: i for i, s in enumerate(self.symbols) if is_class[i] and parents[i] == -1}
+            cls = classes.get(made, -1)
+            if cls < 0 or "__iter__" not in (methods := self._method_names(cls)):
+                continue
+            line = node.start_point[0] + 1
+            self.relations.append(_new(Relation, ("calls", owner, "__iter__", line, "", f"{FLOWED}{made}.__iter__")))
+            if "__next__" in methods and self._returns_itself(cls, "__iter__"):
+                self.relations.append(
+                    _new(Relation, ("calls", owner, "__next__", line, "", f"{FLOWED}{made}.__next__"))
+                )
+
+    def _returns_itself(self, cls: int, method: str) -> bool:
+        """Whether class ``cls``'s ``method`` returns ``self`` (and yields nothing)."""
+        for i, s in enumerate(self.symbols):
+            if s[1] == method and self.parents[i] == cls and (span := self.bodies.get(i)) is not None:
+                body = self.text[span[0] : span[1]]
+                return "yield" not in body and _RETURN_SELF.search(body) is not None
+        return False
 
     def _iterated(self, node, owner: int) -> list[str]:
         """The dotted names (or ``Cls()`` instances) a loop over ``node`` takes, as far as it shows."""

@@ -54,7 +54,10 @@ def codecairn_languages() -> list[Language]:
             #     a dict comprehension holds its value expression's values under any key
             # 14: a def reading a name of a scope around it sees that scope's last value, wherever the
             #     def stands (`def main(): handler()` before `handler = first`); a name passed holds
-            #     what it held where the call stands (`b = first; run(b)`)
+            #     what it held where the call stands (`b = first; run(b)`); a def's own name is no
+            #     namesake's (OWN_NAME); `a = b = first`; `{1: f}` apart from `{"1": f}`; `table[key]()`
+            #     calls each value; a `for` over an instance of the module's class calls its __iter__
+            #     (and __next__ when __iter__ returns self)
             version="14",
             resolution=ResolutionRules(
                 separator=".",
