@@ -3604,3 +3604,158 @@ for page in pages:
 ]
 for _category, _cases in LATE_NAMES_AND_DISPATCH_CASES.items():
     CASES[_category] = CASES[_category] + _cases
+
+# Tenth round, continued: what a function returns when its one `return` gives a local name holding
+# a function or calls a function returning one, followed through calls of calls (`make()()()`) and
+# names holding such a function; a decorator named through a variable; `raise` of a name holding a
+# class; a container passed by name; a dict value a call returns; a slice of a list.
+RETURNS_AND_CONTAINERS_CASES: dict[str, list[Case]] = {
+    "returns": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def outer():
+    def inner():
+        pass
+
+    return inner
+
+
+def local():
+    chosen = first
+    return chosen
+
+
+def relay():
+    return local()
+
+
+def maker():
+    return outer
+
+
+local()()
+relay()()
+maker()()()
+factory = maker
+factory()()
+"""
+            },
+            {
+                "main": {
+                    "main.local",
+                    "main.first",
+                    "main.relay",
+                    "main.maker",
+                    "main.outer",
+                    "main.outer.inner",
+                },
+                "main.relay": {"main.local"},
+            },
+        ),
+    ],
+    "decorators": [
+        (
+            {
+                "main.py": """
+def loud(f):
+    return f
+
+
+def quiet(f):
+    f()
+    return f
+
+
+deco = loud
+deco = quiet
+
+
+@deco
+def work():
+    pass
+"""
+            },
+            {"main": {"main.quiet"}, "main.quiet": {"main.work"}},
+        ),
+    ],
+    "exceptions": [
+        (
+            {
+                "main.py": """
+class Refused(Exception):
+    def __init__(self):
+        pass
+
+
+error = Refused
+
+
+def check():
+    raise error
+"""
+            },
+            {"main.check": {"main.Refused.__init__"}},
+        ),
+    ],
+    "dicts": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def pick():
+    return second
+
+
+def run(table):
+    table["a"]()
+    table["b"]()
+
+
+handlers = {"a": first, "b": pick()}
+run(handlers)
+"""
+            },
+            {"main": {"main.pick", "main.run"}, "main.run": {"main.first", "main.second"}},
+        ),
+    ],
+    "lists": [
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def third():
+    pass
+
+
+steps = [first, second, third]
+rest = steps[1:]
+rest[0]()
+middle = steps[1:2]
+middle[-1]()
+"""
+            },
+            {"main": {"main.second"}},
+        ),
+    ],
+}
+for _category, _cases in RETURNS_AND_CONTAINERS_CASES.items():
+    CASES[_category] = CASES[_category] + _cases

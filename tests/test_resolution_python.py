@@ -3195,3 +3195,89 @@ async def test_a_loop_over_an_iterable_of_the_module_calls_its_iter_and_next(tmp
         assert python_edges((await a.get_symbol("main.Pages.__next__")).get("callers", {})) == {}
     finally:
         await ws.close()
+
+
+async def test_returns_through_locals_and_calls_containers_passed_by_name_and_slices(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    """`chosen = first; return chosen` and `return local()` return first (a call of the result
+    calls it); `maker()()()` follows two returns; `@deco` with `deco = quiet` is quiet's call;
+    `raise error` with `error = Refused` makes a Refused; `run(handlers)` hands run the dict
+    (a value `pick()` gives among it); `steps[1:]` is a list of the items after the first."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            class Refused(Exception):
+                def __init__(self):
+                    pass
+
+
+            def first():
+                pass
+
+
+            def second():
+                pass
+
+
+            def pick():
+                return second
+
+
+            def local():
+                chosen = first
+                return chosen
+
+
+            def relay():
+                return local()
+
+
+            def quiet(f):
+                f()
+                return f
+
+
+            def run(table):
+                table["a"]()
+                table["b"]()
+
+
+            error = Refused
+            deco = quiet
+            handlers = {"a": first, "b": pick()}
+            steps = [first, second]
+
+
+            @deco
+            def work():
+                pass
+
+
+            def main():
+                relay()()
+                run(handlers)
+                rest = steps[1:]
+                rest[0]()
+                raise error
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        assert callees(await a.get_symbol("main.main")) == {
+            "main.relay": "exact",
+            "main.first": "flow",
+            "main.run": "exact",
+            "main.second": "flow",
+            "main.Refused.__init__": "flow",
+        }
+        assert callees(await a.get_symbol("main.run")) == {"main.first": "flow", "main.second": "flow"}
+        assert callees(await a.get_symbol("main.quiet")) == {"main.work": "flow"}
+        assert set(python_edges((await a.get_symbol("main.quiet")).get("callers", {}))) == {"main.(top level)"}
+    finally:
+        await ws.close()

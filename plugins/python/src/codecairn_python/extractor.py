@@ -750,6 +750,9 @@ class _FileExtraction:
         # Module-level functions whose every return is a function they define: name -> that name.
         self.returned_functions: dict[str, str] = {}
         self.partials: set[str] = set()  # names given a `functools.partial(...)`
+        self._one_return: dict[int, Any] = {}  # def -> the value of its one `return` (None: several)
+        self._passed: list[tuple[int, str, tuple]] = []  # (def, parameter, container passed: _passed_containers)
+        self.container_names: set[str] = set()
         # Functions inside functions whose every return is a function they define (a decorator
         # factory's decorator returning its wrapper): path in the module ("retry.decorator") ->
         # (that name, the function's node).
@@ -786,7 +789,8 @@ class _FileExtraction:
         self.field_params: dict[int, dict[str, str]] = {}
         # Containers of names with literal indexes: scope -> var -> [(byte, {index or key: dotted})].
         self.containers: dict[int, dict[str, list[tuple[int, dict]]]] = {}
-        self.literal_arguments: dict[int, Any] = {}  # start byte -> a list or dict literal passed to a call
+        # start byte -> a list or dict literal passed to a call (or what a container name passed holds)
+        self.literal_arguments: dict[int, Any] = {}
         self.def_spans: list[tuple[int, int, int]] = []  # (start byte, end byte, symbol index)
         self.bodies: dict[int, tuple[int, int]] = {}  # def's symbol index -> its body's (start, end) byte
         self._binding: dict[tuple[int, str], bool] = {}  # (def, name) -> does the def bind the name
@@ -828,6 +832,9 @@ class _FileExtraction:
             get("with.as", ()),
             get("narrowed", ()),
         )
+        self.container_names = {  # names given a list, tuple or dict literal somewhere (_argument_value)
+            self._text(left) for node in get("assign.container", ()) if (left := node.child_by_field_name("left"))
+        }
         self._values(
             list(get("assign.ref", ())) + list(get("assign.walrus", ())),
             get("assign.unpack", ()),
@@ -837,8 +844,10 @@ class _FileExtraction:
             get("decorated", ()),
             get("assign.choice", ()),
         )
+        self._late_returns()
         self._attribute_values(get("assign.attribute", ()))
         self._containers(get("assign.container", ()), get("assign.item", ()), get("assign.augmented", ()))
+        self._passed_containers()
         self._loops(get("for", ()))
         self._iteration(get("for", ()))
         self._narrowed_loops()
@@ -853,7 +862,17 @@ class _FileExtraction:
         self._held_returns()
         # `raise Failed` makes an instance of Failed, as `raise Failed()` does (a capitalised name:
         # `raise error` re-raises an instance).
-        raised = [node for node in get("raise.class", ()) if _is_type_name(self._text(node))]
+        raised = [
+            node
+            for node in get("raise.class", ())
+            if _is_type_name(written := self._text(node))
+            or (  # `error = Refused; raise error`: the class it holds is made
+                written in self.value_names
+                and _is_type_name(
+                    self._last_before(self.local_values, self._owner(node.start_byte), written, node.start_byte)
+                )
+            )
+        ]
         # `(first)()`, `(box.handle)()`: the name in the parentheses is called
         bracketed = [n for n in map(_unparenthesized, get("call.parenthesized", ())) if n.type in _NAME_NODES]
         self._calls(
@@ -1498,6 +1517,8 @@ class _FileExtraction:
         text = self.text
         for node in _in_source_order(assignments):
             start = node.start_byte
+            if self._sliced(node):
+                continue
             m = _TAKEN.match(text, start, node.end_byte)
             if m is None or m.end() != node.end_byte:
                 continue
@@ -1518,6 +1539,32 @@ class _FileExtraction:
             types[:] = [t for t in types if t[0] != start]  # (what `boxes.pop()` returned, as a call said)
             types.append((start, FLOWED + cls))  # followed through the container: `flow`
             self.typed_names.add(var)
+
+    def _sliced(self, assignment) -> bool:
+        """``firsts = funcs[1:3]`` of a list the file shows whole: a list of those items."""
+        left, right = assignment.child_by_field_name("left"), assignment.child_by_field_name("right")
+        if left is None or right is None or left.type != "identifier" or right.type != "subscript":
+            return False
+        value, index = right.child_by_field_name("value"), right.child_by_field_name("subscript")
+        if value is None or index is None or index.type != "slice" or value.type != "identifier":
+            return False
+        bounds = [c for c in index.children if c.type != ":"]
+        colons = [c for c in index.children if c.type == ":"]
+        if len(colons) != 1 or any(b.type != "integer" for b in bounds):
+            return True  # a step or a computed bound: what it holds is not followed
+        owner, start = self._owner(assignment.start_byte), assignment.start_byte
+        held = self._last_before(self.containers, owner, self._text(value), start)
+        length = held.get(_LENGTH) if held else None
+        if length is None:
+            return True
+        low = int(self._text(bounds[0])) if bounds and bounds[0].end_byte <= colons[0].start_byte else 0
+        high = int(self._text(bounds[-1])) if bounds and bounds[-1].start_byte >= colons[0].end_byte else length
+        low, high = max(0, min(low, length)), max(0, min(high, length))
+        sliced: dict = {str(i - low): held[str(i)] for i in range(low, high) if str(i) in held}
+        sliced[_LENGTH] = max(0, high - low)
+        sliced[None] = tuple(v for k, v in sorted(sliced.items(), key=_list_order) if k.__class__ is str)
+        self._note_container(start, self._text(left), sliced)
+        return True
 
     def _declared_global(self, names) -> None:
         """``global handler`` in a function: what it gives handler is the module's (globals_of)."""
@@ -1581,6 +1628,8 @@ class _FileExtraction:
             owner = self._owner(node.start_byte)
             value = node.named_children[0] if node.named_child_count else None
             kind = value.type if value is not None else ""
+            # the one return of each def, for what only the values noted later say (_late_returns)
+            self._one_return[owner] = value if owner not in self._one_return else None
             literals[owner] = value if owner not in literals and kind in _RETURNED_LITERALS else None
             names.setdefault(owner, set()).add(
                 self._text(value) if kind == "identifier" else "" if kind != "attribute" else _bound(self._text(value))
@@ -1684,6 +1733,42 @@ class _FileExtraction:
             for outer, inner in delegations:
                 got = self.yielded.setdefault(outer, [])
                 got += [name for name in self.yielded.get(inner, ()) if name not in got]
+
+    def _passed_containers(self) -> None:
+        """A parameter every call of this file passes the same container name (`run(table)`)
+        holds what that container held where the call stands."""
+        for at, param, (owner, name, byte, fallback) in self._passed:
+            held = self._last_before(self.containers, owner, name, byte)
+            if held:
+                self._note_container(at, param, held)
+            if fallback:  # and the name, as any other passed (`table.get(k)` follows it)
+                self._note_value(at, param, fallback)
+                self.value_names.add(param)
+
+    def _late_returns(self) -> None:
+        """What a module-level function returns when its one `return` gives a name holding a
+        function (`a = first; return a`) or calls a function of the module returning one (`return
+        pick()`, pick returning first): known once names' values are (a few hops: `return outer()`)."""
+        parents, is_class, symbols = self.parents, self.is_class, self.symbols
+        for _ in range(3):
+            found = False
+            for index, value in self._one_return.items():
+                if value is None or index < 0 or parents[index] != -1 or is_class[index]:
+                    continue
+                function = symbols[index][1]
+                if function in self.returned_names or function in self.returned_functions:
+                    continue
+                held = ""
+                if value.type == "identifier":
+                    held = self._last_before(self.local_values, index, self._text(value), value.start_byte)
+                elif value.type == "call" and (callee := value.child_by_field_name("function")) is not None:
+                    held = self._returned(self._text(callee)) if callee.type == "identifier" else ""
+                if held.__class__ is str and held and held != function and self._names_code(held.partition(".")[0]):
+                    self.returned_names[function] = held
+                    self.relations.append(_new(Relation, (RETURNS, index, held, symbols[index][3], "", "")))
+                    found = True
+            if not found:
+                return
 
     def _returned_literal(self, call, kinds: tuple[str, ...]):
         """The tuple, list or dict literal (of ``kinds``) that ``call``'s function of this module
@@ -1842,10 +1927,10 @@ class _FileExtraction:
                 return ""
         held = _dotted(self._text(call)) if call.type != "call" else ""
         for _ in range(depth):
-            held = self.returned_names.get(held, "")
+            held = self._returned(held)
             if not held:
                 return ""
-        return self.returned_names.get(held, "")
+        return self._returned(held)
 
     def _first_argument(self, assignment) -> str:
         """The dotted name passed first in the call an assignment makes (``partial(send, 1)``)."""
@@ -2070,8 +2155,8 @@ class _FileExtraction:
                 # The type first: data tables of thousands of strings and numbers are common.
                 if item.type in _NAME_NODES and (dotted := _dotted(self._text(item))):
                     held[str(i)] = dotted
-                elif item.type == "call" and (made := self._made_instance(item)):
-                    held[str(i)] = made  # `[JSONHandler(), XMLHandler()]`: instances ("Cls()")
+                elif item.type == "call" and (made := self._made_instance(item) or self._returned_by(item)):
+                    held[str(i)] = made  # `[JSONHandler(), XMLHandler()]`: instances ("Cls()"); `[pick()]`
                 elif nested and item.type in _LITERAL_NODES:
                     held[(str(i),)] = self._literal_held(item, depth + 1)
                 elif item.type == "list_splat":  # `[*funcs, third]`: funcs's items, where the file shows them
@@ -2094,7 +2179,7 @@ class _FileExtraction:
                 if pair.type == "pair" and key is not None and value is not None and key.type == "string":
                     if value.type in _NAME_NODES and (dotted := _dotted(self._text(value))):
                         held[_string_key(self._text(key))] = dotted
-                    elif value.type == "call" and (made := self._made_instance(value)):
+                    elif value.type == "call" and (made := self._made_instance(value) or self._returned_by(value)):
                         held[_string_key(self._text(key))] = made
                     elif nested and value.type in _LITERAL_NODES:
                         held[(_string_key(self._text(key)),)] = self._literal_held(value, depth + 1)
@@ -2106,6 +2191,11 @@ class _FileExtraction:
         # is noted too: what is added to it next is then all it holds.
         held[None] = () if literal.type == "dictionary" else tuple(v for k, v in held.items() if k.__class__ is str)
         return held
+
+    def _returned_by(self, call) -> str:
+        """The function a call of this module's function returns (`pick()`, pick returning first), or ""."""
+        function = call.child_by_field_name("function")
+        return self._returned(self._text(function)) if function is not None and function.type == "identifier" else ""
 
     def _made_instance(self, call) -> str:
         """``Cls()`` for a call that makes an instance of a class the module names, else ""."""
@@ -2694,7 +2784,13 @@ class _FileExtraction:
                     self._decorator_factory(applied_node, scope, name, len(node.children) == 2, node, applied)
                     passed = None
                     continue
-                add(_new(Relation, ("calls", scope, written, decorator.start_point[0] + 1, "", "")))
+                held = self._last_before(self.local_values, scope, written, decorator.start_byte)
+                if held.__class__ is str and held and held != written and self._names_code(held.partition(".")[0]):
+                    # `deco = trace` then `@deco`: trace is what decorates
+                    add(_new(Relation, ("calls", scope, written, decorator.start_point[0] + 1, "", FLOWED + held)))
+                    written = held
+                else:
+                    add(_new(Relation, ("calls", scope, written, decorator.start_point[0] + 1, "", "")))
                 if passed is not None and bindable:
                     applied.append((written, passed))
                 wrapper = self.returned_functions.get(written)
@@ -2887,7 +2983,9 @@ class _FileExtraction:
         value = next(iter(values))
         if value[:1] == _LITERAL:  # the one literal every call passes: a container
             literal = self.literal_arguments.get(int(value[1:]))
-            if literal is not None:
+            if literal.__class__ is tuple:  # a container's name: what it held where it was passed
+                self._passed.append((at, param, literal))
+            elif literal is not None:
                 self._note_container(at, param, self._literal_held(literal))
         elif value.endswith("()"):  # an instance of that class
             self._note_type(at, None, param, FLOWED + value[:-2])
@@ -3087,9 +3185,14 @@ class _FileExtraction:
         if value is None:
             return ""
         if byte >= 0 and value.type == "identifier":
-            held = self._last_before(self.local_values, self._owner(byte), self._text(value), byte)
+            owner, name = self._owner(byte), self._text(value)
+            held = self._last_before(self.local_values, owner, name, byte)
             if held.__class__ is str and held and held.split(".", 1)[0] in module_names:
                 return held
+            if held == "" and name in self.container_names:
+                # `run(table)`: what table holds here, once containers are known (_passed_containers)
+                self.literal_arguments[value.start_byte] = (owner, name, byte, name if name in module_names else "")
+                return f"{_LITERAL}{value.start_byte}"
         if value.type in ("list", "dictionary") and value.named_child_count:  # `run([first])`
             self.literal_arguments[value.start_byte] = value
             return f"{_LITERAL}{value.start_byte}"
@@ -3323,6 +3426,7 @@ class _FileExtraction:
                 callee = _dotted(self._text(function)) if function is not None else ""
                 if held := (
                     self._returned(callee)
+                    or (callee in value_names and self._returned(self._held(owner, callee, start)))  # `a = f; a()()`
                     or self._got(node, callee, owner)
                     or self._next(node, callee, owner)
                     or self._returned_argument(node, callee, owner)
