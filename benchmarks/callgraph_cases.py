@@ -3757,5 +3757,23 @@ middle[-1]()
         ),
     ],
 }
+RETURNS_AND_CONTAINERS_CASES["args"] = [
+    (
+        {
+            "main.py": """
+from shapes import Circle
+
+
+def run(job):
+    job()
+
+
+circle = Circle()
+run(circle.area)
+"""
+        },
+        {"main": {"shapes.Circle", "main.run"}, "main.run": {"shapes.Circle.area"}},
+    ),
+]
 for _category, _cases in RETURNS_AND_CONTAINERS_CASES.items():
     CASES[_category] = CASES[_category] + _cases

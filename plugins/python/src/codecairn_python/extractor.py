@@ -3193,6 +3193,18 @@ class _FileExtraction:
                 # `run(table)`: what table holds here, once containers are known (_passed_containers)
                 self.literal_arguments[value.start_byte] = (owner, name, byte, name if name in module_names else "")
                 return f"{_LITERAL}{value.start_byte}"
+        if byte >= 0 and value.type == "attribute" and (obj := value.child_by_field_name("object")) is not None:
+            # `run(box.handle)`, box an instance of Box here: the method Box.handle
+            if obj.type == "identifier" and (head := self._text(obj)) in self.typed_names:
+                typ = self._type_of(self._owner(byte), head, byte).lstrip(FLOWED)
+                attribute = value.child_by_field_name("attribute")
+                if (
+                    typ[-2:] != INSTANCE
+                    and _is_type_name(typ)
+                    and typ.split(".", 1)[0] in module_names
+                    and attribute is not None
+                ):
+                    return f"{typ}.{self._text(attribute)}"
         if value.type in ("list", "dictionary") and value.named_child_count:  # `run([first])`
             self.literal_arguments[value.start_byte] = value
             return f"{_LITERAL}{value.start_byte}"
