@@ -382,11 +382,12 @@ def _target_names(targets: str, into: set[str]) -> None:
             into.add(part)
 
 
-def _binds_in(text: str, start: int, end: int, var: str) -> bool:
+def _binds_in(text: str, start: int, end: int, var: str, root) -> bool:
     """Whether ``text[start:end]`` (a def's body) binds ``var`` and does not declare it global or
     nonlocal. Only the lines that hold the name are read (a scan of every line cost more than the
-    rest of the extraction's scope work). A keyword argument on a line of its own (`    title=title,`)
-    is no binding: it has no space before `=`."""
+    rest of the extraction's scope work), and of those only code (the tree under ``root`` says
+    what is a string or a comment: a subprocess script's `import x`). A keyword argument on a line
+    of its own (`    title=title,`) is no binding: it has no space before `=`."""
     bound = declared = False
     at, size = text.find(var, start, end), len(var)
     while at >= 0:
@@ -398,17 +399,26 @@ def _binds_in(text: str, start: int, end: int, var: str) -> bool:
             line = text[line_start : line_end if line_end >= 0 else end]
             word = line.lstrip()[:9]
             if word.startswith(("global ", "nonlocal ")):
-                declared = declared or var in _TARGET_NAME.findall(line)
+                declared = declared or (var in _TARGET_NAME.findall(line) and _is_code(root, at, after))
             elif not bound and (
                 "=" in line[after - line_start :]  # an assignment's target comes before its `=`
                 or word.startswith(("for ", "async ", "import ", "from "))
                 or " as " in line
             ):
-                bound = _binds_on_line(line, var)
+                bound = _binds_on_line(line, var) and _is_code(root, at, after)
             at = text.find(var, line_end, end) if line_end >= 0 else -1
         else:
             at = text.find(var, after, end)
     return bound and not declared
+
+
+def _is_code(root, start: int, end: int) -> bool:
+    """Whether the name at ``start:end`` is code, not text in a string or a comment."""
+    node = root.descendant_for_byte_range(start, end)
+    return node is None or node.type not in _NOT_CODE
+
+
+_NOT_CODE = frozenset(("string", "string_content", "string_start", "string_end", "comment"))
 
 
 def _binds_on_line(line: str, var: str) -> bool:
@@ -3366,7 +3376,9 @@ class _FileExtraction:
         found = self._binding.get((scope, var))
         if found is None:
             span = self.bodies.get(scope)
-            found = self._binding[(scope, var)] = span is not None and _binds_in(self.text, span[0], span[1], var)
+            found = self._binding[(scope, var)] = span is not None and _binds_in(
+                self.text, span[0], span[1], var, self.tree.root_node
+            )
         return found
 
     def _own_name(self, owner: int, var: str) -> bool:
