@@ -3774,6 +3774,26 @@ run(circle.area)
         },
         {"main": {"shapes.Circle", "main.run"}, "main.run": {"shapes.Circle.area"}},
     ),
+    (
+        {
+            "main.py": """
+def first():
+    pass
+
+
+def call_it(f):
+    f()
+
+
+def apply(g):
+    g(first)
+
+
+apply(call_it)
+"""
+        },
+        {"main": {"main.apply"}, "main.apply": {"main.call_it"}, "main.call_it": {"main.first"}},
+    ),
 ]
 for _category, _cases in RETURNS_AND_CONTAINERS_CASES.items():
     CASES[_category] = CASES[_category] + _cases

@@ -3067,7 +3067,8 @@ async def test_arguments_pass_what_names_hold_at_the_call_and_dispatch_tables_ca
     """`held = first; apply(held)` passes first; `alias = twice; alias(first, choose())` binds
     twice's parameters (choose returning second); `a = b = first` gives both names first; a dict
     keeps the number 1 and the string "1" apart; `actions[name]()` with a key the file cannot
-    read calls each function the dict holds."""
+    read calls each function the dict holds; a call through a parameter holding a function binds
+    that function's parameters."""
     root = tmp_path / "proj"
     root.mkdir()
     (root / "main.py").write_text(
@@ -3117,6 +3118,17 @@ async def test_arguments_pass_what_names_hold_at_the_call_and_dispatch_tables_ca
 
             def dispatch(name):
                 actions[name]()
+
+
+            def call_it(f):
+                f()
+
+
+            def hand(g):
+                g(second)
+
+
+            hand(call_it)
             """
         ).lstrip()
     )
@@ -3129,6 +3141,10 @@ async def test_arguments_pass_what_names_hold_at_the_call_and_dispatch_tables_ca
         assert callees(await a.get_symbol("main.chained")) == {"main.first": "flow"}
         assert callees(await a.get_symbol("main.numbered")) == {"main.first": "flow"}
         assert callees(await a.get_symbol("main.dispatch")) == {"main.first": "flow", "main.second": "flow"}
+        # hand's g holds call_it, so `g(second)` binds call_it's f: a call through a parameter
+        # binds the parameters of the function it holds
+        assert callees(await a.get_symbol("main.hand")) == {"main.call_it": "flow"}
+        assert callees(await a.get_symbol("main.call_it")) == {"main.second": "flow"}
     finally:
         await ws.close()
 

@@ -2868,41 +2868,13 @@ class _FileExtraction:
         forwarded: list[tuple[_Parameters, int, str, bool, int]] = []
         first_base: dict[int, str] | None = None
         text = self.text
-        valued = {name for names in self.local_values.values() for name in names}
-        for node in calls:
-            skip = 0  # arguments that are not the target's (`partial(run, first)`: run)
-            start, end = node.start_byte, node.end_byte  # read once: each read of a node is a C call
-            if end - start in _PARTIAL_LENGTHS and text[start:end] in _PARTIALS:
-                # `partial(run, first)` binds run's first parameter as `run(first)` would
-                arguments = node.parent.child_by_field_name("arguments") if node.parent is not None else None
-                wrapped = arguments.named_children[0] if arguments is not None and arguments.named_child_count else None
-                target = (
-                    params.get(self._text(wrapped)) if wrapped is not None and wrapped.type == "identifier" else None
-                )
-                skip = 1
-            elif node.type == "identifier":
-                target = params.get(text[start:end])
-                if target is None and text[start:end] in valued and text[start:end] not in self.partials:
-                    # `c = run; c(first)` binds run's parameters as `run(first)` does
-                    held = self._last_before(self.local_values, self._owner(start), text[start:end], start)
-                    target = params.get(held) if held.__class__ is str else None
-            elif end - start == len(_SUPER_INIT) and text[start:end] == _SUPER_INIT:
-                # `super().__init__(first)` in a class of the file whose first base is one too:
-                # binds that base's __init__ as `Base(first)` would
-                if first_base is None:
-                    first_base = {}
-                    for r in self.relations:
-                        if r[0] == "extends" and r[1] not in first_base:
-                            first_base[r[1]] = r[2]
-                cls = self._enclosing_class(self._owner(start))
-                target = params.get(first_base.get(cls, "")) if cls >= 0 else None
-            else:
-                continue
-            if target is None:
-                continue
+
+        def bind(node, target: _Parameters, skip: int, start: int, bound: dict, spread: dict, forwarded: list) -> None:
+            """What the call ``node`` of ``target`` passes its parameters, into ``bound`` (and
+            ``spread`` for `*args`/`**kwargs`, ``forwarded`` for spreads handed on)."""
             arguments = node.parent.child_by_field_name("arguments") if node.parent is not None else None
             if arguments is None or arguments.type != "argument_list":
-                continue
+                return
             at, names, keyword_only, star, double_star = target
             positions_known = True
             positionals = 0  # written before a spread: `run("tag", *args)` hands args on from 1
@@ -2941,6 +2913,48 @@ class _FileExtraction:
                         # `relay(g)` inside `hop(g)`: what hop's g holds, once hop's calls bind it
                         got = (self._owner(node.start_byte), self._text(value), node.start_byte)
                     bound.setdefault((at, param), set()).add(got)
+
+        valued = {name for names in self.local_values.values() for name in names}
+        through_parameter: list = []
+        for node in calls:
+            skip = 0  # arguments that are not the target's (`partial(run, first)`: run)
+            start, end = node.start_byte, node.end_byte  # read once: each read of a node is a C call
+            if end - start in _PARTIAL_LENGTHS and text[start:end] in _PARTIALS:
+                # `partial(run, first)` binds run's first parameter as `run(first)` would
+                arguments = node.parent.child_by_field_name("arguments") if node.parent is not None else None
+                wrapped = arguments.named_children[0] if arguments is not None and arguments.named_child_count else None
+                target = (
+                    params.get(self._text(wrapped)) if wrapped is not None and wrapped.type == "identifier" else None
+                )
+                skip = 1
+            elif node.type == "identifier":
+                target = params.get(text[start:end])
+                if target is None and text[start:end] in valued and text[start:end] not in self.partials:
+                    # `c = run; c(first)` binds run's parameters as `run(first)` does
+                    held = self._last_before(self.local_values, self._owner(start), text[start:end], start)
+                    target = params.get(held) if held.__class__ is str else None
+            elif end - start == len(_SUPER_INIT) and text[start:end] == _SUPER_INIT:
+                # `super().__init__(first)` in a class of the file whose first base is one too:
+                # binds that base's __init__ as `Base(first)` would
+                if first_base is None:
+                    first_base = {}
+                    for r in self.relations:
+                        if r[0] == "extends" and r[1] not in first_base:
+                            first_base[r[1]] = r[2]
+                cls = self._enclosing_class(self._owner(start))
+                target = params.get(first_base.get(cls, "")) if cls >= 0 else None
+            else:
+                continue
+            if target is None:
+                if (
+                    node.type == "identifier"
+                    and (owner := self._owner(start)) >= 0
+                    and text[start:end] in self.symbols[owner][7]  # (the signature's text first)
+                    and self._parameter(owner, text[start:end])
+                ):
+                    through_parameter.append(node)  # `def apply(f): f(first)`: once f's value is known
+                continue
+            bind(node, target, skip, start, bound, spread, forwarded)
         for decorator, target in applied:
             if (found := params.get(decorator)) is not None and found[1] and found[1][0]:
                 bound.setdefault((found[0], found[1][0]), set()).add(target)
@@ -2948,6 +2962,17 @@ class _FileExtraction:
             _forward(forwarded, bound, spread)
         self._bind(bound)
         self._spread_held(spread)
+        # A call through a parameter the calls above gave a function of the file binds that
+        # function's parameters in turn (`def apply(f): f(first)` with `apply(run)`): one more round,
+        # for what no call bound yet
+        later: dict[tuple[int, str], set] = {}
+        for node in through_parameter:
+            start = node.start_byte
+            held = self._last_before(self.local_values, self._owner(start), self._text(node), start)
+            target = params.get(held) if held.__class__ is str else None
+            if target is not None:
+                bind(node, target, 0, start, later, {}, [])
+        self._bind({key: values for key, values in later.items() if key not in bound})
 
     def _forwarding(self, splat, byte: int, params: dict[str, _Parameters]) -> tuple[int, str, bool] | None:
         """(where the caller's parameters are, the name, is it *args) when ``splat`` (`*args`,
