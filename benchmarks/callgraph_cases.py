@@ -3729,6 +3729,30 @@ run(handlers)
             },
             {"main": {"main.pick", "main.run"}, "main.run": {"main.first", "main.second"}},
         ),
+        (
+            {
+                "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def third():
+    pass
+
+
+config = {"on": {"save": first}, 2: first}
+config["on"]["save"] = second
+config["on"]["save"]()
+config[2] = third
+config[2]()
+"""
+            },
+            {"main": {"main.second", "main.third"}},
+        ),
     ],
     "lists": [
         (

@@ -3129,6 +3129,15 @@ async def test_arguments_pass_what_names_hold_at_the_call_and_dispatch_tables_ca
 
 
             hand(call_it)
+
+            config = {"on": {"save": first}, 2: first}
+            config["on"]["save"] = second
+            config[2] = second
+
+
+            def configured():
+                config["on"]["save"]()
+                config[2]()
             """
         ).lstrip()
     )
@@ -3145,6 +3154,8 @@ async def test_arguments_pass_what_names_hold_at_the_call_and_dispatch_tables_ca
         # binds the parameters of the function it holds
         assert callees(await a.get_symbol("main.hand")) == {"main.call_it": "flow"}
         assert callees(await a.get_symbol("main.call_it")) == {"main.second": "flow"}
+        # an item assigned replaces what the literal held there, nested or under a number
+        assert callees(await a.get_symbol("main.configured")) == {"main.second": "flow"}
     finally:
         await ws.close()
 

@@ -115,7 +115,7 @@ _QUERY_SOURCE = """
 (global_statement (identifier) @global)
 (raise_statement . [(identifier) (attribute)] @raise.class)
 (assignment
-  left: (subscript value: (identifier) subscript: [(string) (integer)])
+  left: (subscript value: [(identifier) (subscript)] subscript: [(string) (integer)])
   right: [(identifier) (attribute)]) @assign.item
 (augmented_assignment left: (identifier) right: [(list) (tuple) (dictionary)]) @assign.augmented
 (assignment left: (identifier) right: [(subscript) (call function: (subscript))]) @take.item
@@ -2252,29 +2252,43 @@ class _FileExtraction:
         self.containers.setdefault(self._owner(byte), {}).setdefault(name, []).append((byte, held))
 
     def _item_assigned(self, node) -> None:
-        """``table["b"] = second``: the key holds it from here on, whatever the dict held before;
-        ``funcs[1] = second`` only in a list whose literal said how long it is."""
+        """``table["b"] = second``: the key holds it from here on, whatever the dict held before
+        (``table[1] = second`` too); ``funcs[1] = second`` only in a list whose literal said how
+        long it is; ``table["a"]["b"] = second`` in the literal nested under "a"."""
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        container = left.child_by_field_name("value") if left is not None else None
-        index = left.child_by_field_name("subscript") if left is not None else None
         value = _dotted(self._text(right)) if right is not None else ""
-        if container is None or index is None or not value:
+        if left is None or not value:
             return
-        name, byte = self._text(container), node.start_byte
+        keys: list[str] = []  # outermost last
+        while left is not None and left.type == "subscript":
+            index = left.child_by_field_name("subscript")
+            if index is None or index.type not in ("string", "integer"):
+                return
+            keys.append(_string_key(self._text(index)) if index.type == "string" else self._text(index))
+            left = left.child_by_field_name("value")
+        if left is None or left.type != "identifier" or len(keys) > NESTED_LITERALS + 1:
+            return
+        name, byte = self._text(left), node.start_byte
         before = self._last_before(self.containers, self._owner(byte), name, byte)
-        held = dict(before) if before else {None: ()}
-        if index.type == "string":
+        root = held = dict(before) if before else {None: ()}
+        for key in reversed(keys[1:]):  # into the literals nested there, each copied
+            inner = held.get((_from_start(held, key),))
+            if not inner:
+                return
+            held[(_from_start(held, key),)] = held = dict(inner)
+        key, is_string = keys[0], keys[0][:1] != "-" and not keys[0].isdigit()
+        if is_string or _LENGTH not in held:  # a dict's key (a number too: `table[1] = f`)
             if _LENGTH in held:
                 return  # a list indexed by a string: not the dict this follows
-            held[_string_key(self._text(index))] = value
-            held.pop((_string_key(self._text(index)),), None)  # what was nested there is gone
+            held[key] = value
+            held.pop((key,), None)  # what was nested there is gone
         else:
-            if _LENGTH not in held or not (at := self._text(index)).isdigit() or int(at) >= held[_LENGTH]:
+            if not key.isdigit() or int(key) >= held[_LENGTH]:
                 return
-            held[self._text(index)] = value
-            held.pop((self._text(index),), None)
+            held[key] = value
+            held.pop((key,), None)
             held[None] = tuple(v for k, v in sorted(held.items(), key=_list_order) if k.__class__ is str)
-        self._note_container(byte, name, held)
+        self._note_container(byte, name, root)
 
     def _appended(self, call) -> None:
         """``funcs.append(third)`` on a list whose literal said how long it is: the next index."""
