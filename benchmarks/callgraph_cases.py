@@ -3819,5 +3819,29 @@ apply(call_it)
         {"main": {"main.apply"}, "main.apply": {"main.call_it"}, "main.call_it": {"main.first"}},
     ),
 ]
+RETURNS_AND_CONTAINERS_CASES["attributes"] = [
+    (
+        {
+            "main.py": """
+class Saver:
+    def __init__(self, fast):
+        self.write = self.write_fast
+
+    def write_fast(self):
+        pass
+
+    def save(self):
+        self.write()
+
+
+Saver(True).write()
+"""
+        },
+        {
+            "main": {"main.Saver.__init__", "main.Saver.write_fast"},
+            "main.Saver.save": {"main.Saver.write_fast"},
+        },
+    ),
+]
 for _category, _cases in RETURNS_AND_CONTAINERS_CASES.items():
     CASES[_category] = CASES[_category] + _cases

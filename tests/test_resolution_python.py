@@ -3308,3 +3308,40 @@ async def test_returns_through_locals_and_calls_containers_passed_by_name_and_sl
         assert set(python_edges((await a.get_symbol("main.quiet")).get("callers", {}))) == {"main.(top level)"}
     finally:
         await ws.close()
+
+
+async def test_an_attribute_given_a_method_of_its_own_class_calls_that_method(tmp_path: Path, cache_dir: Path) -> None:
+    """`self.write = self.write_fast` in `__init__`: `self.write()` in another method and
+    `Saver(True).write()` outside call write_fast (the attribute is no function of its own)."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            class Saver:
+                def __init__(self, fast):
+                    self.write = self.write_fast
+
+                def write_fast(self):
+                    pass
+
+                def save(self):
+                    self.write()
+
+
+            def main():
+                Saver(True).write()
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        assert callees(await a.get_symbol("main.Saver.save")) == {"main.Saver.write_fast": "flow"}
+        assert callees(await a.get_symbol("main.main")) == {
+            "main.Saver.__init__": "exact",
+            "main.Saver.write_fast": "flow",
+        }
+    finally:
+        await ws.close()

@@ -1963,7 +1963,12 @@ class _FileExtraction:
         too, for ``self.handler()`` and ``self.repo.find()`` in the class's methods."""
         for node in _in_source_order(assignments):
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-            if left is None or right is None or left.type != "attribute" or right.type != "identifier":
+            if left is None or right is None or left.type != "attribute":
+                continue
+            if right.type == "attribute":  # `self.handler = self.default`: the class's own method, bound
+                self._bound_method_held(node, left, right)
+                continue
+            if right.type != "identifier":
                 continue
             obj, attr = left.child_by_field_name("object"), left.child_by_field_name("attribute")
             owner = self._owner(node.start_byte)
@@ -1997,6 +2002,20 @@ class _FileExtraction:
             elif value not in self.local_values.get(owner, ()) and value not in self.local_types.get(owner, ()):
                 if mark := self._parameter(owner, value):  # `self._target = target`
                     self.field_params.setdefault(cls, {}).setdefault(name, f"{mark}:{self.symbols[owner][2]}")
+
+    def _bound_method_held(self, node, left, right) -> None:
+        """``self.handler = self.default`` in a method of a module-level class that defines
+        default: the attribute holds ``Cls.default`` (as ``self.default()`` there is a call of it)."""
+        target, source = left.child_by_field_name("object"), right.child_by_field_name("object")
+        attribute, method = left.child_by_field_name("attribute"), right.child_by_field_name("attribute")
+        if target is None or source is None or attribute is None or method is None:
+            return
+        if self._text(target) not in _SELF_NAMES or self._text(source) not in _SELF_NAMES:
+            return
+        owner = self._owner(node.start_byte)
+        cls = self.parents[owner] if owner >= 0 and not self.is_class[owner] else -1
+        if cls >= 0 and self.is_class[cls] and (held := self._own_method(node.start_byte, self._text(method))):
+            self.field_values.setdefault(cls, {}).setdefault(self._text(attribute), held)
 
     def _held_returns(self) -> None:
         """``handler = first`` at module level (its one assignment) or as a class attribute (in the
