@@ -8,7 +8,8 @@ module's name (``main``), a call that makes an instance by the class (``main.Ord
 bound to a name by that name, a call out of the program by the dotted name it reaches
 (``builtins.len``, ``os.path.join``); code in a class body by the class. Expected are the calls
 each piece of code makes for the values that reach it (a function passed but never called is no
-edge; a decorator's application is a call where the decorated definition stands; a `for` loop
+edge, a function handed to a standard-library function that calls it — `sorted(names, key=order)`,
+`map(parse, lines)` — is called where it is handed; a decorator's application is a call where the decorated definition stands; a `for` loop
 over an instance of a class of the program that defines `__iter__` calls it, and the `__next__` of
 the instance it returns; what else the syntax runs implicitly — `with`'s `__enter__` and
 `__exit__`, operators — is not written as a call). Written from the language's rules, before
@@ -3845,3 +3846,89 @@ Saver(True).write()
 ]
 for _category, _cases in RETURNS_AND_CONTAINERS_CASES.items():
     CASES[_category] = CASES[_category] + _cases
+
+# Functions handed to the standard library's functions that call them: built-ins, functools,
+# itertools, heapq, list.sort; not when the file gives the built-in's name another meaning.
+CASES["callbacks"] = [
+    (
+        {
+            "main.py": """
+import functools
+import heapq
+from itertools import groupby
+
+
+def order(item):
+    return item
+
+
+def parse(line):
+    return line
+
+
+def total(a, b):
+    return a + b
+
+
+def main(lines):
+    names = sorted(lines, key=order)
+    parsed = list(map(parse, lines))
+    functools.reduce(total, parsed)
+    groupby(parsed, key=order)
+    heapq.nlargest(3, parsed, key=order)
+    return names
+"""
+        },
+        {
+            "main.main": {
+                "builtins.sorted",
+                "main.order",
+                "builtins.list",
+                "builtins.map",
+                "main.parse",
+                "functools.reduce",
+                "main.total",
+                "itertools.groupby",
+                "heapq.nlargest",
+            }
+        },
+    ),
+    (
+        {
+            "main.py": """
+class Table:
+    def rank(self, row):
+        return row
+
+    def best(self, rows):
+        rows.sort(key=self.rank)
+        return max(rows, key=self.rank)
+
+
+def parse(line):
+    return line
+
+
+def shadowed(map):
+    map(parse, [])
+
+
+def sort_by(items, key):
+    return sorted(items, key=key)
+
+
+def by_length(word):
+    return len(word)
+
+
+sort_by(["a"], by_length)
+"""
+        },
+        {
+            "main.Table.best": {"main.Table.rank", "builtins.max"},
+            "main.sort_by": {"builtins.sorted", "main.by_length"},
+            "main.by_length": {"builtins.len"},
+            "main": {"main.sort_by"},
+        },
+    ),
+]

@@ -3345,3 +3345,67 @@ async def test_an_attribute_given_a_method_of_its_own_class_calls_that_method(tm
         }
     finally:
         await ws.close()
+
+
+async def test_a_function_handed_to_a_standard_library_caller_is_called_where_it_is_handed(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    """`sorted(names, key=order)`, `map(parse, lines)`, `functools.reduce(total, ...)`,
+    `rows.sort(key=self.rank)` call the function they are given: its callers list the function
+    that hands it over (so a sort key is no dead code); a name the file gives another meaning
+    (`def shadowed(map)`) and a lambda say nothing."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            import functools
+            from itertools import groupby
+
+
+            def order(item):
+                return item
+
+
+            def parse(line):
+                return line
+
+
+            def total(a, b):
+                return a + b
+
+
+            class Table:
+                def rank(self, row):
+                    return row
+
+                def best(self, rows):
+                    rows.sort(key=self.rank)
+
+
+            def report(lines):
+                names = sorted(lines, key=order)
+                functools.reduce(total, map(parse, lines))
+                groupby(names, key=lambda n: n)
+                return names
+
+
+            def shadowed(map):
+                map(parse, [])
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        assert callees(await a.get_symbol("main.report")) == {
+            "main.order": "exact",
+            "main.parse": "exact",
+            "main.total": "exact",
+        }
+        assert callees(await a.get_symbol("main.Table.best")) == {"main.Table.rank": "exact"}
+        assert set(python_edges((await a.get_symbol("main.parse")).get("callers", {}))) == {"main.report"}
+        assert set(python_edges((await a.get_symbol("main.order")).get("callers", {}))) == {"main.report"}
+    finally:
+        await ws.close()

@@ -27,6 +27,7 @@ little as possible (``start_byte`` is free, ``start_point`` and ``child_by_field
 
 from __future__ import annotations
 
+import builtins
 import re
 from bisect import bisect_right
 from collections.abc import Callable
@@ -260,6 +261,31 @@ _DECORATOR_MODIFIERS = {
 # batteries) as a statement of a body, not inside an ``if``: the module, class or function warns
 # whenever it is used, so it is deprecated (a "deprecated" modifier on that symbol).
 _DEPRECATION_CALLS = frozenset({"warn", "_deprecated"})
+# Functions of the standard library that call a function they are given before they are done with
+# it (as they return, or as what they return is iterated): `sorted(names, key=_order)` calls
+# _order, `map(parse, lines)` calls parse. name -> (module it comes from, None for a method of any
+# receiver (`items.sort(key=...)`), positions of the argument it calls, keywords that pass it).
+_CALLBACK_TAKERS: dict[str, tuple[str | None, tuple[int, ...], tuple[str, ...]]] = {
+    "map": ("builtins", (0,), ()),
+    "filter": ("builtins", (0,), ()),
+    "sorted": ("builtins", (), ("key",)),
+    "min": ("builtins", (), ("key",)),
+    "max": ("builtins", (), ("key",)),
+    "sort": (None, (), ("key",)),
+    "reduce": ("functools", (0,), ()),
+    "starmap": ("itertools", (0,), ()),
+    "filterfalse": ("itertools", (0,), ()),
+    "takewhile": ("itertools", (0,), ()),
+    "dropwhile": ("itertools", (0,), ()),
+    "groupby": ("itertools", (), ("key",)),
+    "accumulate": ("itertools", (1,), ("func",)),
+    "nsmallest": ("heapq", (), ("key",)),
+    "nlargest": ("heapq", (), ("key",)),
+    "merge": ("heapq", (), ("key",)),
+}
+_TAKER_ENDINGS = frozenset(name[-3:] for name in _CALLBACK_TAKERS)
+_BUILTIN_NAMES = frozenset(dir(builtins))
+_DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", re.ASCII)
 _DEFINITIONS = frozenset({"function_definition", "class_definition"})
 _ABSTRACT_BASES = frozenset({"ABC", "abc.ABC", "ABCMeta", "abc.ABCMeta"})
 
@@ -802,6 +828,7 @@ class _FileExtraction:
         self.def_spans: list[tuple[int, int, int]] = []  # (start byte, end byte, symbol index)
         self.bodies: dict[int, tuple[int, int]] = {}  # def's symbol index -> its body's (start, end) byte
         self._binding: dict[tuple[int, str], bool] = {}  # (def, name) -> does the def bind the name
+        self.callback_starts: set[int] = set()  # start bytes of functions passed to be called (_callbacks)
         self.lambda_scopes = False  # named lambdas added spans after the scopes were indexed
         self.import_sources: dict[str, str] = {}  # local name -> absolute module it came from
         self.module_lambdas: list[tuple[str, Any]] = []  # (name, parameters) of `name = lambda ...`
@@ -883,8 +910,14 @@ class _FileExtraction:
         ]
         # `(first)()`, `(box.handle)()`: the name in the parentheses is called
         bracketed = [n for n in map(_unparenthesized, get("call.parenthesized", ())) if n.type in _NAME_NODES]
+        callbacks = self._callbacks(get("call", ()))
         self._calls(
-            get("call", []) + list(get("call.subscript", ())) + list(get("call.returned", ())) + raised + bracketed
+            get("call", [])
+            + list(get("call.subscript", ()))
+            + list(get("call.returned", ()))
+            + raised
+            + bracketed
+            + callbacks
         )
         exports = self._exports(all_names, all_line)
         symbols, relations, imports = self.symbols, self.relations, self.imports
@@ -3486,6 +3519,7 @@ class _FileExtraction:
         # once per receiver: most repeat (`self`, `os.path`, `assertEqual`).
         passes_by_head: dict[str, bool] = {}
         own_methods = self._all_method_names()
+        callback_starts = self.callback_starts
         last = len(bounds) - 1
         i, owner, upcoming = 0, owners[0], bounds[1] if last else _END
         for node in nodes:
@@ -3621,6 +3655,8 @@ class _FileExtraction:
             if receiver_type[-2:] == INSTANCE:
                 receiver_type = self._retyped(receiver_type, owner, start)
             add(_new(Relation, ("calls", owner, name, call_line, receiver, receiver_type)))
+            if start in callback_starts:  # a function passed to be called (_callbacks): no arguments here
+                continue
             head = receiver or name + "("  # `x()` and `x.f()` differ when x is a local: kept apart
             if (passes := passes_by_head.get(head)) is None:
                 first_name = head.partition(".")[0].partition("(")[0]
@@ -3648,6 +3684,90 @@ class _FileExtraction:
                     self.symbols[target] = symbol._replace(modifiers=symbol[10] + ("deprecated",))
         if passing:
             self._passes(passing)
+
+    def _callbacks(self, functions) -> list:
+        """The functions passed to a standard-library function that calls them (_CALLBACK_TAKERS:
+        `sorted(names, key=_order)`, `map(parse, lines)`, `items.sort(key=self._rank)`): each is
+        called as if where it is passed, so _calls reads it as a call there — a function of this
+        module, an imported one, a method of this file's classes through ``self``, a parameter (what
+        callers pass it), a name holding a followed value, or a built-in. Anything else (a lambda,
+        a call's result, an unknown local) says nothing."""
+        text, sources = self.text, self.import_sources
+        found: list = []
+        shadowed: dict[str, bool] = {}
+        own_methods: set[str] | None = None
+        for function in functions:
+            end = function.end_byte
+            if text[end - 3 : end] not in _TAKER_ENDINGS:  # most calls are of other names: read 3 letters
+                continue
+            receiver, _, name = text[function.start_byte : end].rpartition(".")
+            taker = _CALLBACK_TAKERS.get(name)
+            if taker is None:
+                continue
+            module, positions, keywords = taker
+            if module is None:  # `x.sort(key=...)`: a method, whatever x is
+                if not receiver:
+                    continue
+            elif receiver:  # `functools.reduce(...)`, `heapq.nlargest(...)`
+                if sources.get(receiver) != module:
+                    continue
+            elif module == "builtins":  # `sorted(...)`, unless the file gives the name another meaning
+                if (was := shadowed.get(name)) is None:
+                    was = shadowed[name] = self._names_code(name) or _binds_in(
+                        text, 0, len(text), name, self.tree.root_node
+                    )
+                if was or self._is_parameter(function.start_byte, name):
+                    continue
+            elif sources.get(name) != module:  # `from itertools import groupby`
+                continue
+            call = function.parent
+            arguments = call.child_by_field_name("arguments") if call is not None else None
+            if arguments is None or arguments.type != "argument_list":
+                continue
+            position = 0
+            for argument in arguments.named_children:
+                if argument.type == "keyword_argument":
+                    keyword = argument.child_by_field_name("name")
+                    if keyword is None or self._text(keyword) not in keywords:
+                        continue
+                    argument = argument.child_by_field_name("value")
+                elif argument.type in ("list_splat", "dictionary_splat", "comment"):
+                    break  # positions past a splat are not known
+                else:
+                    position += 1
+                    if position - 1 not in positions:
+                        continue
+                if argument is None or argument.type not in ("identifier", "attribute"):
+                    continue
+                written = self._text(argument)
+                if not _DOTTED_NAME.fullmatch(written):
+                    continue
+                head, _, rest = written.partition(".")
+                if head in _SELF_NAMES:
+                    if own_methods is None:
+                        own_methods = self._all_method_names()
+                    if "." in rest or rest not in own_methods:
+                        continue
+                elif not (
+                    self._names_code(head)
+                    or head in self.value_names
+                    or head in self.typed_names
+                    or (head in _BUILTIN_NAMES and not self._names_code(head))
+                    or self._is_parameter(argument.start_byte, head)
+                ):
+                    continue
+                self.callback_starts.add(argument.start_byte)
+                found.append(argument)
+        return found
+
+    def _is_parameter(self, byte: int, name: str) -> bool:
+        """Whether ``name`` at ``byte`` is a parameter of the def it is in (or of one around it)."""
+        owner, symbols, is_class, parents = self._owner(byte), self.symbols, self.is_class, self.parents
+        while owner >= 0:
+            if not is_class[owner] and name in _WORD.findall(symbols[owner][7]):
+                return True
+            owner = parents[owner]
+        return False
 
     def _loop_calls(self, owner: int, receiver: str, name: str, byte: int, line: int) -> bool:
         """``f()`` or ``shape.area()`` in a loop whose variable takes known values: one call per

@@ -58,7 +58,9 @@ def codecairn_languages() -> list[Language]:
             #     namesake's (OWN_NAME); `a = b = first`; `{1: f}` apart from `{"1": f}`; `table[key]()`
             #     calls each value; a `for` over an instance of the module's class calls its __iter__
             #     (and __next__ when __iter__ returns self)
-            version="14",
+            # 15: a function passed to a standard-library function that calls it is called where it
+            #     is passed (`sorted(names, key=order)`, `map(parse, lines)`, `rows.sort(key=self.rank)`)
+            version="15",
             resolution=ResolutionRules(
                 separator=".",
                 implicit_members=False,
