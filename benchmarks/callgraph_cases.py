@@ -3932,3 +3932,39 @@ sort_by(["a"], by_length)
         },
     ),
 ]
+
+# An instance of the class a method is in, made through the instance (`self.__class__(...)`,
+# `type(self)(...)`), runs that class's __init__; a base named through a name holding a class
+# (`TestCase = unittest.TestCase`) is that class, so what it gives the subclass is reached.
+CASES["mro"] = CASES["mro"] + [
+    (
+        {
+            "main.py": """
+import unittest
+
+Case = unittest.TestCase
+
+
+class Point:
+    def __init__(self, x):
+        self.x = x
+
+    def moved(self):
+        return self.__class__(self.x + 1)
+
+    def copied(self):
+        return type(self)(self.x)
+
+
+class Checks(Case):
+    def test_point(self):
+        self.assertEqual(Point(1).moved().x, 2)
+"""
+        },
+        {
+            "main.Point.moved": {"main.Point.__init__"},
+            "main.Point.copied": {"main.Point.__init__", "builtins.type"},
+            "main.Checks.test_point": {"unittest.TestCase.assertEqual", "main.Point.__init__", "main.Point.moved"},
+        },
+    ),
+]

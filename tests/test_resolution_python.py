@@ -1122,9 +1122,9 @@ async def test_super_reaches_object_only_when_every_supertype_is_in_the_project(
 ) -> None:
     """`super().__init__()` in a class whose supertypes are all in the project and define no
     __init__ runs object's: an external edge. A supertype the project does not hold (imported from
-    a library, a name defined nowhere, one a call makes, a variable) may define it, and a mixin's
-    super() is whatever class follows it in a subclass's method order: unresolved, as is a method
-    object lacks."""
+    a library, a name defined nowhere, one a call makes) may define it, and a mixin's super() is
+    whatever class follows it in a subclass's method order: unresolved, as is a method object
+    lacks. A base named through a name holding a project class (`Alias = Base`) is that class."""
     root = tmp_path / "proj"
     root.mkdir()
     (root / "base.py").write_text("class Base:\n    def helper(self):\n        pass\n")
@@ -1202,7 +1202,8 @@ async def test_super_reaches_object_only_when_every_supertype_is_in_the_project(
         assert outside(await a.get_symbol("main.Child.__repr__")) == (["builtins.object.__repr__"], [])
         assert outside(await a.get_symbol("main.Child.setup")) == ([], ["setup"])  # object has no setup
         assert outside(await a.get_symbol("main.Grandchild.__new__")) == (["builtins.object.__new__"], [])
-        for name in ("main.Local.__init__", "main.Nowhere.__init__", "main.Through.__init__", "main.Mixin.__init__"):
+        assert outside(await a.get_symbol("main.Through.__init__")) == (["builtins.object.__init__"], [])
+        for name in ("main.Local.__init__", "main.Nowhere.__init__", "main.Mixin.__init__"):
             assert outside(await a.get_symbol(name)) == ([], ["__init__"]), name
         assert outside(await a.get_symbol("main.Point.__new__")) == ([], ["__new__"])
         assert (await a.get_symbol("main.Point"))["bases"] == {"unresolved": ["namedtuple()"]}
@@ -3407,5 +3408,72 @@ async def test_a_function_handed_to_a_standard_library_caller_is_called_where_it
         assert callees(await a.get_symbol("main.Table.best")) == {"main.Table.rank": "exact"}
         assert set(python_edges((await a.get_symbol("main.parse")).get("callers", {}))) == {"main.report"}
         assert set(python_edges((await a.get_symbol("main.order")).get("callers", {}))) == {"main.report"}
+    finally:
+        await ws.close()
+
+
+async def test_an_instance_made_through_self_and_a_base_named_through_an_alias(tmp_path: Path, cache_dir: Path) -> None:
+    """`self.__class__(...)` and `type(self)(...)` make an instance of the method's class (its
+    __init__ runs); `class Checks(Case)` with `Case = unittest.TestCase` extends unittest's class,
+    so `self.assertEqual` is that class's method (external, unittest not indexed) — but a base
+    named by a parameter or by a name given two values stays as written."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            import unittest
+
+            Case = unittest.TestCase
+
+
+            class Point:
+                def __init__(self, x):
+                    self.x = x
+
+                def moved(self):
+                    return self.__class__(self.x + 1)
+
+                def copied(self):
+                    return type(self)(self.x)
+
+
+            class Checks(Case):
+                def test_point(self):
+                    self.assertEqual(1, 1)
+
+
+            def make(base):
+                class Made(base):
+                    def run(self):
+                        self.assertEqual(1, 1)
+
+                return Made
+
+
+            def either(flag):
+                if flag:
+                    kind = unittest.TestCase
+                else:
+                    kind = Point
+
+                class Chosen(kind):
+                    def run(self):
+                        self.assertEqual(1, 1)
+
+                return Chosen
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        assert callees(await a.get_symbol("main.Point.moved")) == {"main.Point.__init__": "flow"}
+        assert "main.Point.__init__" in callees(await a.get_symbol("main.Point.copied"))
+        checks = (await a.get_symbol("main.Checks.test_point")).get("callees", {})
+        assert checks.get("external") == ["unittest.TestCase.assertEqual"], checks
+        for unknown in ("main.make.Made.run", "main.either.Chosen.run"):
+            assert (await a.get_symbol(unknown)).get("callees", {}) == {"unresolved": ["assertEqual"]}
     finally:
         await ws.close()

@@ -285,7 +285,6 @@ _CALLBACK_TAKERS: dict[str, tuple[str | None, tuple[int, ...], tuple[str, ...]]]
 }
 _TAKER_ENDINGS = frozenset(name[-3:] for name in _CALLBACK_TAKERS)
 _BUILTIN_NAMES = frozenset(dir(builtins))
-_DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", re.ASCII)
 _DEFINITIONS = frozenset({"function_definition", "class_definition"})
 _ABSTRACT_BASES = frozenset({"ABC", "abc.ABC", "ABCMeta", "abc.ABCMeta"})
 
@@ -829,6 +828,7 @@ class _FileExtraction:
         self.bodies: dict[int, tuple[int, int]] = {}  # def's symbol index -> its body's (start, end) byte
         self._binding: dict[tuple[int, str], bool] = {}  # (def, name) -> does the def bind the name
         self.callback_starts: set[int] = set()  # start bytes of functions passed to be called (_callbacks)
+        self.named_bases: list[tuple[int, int, int]] = []  # (relation index, class, byte) of `class A(B)`
         self.lambda_scopes = False  # named lambdas added spans after the scopes were indexed
         self.import_sources: dict[str, str] = {}  # local name -> absolute module it came from
         self.module_lambdas: list[tuple[str, Any]] = []  # (name, parameters) of `name = lambda ...`
@@ -880,6 +880,7 @@ class _FileExtraction:
             get("assign.choice", ()),
         )
         self._late_returns()
+        self._aliased_bases()
         self._attribute_values(get("assign.attribute", ()))
         self._containers(get("assign.container", ()), get("assign.item", ()), get("assign.augmented", ()))
         self._passed_containers()
@@ -1159,6 +1160,8 @@ class _FileExtraction:
                 continue  # *bases: not a base as written
             target = _SPACE.sub("", self._text(base))
             abstract |= target in _ABSTRACT_BASES
+            if kind == "identifier":  # may name a variable holding a class: _aliased_bases()
+                self.named_bases.append((len(self.relations), class_index, base.start_byte))
             self.relations.append(Relation("extends", class_index, target, base.start_point[0] + 1))
         if abstract:
             symbol = self.symbols[class_index]
@@ -3538,7 +3541,13 @@ class _FileExtraction:
             if node.type == "call":  # `factory()()`: what the inner call returns is called
                 function = node.child_by_field_name("function")
                 callee = _dotted(self._text(function)) if function is not None else ""
-                if held := (
+                if (
+                    callee == "type"
+                    and _SPACE.sub("", self._text(node)) == "type(self)"
+                    and (made := self._class_of_self(owner))
+                ):  # `type(self)(...)`: an instance of the class (as `cls()`, the class the method is in)
+                    add(_new(Relation, ("calls", owner, "type(self)()", call_line, "", FLOWED + made)))
+                elif held := (
                     self._returned(callee)
                     or (callee in value_names and self._returned(self._held(owner, callee, start)))  # `a = f; a()()`
                     or self._got(node, callee, owner)
@@ -3577,6 +3586,10 @@ class _FileExtraction:
                     name = name.lstrip(_NAME_GAP)
                 # What was set on this very object before the call (`box.f = first; box.f()`) comes
                 # before what its class's attribute holds (`b = Box(); b.handler = second`).
+                if name == "__class__" and receiver in _SELF_NAMES and (made := self._class_of_self(owner)):
+                    # `self.__class__(...)`: an instance of the class (as `cls()`, the class the method is in)
+                    add(_new(Relation, ("calls", owner, name, call_line, "", FLOWED + made)))
+                    continue
                 if receiver in self.attribute_holders and (held := self._held(owner, f"{receiver}.{name}", start)):
                     add(_new(Relation, ("calls", owner, name, call_line, "", FLOWED + held)))
                     continue
@@ -3768,6 +3781,36 @@ class _FileExtraction:
                 return True
             owner = parents[owner]
         return False
+
+    def _aliased_bases(self) -> None:
+        """``class Checks(TestCase)`` with ``TestCase = unittest.TestCase`` above it in the same
+        scope extends unittest.TestCase: a base is evaluated where the class statement stands, so a
+        name holding a class there is that class (the variable itself has no members to inherit).
+        Only a name given one value in that scope: `base = Big` in one branch and `base = Little`
+        in the other would be a guess."""
+        relations, parents, value_names = self.relations, self.parents, self.value_names
+        for position, class_index, byte in self.named_bases:
+            written = relations[position][2]
+            if written not in value_names or self._names_code(written):
+                continue
+            scope = parents[class_index]  # (a parameter holds what each call passes: not one value)
+            if len(self.local_values.get(scope, {}).get(written, ())) != 1 or self._is_parameter(byte, written):
+                continue
+            held = self._last_before(self.local_values, scope, written, byte)
+            if (
+                held
+                and held != written
+                and _DOTTED_NAME.fullmatch(held)
+                and _is_type_name(held)
+                and self._names_code(held.partition(".")[0])  # not `self.decimal.Decimal`: an instance's
+            ):
+                relations[position] = relations[position]._replace(target=held)
+
+    def _class_of_self(self, owner: int) -> str:
+        """The name of the top-level class whose method ``owner`` is in ("" in none): what
+        `self.__class__` and `type(self)` make when called, as `cls()` in a classmethod."""
+        cls = self._enclosing_class(owner) if owner >= 0 else -1
+        return self.symbols[cls][1] if cls >= 0 and self.parents[cls] == -1 else ""
 
     def _loop_calls(self, owner: int, receiver: str, name: str, byte: int, line: int) -> bool:
         """``f()`` or ``shape.area()`` in a loop whose variable takes known values: one call per

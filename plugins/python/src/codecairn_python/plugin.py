@@ -59,7 +59,9 @@ def codecairn_languages() -> list[Language]:
             #     calls each value; a `for` over an instance of the module's class calls its __iter__
             #     (and __next__ when __iter__ returns self)
             # 15: a function passed to a standard-library function that calls it is called where it
-            #     is passed (`sorted(names, key=order)`, `map(parse, lines)`, `rows.sort(key=self.rank)`)
+            #     is passed (`sorted(names, key=order)`, `map(parse, lines)`, `rows.sort(key=self.rank)`);
+            #     `self.__class__(...)` and `type(self)(...)` make the method's class; a base named by a
+            #     name given one class in its scope (`Case = unittest.TestCase`) is that class
             version="15",
             resolution=ResolutionRules(
                 separator=".",
