@@ -8,8 +8,9 @@ module's name (``main``), a call that makes an instance by the class (``main.Ord
 bound to a name by that name, a call out of the program by the dotted name it reaches
 (``builtins.len``, ``os.path.join``); code in a class body by the class. Expected are the calls
 each piece of code makes for the values that reach it (a function passed but never called is no
-edge, a function handed to a standard-library function that calls it — `sorted(names, key=order)`,
-`map(parse, lines)` — is called where it is handed; a decorator's application is a call where the decorated definition stands; a `for` loop
+edge, a function handed to a standard-library function that calls it, then or later —
+`sorted(names, key=order)`, `map(parse, lines)`, `threading.Thread(target=run)` — is called where it
+is handed; a decorator's application is a call where the decorated definition stands; a `for` loop
 over an instance of a class of the program that defines `__iter__` calls it, and the `__next__` of
 the instance it returns; what else the syntax runs implicitly — `with`'s `__enter__` and
 `__exit__`, operators — is not written as a call). Written from the language's rules, before
@@ -3848,7 +3849,8 @@ for _category, _cases in RETURNS_AND_CONTAINERS_CASES.items():
     CASES[_category] = CASES[_category] + _cases
 
 # Functions handed to the standard library's functions that call them: built-ins, functools,
-# itertools, heapq, list.sort; not when the file gives the built-in's name another meaning.
+# itertools, heapq, list.sort; threads, atexit, the event loop's and unittest's callbacks, called
+# later; not when the file gives the built-in's name another meaning.
 CASES["callbacks"] = [
     (
         {
@@ -3929,6 +3931,48 @@ sort_by(["a"], by_length)
             "main.sort_by": {"builtins.sorted", "main.by_length"},
             "main.by_length": {"builtins.len"},
             "main": {"main.sort_by"},
+        },
+    ),
+    (
+        {
+            "main.py": """
+import atexit
+import threading
+import unittest
+from threading import Thread
+
+
+def close():
+    pass
+
+
+def tick():
+    pass
+
+
+class Worker:
+    def __init__(self, loop):
+        self.loop = loop
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.timer = Thread(None, self.run)
+
+    def run(self):
+        self.loop.call_soon(tick)
+
+
+atexit.register(close)
+
+
+class Tests(unittest.TestCase):
+    def test_cleanup(self):
+        self.addCleanup(close)
+"""
+        },
+        {
+            "main.Worker.__init__": {"threading.Thread", "main.Worker.run"},
+            "main.Worker.run": {"main.tick"},
+            "main": {"atexit.register", "main.close"},
+            "main.Tests.test_cleanup": {"unittest.TestCase.addCleanup", "main.close"},
         },
     ),
 ]

@@ -3477,3 +3477,53 @@ async def test_an_instance_made_through_self_and_a_base_named_through_an_alias(t
             assert (await a.get_symbol(unknown)).get("callees", {}) == {"unresolved": ["assertEqual"]}
     finally:
         await ws.close()
+
+
+async def test_a_function_handed_over_to_be_called_later_lists_who_handed_it(tmp_path: Path, cache_dir: Path) -> None:
+    """A thread's target, an exit handler, the event loop's and unittest's callbacks are called by
+    the standard library later, on behalf of the code that hands them over: `get_symbol` of the
+    target lists that code as its caller (no dead code), and a method merely named like a
+    threading function on another object (`pool.Thread(...)`) says nothing."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            import atexit
+            import threading
+
+
+            def close():
+                pass
+
+
+            def tick():
+                pass
+
+
+            class Worker:
+                def start(self, loop):
+                    threading.Thread(target=self.run, daemon=True).start()
+                    loop.call_later(1.0, tick)
+
+                def run(self):
+                    pass
+
+
+            def other(pool):
+                pool.Thread(target=close)
+
+
+            atexit.register(close)
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        assert set(python_edges((await a.get_symbol("main.Worker.run")).get("callers", {}))) == {"main.Worker.start"}
+        assert set(python_edges((await a.get_symbol("main.tick")).get("callers", {}))) == {"main.Worker.start"}
+        assert set(python_edges((await a.get_symbol("main.close")).get("callers", {}))) == {"main.(top level)"}
+    finally:
+        await ws.close()

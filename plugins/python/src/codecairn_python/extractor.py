@@ -261,27 +261,44 @@ _DECORATOR_MODIFIERS = {
 # batteries) as a statement of a body, not inside an ``if``: the module, class or function warns
 # whenever it is used, so it is deprecated (a "deprecated" modifier on that symbol).
 _DEPRECATION_CALLS = frozenset({"warn", "_deprecated"})
-# Functions of the standard library that call a function they are given before they are done with
-# it (as they return, or as what they return is iterated): `sorted(names, key=_order)` calls
-# _order, `map(parse, lines)` calls parse. name -> (module it comes from, None for a method of any
-# receiver (`items.sort(key=...)`), positions of the argument it calls, keywords that pass it).
-_CALLBACK_TAKERS: dict[str, tuple[str | None, tuple[int, ...], tuple[str, ...]]] = {
-    "map": ("builtins", (0,), ()),
-    "filter": ("builtins", (0,), ()),
-    "sorted": ("builtins", (), ("key",)),
-    "min": ("builtins", (), ("key",)),
-    "max": ("builtins", (), ("key",)),
+# Functions of the standard library that call a function they are given, before they are done
+# with it (`sorted(names, key=_order)` calls _order, `map(parse, lines)` parse as it is iterated)
+# or later, on behalf of the code that handed it over (`threading.Thread(target=self._run)` once
+# started, `atexit.register(close)` at exit, `loop.call_soon(tick)`, `self.addCleanup(remove,
+# path)`). name -> (modules it comes from; None for a method of any receiver, for names only the
+# standard library's callers use), positions of the argument it calls, keywords that pass it.
+_CALLBACK_TAKERS: dict[str, tuple[tuple[str, ...] | None, tuple[int, ...], tuple[str, ...]]] = {
+    "map": (("builtins",), (0,), ()),
+    "filter": (("builtins",), (0,), ()),
+    "sorted": (("builtins",), (), ("key",)),
+    "min": (("builtins",), (), ("key",)),
+    "max": (("builtins",), (), ("key",)),
+    "reduce": (("functools",), (0,), ()),
+    "starmap": (("itertools",), (0,), ()),
+    "filterfalse": (("itertools",), (0,), ()),
+    "takewhile": (("itertools",), (0,), ()),
+    "dropwhile": (("itertools",), (0,), ()),
+    "groupby": (("itertools",), (), ("key",)),
+    "accumulate": (("itertools",), (1,), ("func",)),
+    "nsmallest": (("heapq",), (), ("key",)),
+    "nlargest": (("heapq",), (), ("key",)),
+    "merge": (("heapq",), (), ("key",)),
+    "Thread": (("threading",), (1,), ("target",)),
+    "Timer": (("threading",), (1,), ("function",)),
+    "Process": (("multiprocessing",), (1,), ("target",)),
+    "register": (("atexit",), (0,), ()),
+    "signal": (("signal",), (1,), ("handler",)),
+    "finalize": (("weakref",), (1,), ()),
+    "settrace": (("sys", "threading"), (0,), ()),
+    "setprofile": (("sys", "threading"), (0,), ()),
     "sort": (None, (), ("key",)),
-    "reduce": ("functools", (0,), ()),
-    "starmap": ("itertools", (0,), ()),
-    "filterfalse": ("itertools", (0,), ()),
-    "takewhile": ("itertools", (0,), ()),
-    "dropwhile": ("itertools", (0,), ()),
-    "groupby": ("itertools", (), ("key",)),
-    "accumulate": ("itertools", (1,), ("func",)),
-    "nsmallest": ("heapq", (), ("key",)),
-    "nlargest": ("heapq", (), ("key",)),
-    "merge": ("heapq", (), ("key",)),
+    "call_soon": (None, (0,), ()),
+    "call_soon_threadsafe": (None, (0,), ()),
+    "call_later": (None, (1,), ()),
+    "call_at": (None, (1,), ()),
+    "run_in_executor": (None, (1,), ()),
+    "add_done_callback": (None, (0,), ()),
+    "addCleanup": (None, (0,), ()),
 }
 _TAKER_ENDINGS = frozenset(name[-3:] for name in _CALLBACK_TAKERS)
 _BUILTIN_NAMES = frozenset(dir(builtins))
@@ -3699,9 +3716,10 @@ class _FileExtraction:
             self._passes(passing)
 
     def _callbacks(self, functions) -> list:
-        """The functions passed to a standard-library function that calls them (_CALLBACK_TAKERS:
-        `sorted(names, key=_order)`, `map(parse, lines)`, `items.sort(key=self._rank)`): each is
-        called as if where it is passed, so _calls reads it as a call there — a function of this
+        """The functions passed to a standard-library function that calls them, then or later
+        (_CALLBACK_TAKERS: `sorted(names, key=_order)`, `map(parse, lines)`, `items.sort(key=
+        self._rank)`, `threading.Thread(target=self._run)`): each is called as if where it is
+        passed, so _calls reads it as a call there — a function of this
         module, an imported one, a method of this file's classes through ``self``, a parameter (what
         callers pass it), a name holding a followed value, or a built-in. Anything else (a lambda,
         a call's result, an unknown local) says nothing."""
@@ -3717,21 +3735,21 @@ class _FileExtraction:
             taker = _CALLBACK_TAKERS.get(name)
             if taker is None:
                 continue
-            module, positions, keywords = taker
-            if module is None:  # `x.sort(key=...)`: a method, whatever x is
+            modules, positions, keywords = taker
+            if modules is None:  # `x.sort(key=...)`: a method, whatever x is
                 if not receiver:
                     continue
-            elif receiver:  # `functools.reduce(...)`, `heapq.nlargest(...)`
-                if sources.get(receiver) != module:
+            elif receiver:  # `functools.reduce(...)`, `threading.Thread(...)`
+                if sources.get(receiver) not in modules:
                     continue
-            elif module == "builtins":  # `sorted(...)`, unless the file gives the name another meaning
+            elif modules == ("builtins",):  # `sorted(...)`, unless the file gives the name another meaning
                 if (was := shadowed.get(name)) is None:
                     was = shadowed[name] = self._names_code(name) or _binds_in(
                         text, 0, len(text), name, self.tree.root_node
                     )
                 if was or self._is_parameter(function.start_byte, name):
                     continue
-            elif sources.get(name) != module:  # `from itertools import groupby`
+            elif sources.get(name) not in modules:  # `from itertools import groupby`
                 continue
             call = function.parent
             arguments = call.child_by_field_name("arguments") if call is not None else None

@@ -58,8 +58,9 @@ def codecairn_languages() -> list[Language]:
             #     namesake's (OWN_NAME); `a = b = first`; `{1: f}` apart from `{"1": f}`; `table[key]()`
             #     calls each value; a `for` over an instance of the module's class calls its __iter__
             #     (and __next__ when __iter__ returns self)
-            # 15: a function passed to a standard-library function that calls it is called where it
-            #     is passed (`sorted(names, key=order)`, `map(parse, lines)`, `rows.sort(key=self.rank)`);
+            # 15: a function passed to a standard-library function that calls it, then or later, is called
+            #     where it is passed (`sorted(names, key=order)`, `map(parse, lines)`, `rows.sort(key=self.rank)`,
+            #     `threading.Thread(target=self.run)`, `atexit.register(close)`, `loop.call_soon(tick)`);
             #     `self.__class__(...)` and `type(self)(...)` make the method's class; a base named by a
             #     name given one class in its scope (`Case = unittest.TestCase`) is that class
             version="15",
