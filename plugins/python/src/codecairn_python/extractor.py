@@ -286,7 +286,9 @@ _CALLBACK_TAKERS: dict[str, tuple[tuple[str, ...] | None, tuple[int, ...], tuple
     "Thread": (("threading",), (1,), ("target",)),
     "Timer": (("threading",), (1,), ("function",)),
     "Process": (("multiprocessing",), (1,), ("target",)),
-    "register": (("atexit",), (0,), ()),
+    "register": (("atexit", "codecs"), (0,), ()),
+    "rmtree": (("shutil",), (2,), ("onerror", "onexc")),
+    "walk": (("os",), (2,), ("onerror",)),
     "signal": (("signal",), (1,), ("handler",)),
     "finalize": (("weakref",), (1,), ()),
     "settrace": (("sys", "threading"), (0,), ()),
@@ -298,6 +300,9 @@ _CALLBACK_TAKERS: dict[str, tuple[tuple[str, ...] | None, tuple[int, ...], tuple
     "call_at": (None, (1,), ()),
     "run_in_executor": (None, (1,), ()),
     "add_done_callback": (None, (0,), ()),
+    "add_reader": (None, (1,), ()),
+    "add_writer": (None, (1,), ()),
+    "add_signal_handler": (None, (1,), ()),
     "addCleanup": (None, (0,), ()),
 }
 _TAKER_ENDINGS = frozenset(name[-3:] for name in _CALLBACK_TAKERS)
