@@ -3385,7 +3385,9 @@ async def test_a_function_handed_to_a_standard_library_caller_is_called_where_it
 
 
             def report(lines):
-                names = sorted(lines, key=order)
+                names = sorted(  # a comment among the arguments counts for nothing
+                    lines, key=order
+                )
                 functools.reduce(total, map(parse, lines))
                 groupby(names, key=lambda n: n)
                 return names

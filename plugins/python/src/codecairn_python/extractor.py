@@ -3724,10 +3724,10 @@ class _FileExtraction:
         """The functions passed to a standard-library function that calls them, then or later
         (_CALLBACK_TAKERS: `sorted(names, key=_order)`, `map(parse, lines)`, `items.sort(key=
         self._rank)`, `threading.Thread(target=self._run)`): each is called as if where it is
-        passed, so _calls reads it as a call there — a function of this
-        module, an imported one, a method of this file's classes through ``self``, a parameter (what
-        callers pass it), a name holding a followed value, or a built-in. Anything else (a lambda,
-        a call's result, an unknown local) says nothing."""
+        passed, so _calls reads it as a call there — a function of this module, an imported one, a
+        method of this file's classes through ``self``, a parameter (what callers pass it), a name
+        holding a followed value, or a built-in. Anything else (a lambda, a call's result, an
+        unknown local) says nothing."""
         text, sources = self.text, self.import_sources
         found: list = []
         shadowed: dict[str, bool] = {}
@@ -3767,7 +3767,9 @@ class _FileExtraction:
                     if keyword is None or self._text(keyword) not in keywords:
                         continue
                     argument = argument.child_by_field_name("value")
-                elif argument.type in ("list_splat", "dictionary_splat", "comment"):
+                elif argument.type == "comment":
+                    continue
+                elif argument.type in ("list_splat", "dictionary_splat"):
                     break  # positions past a splat are not known
                 else:
                     position += 1
