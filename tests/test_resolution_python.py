@@ -3484,15 +3484,19 @@ async def test_an_instance_made_through_self_and_a_base_named_through_an_alias(t
 async def test_a_function_handed_over_to_be_called_later_lists_who_handed_it(tmp_path: Path, cache_dir: Path) -> None:
     """A thread's target, an exit handler, the event loop's and unittest's callbacks are called by
     the standard library later, on behalf of the code that hands them over: `get_symbol` of the
-    target lists that code as its caller (no dead code), and a method merely named like a
-    threading function on another object (`pool.Thread(...)`) says nothing."""
+    target lists that code as its caller (no dead code; a method inherited from another module
+    too), and a method merely named like a threading function on another object
+    (`pool.Thread(...)`) says nothing."""
     root = tmp_path / "proj"
     root.mkdir()
+    (root / "server.py").write_text("class Server:\n    def serve(self):\n        pass\n")
     (root / "main.py").write_text(
         textwrap.dedent(
             """
             import atexit
             import threading
+
+            from server import Server
 
 
             def close():
@@ -3512,6 +3516,11 @@ async def test_a_function_handed_over_to_be_called_later_lists_who_handed_it(tmp
                     pass
 
 
+            class Service(Server):
+                def start(self):
+                    threading.Thread(target=self.serve).start()
+
+
             def other(pool):
                 pool.Thread(target=close)
 
@@ -3527,5 +3536,9 @@ async def test_a_function_handed_over_to_be_called_later_lists_who_handed_it(tmp
         assert set(python_edges((await a.get_symbol("main.Worker.run")).get("callers", {}))) == {"main.Worker.start"}
         assert set(python_edges((await a.get_symbol("main.tick")).get("callers", {}))) == {"main.Worker.start"}
         assert set(python_edges((await a.get_symbol("main.close")).get("callers", {}))) == {"main.(top level)"}
+        # a method the class inherits from another module, handed over through `self`
+        assert set(python_edges((await a.get_symbol("server.Server.serve")).get("callers", {}))) == {
+            "main.Service.start"
+        }
     finally:
         await ws.close()

@@ -3725,13 +3725,12 @@ class _FileExtraction:
         (_CALLBACK_TAKERS: `sorted(names, key=_order)`, `map(parse, lines)`, `items.sort(key=
         self._rank)`, `threading.Thread(target=self._run)`): each is called as if where it is
         passed, so _calls reads it as a call there — a function of this module, an imported one, a
-        method of this file's classes through ``self``, a parameter (what callers pass it), a name
+        method through ``self`` (its class's or inherited), a parameter (what callers pass it), a name
         holding a followed value, or a built-in. Anything else (a lambda, a call's result, an
         unknown local) says nothing."""
         text, sources = self.text, self.import_sources
         found: list = []
         shadowed: dict[str, bool] = {}
-        own_methods: set[str] | None = None
         for function in functions:
             end = function.end_byte
             if text[end - 3 : end] not in _TAKER_ENDINGS:  # most calls are of other names: read 3 letters
@@ -3782,9 +3781,7 @@ class _FileExtraction:
                     continue
                 head, _, rest = written.partition(".")
                 if head in _SELF_NAMES:
-                    if own_methods is None:
-                        own_methods = self._all_method_names()
-                    if "." in rest or rest not in own_methods:
+                    if "." in rest:  # `self.x` only: `self.server.handle` is another object's
                         continue
                 elif not (
                     self._names_code(head)
