@@ -13,6 +13,7 @@ from codecairn.errors import BAD_ARGUMENT, ToolError
 from codecairn.hookspecs import Embedder
 from codecairn.limits import MAX_REASON_CHARS
 from codecairn.model import MemoryRow
+from codecairn.numeric import load_numpy
 
 log = logging.getLogger("codecairn.memory")
 
@@ -67,6 +68,7 @@ class RecallRanking:
         if not rows:
             return None
         try:
+            load_numpy()  # here, not in the loading thread (codecairn.numeric)
             embedder = await asyncio.to_thread(self.embedder)
         except Exception:
             return None

@@ -23,6 +23,7 @@ from typing import Any
 from codecairn.index.heap import give_back_free_memory
 from codecairn.index.state import IndexState
 from codecairn.model import Edge
+from codecairn.numeric import load_numpy
 from codecairn.query.architecture import GraphFacts, build
 from codecairn.query.graph import Around, most_telling
 from codecairn.query.hierarchy import MembersByOwner, MethodSets
@@ -135,6 +136,7 @@ class GraphIndex:
         started = time.perf_counter()
         self.progress = {"generation": generation, "phase": "starting", "started": started}
         try:
+            load_numpy()  # here, not in the preparer's thread (codecairn.numeric)
             await self._preparer()
             if generation == self.state.generation:
                 self._answered_generation = generation

@@ -31,6 +31,7 @@ import anyio
 from codecairn.errors import DamagedStore
 from codecairn.index.heap import give_back_free_memory
 from codecairn.model import DATA_KINDS
+from codecairn.numeric import load_numpy
 from codecairn.semantic import priors
 from codecairn.semantic.texts import embedding_text, lexical_terms
 from codecairn.store.vectors import ExportFacts, SymbolFacts, VectorStore
@@ -254,6 +255,7 @@ class EmbeddingJob:
                     # run has stored no symbols yet. The model (75 MB with onnxruntime) is loaded when
                     # that run announces them, not to sit beside the run's own peak.
                     return 0
+                load_numpy()  # here, not in the loading thread (codecairn.numeric)
                 embedder = await asyncio.to_thread(self.embedder)  # the first call loads the model
                 if embedder is None:
                     return 0

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from codecairn.errors import UNAVAILABLE, ToolError
+from codecairn.numeric import load_numpy
 from codecairn.semantic import priors
 from codecairn.semantic.texts import query_terms
 
@@ -40,6 +41,7 @@ class SemanticSearch:
         job = self.job
         if not job.loaded.is_set():
             job.notify()  # the background job loads first; make sure it is on its way
+        load_numpy()  # here, not in the loading thread (codecairn.numeric)
         embedder = await asyncio.to_thread(self.embedder)
         if embedder is None:
             from codecairn.semantic.minilm import unavailable_reason
