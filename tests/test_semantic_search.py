@@ -175,6 +175,45 @@ async def test_an_agent_finds_code_by_what_it_does_while_the_server_embeds(tmp_p
             assert "textwrap.dedent" in [python_qualified(x) for x in listed(found["results"])]
 
 
+async def test_an_edited_docstring_is_found_by_what_it_says_now(tmp_path: Path, cache_dir: Path) -> None:
+    """An edit keeps the ids of the symbols still there (the edges into them stay put); a function
+    whose docstring it rewrites must still be embedded again, or it is found by its old text."""
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "tools.py").write_text(
+        'def handle(data):\n    """Compress a byte string with zlib."""\n    return data\n\n\n'
+        'def mail(message):\n    """Send an e-mail message to its recipients over SMTP."""\n    return message\n'
+    )
+    query = {"query": "send a short text message to a mobile phone over SMS", "limit": 2}
+    async with stdio_client(server(root, cache_dir, "--no-watch")) as (r, w):
+        async with ClientSession(r, w) as s:
+            await s.initialize()
+            await call(s, "index")
+
+            async def embedded() -> None:
+                with anyio.fail_after(120):
+                    while (await call(s, "stats")).get("embeddings_pending", 1):
+                        await anyio.sleep(0.2)
+
+            await embedded()
+            before = listed((await call(s, "find_symbols", query))["results"])
+            assert python_qualified(before[0]) == "tools.mail"
+            edited = await call(
+                s,
+                "edit",
+                {
+                    "path": "tools.py",
+                    "start_line": 2,
+                    "end_line": 2,
+                    "new_text": '    """Send a short text message to a mobile phone over SMS."""\n',
+                },
+            )
+            assert not edited["_error"], edited
+            await embedded()
+            after = listed((await call(s, "find_symbols", query))["results"])
+            assert python_qualified(after[0]) == "tools.handle"
+
+
 async def test_cancelled_embedding_keeps_what_was_stored_and_resumes(tmp_path: Path, cache_dir: Path) -> None:
     root = stdlib_copy(tmp_path / "root", ("email", "textwrap"))
     ws = await Workspace.open(root)

@@ -30,7 +30,16 @@ from codecairn.index.stale_calls import (
 )
 from codecairn.index.symbol_index import SymbolIndex
 from codecairn.index.target import IndexTarget
-from codecairn.model import INHERITANCE_KINDS, PASSES, RESOLVED_FIRST, RETURNS, FileInfo, IndexedFile, IndexSummary
+from codecairn.model import (
+    INHERITANCE_KINDS,
+    PASSES,
+    RESOLVED_FIRST,
+    RETURNS,
+    FileInfo,
+    IndexedFile,
+    IndexSummary,
+)
+from codecairn.store.carried import Carried
 from codecairn.store.store import FileRow, ParsedFile
 
 log = logging.getLogger("codecairn.index")
@@ -91,6 +100,15 @@ def _returns(symbols: SymbolIndex, file_ids: Iterable[int]) -> set[tuple[str, tu
     return out
 
 
+def _carry(carried: Carried, known: dict[str, FileRow], identity: dict[int, tuple]) -> None:
+    """Fill ``carried`` with the ids of the re-parsed files' (``known``) symbols, by identity
+    (``identity``: _identities()), for Store.write_batch (store/carried.py)."""
+    path_of = {row.id: path for path, row in known.items()}
+    for sid, (fid, qualified_name, kind, n) in identity.items():
+        if fid in path_of:
+            carried.ids.setdefault(path_of[fid], {})[(qualified_name, kind, n)] = sid
+
+
 @dataclass
 class Reparsed:
     """What _resolve needs to keep the resolutions of calls in re-parsed files that say what they
@@ -137,6 +155,7 @@ class NarrowIndexer:
         with anyio.CancelScope(shield=True):  # written whole, or not at all
             await self._ensure_cache()
             into: list[tuple] = []
+            carried = Carried()
             if changed:
                 # Edges elsewhere that point into the old symbols lose their target in the write.
                 into = await store.edges_into(old_ids)
@@ -144,18 +163,19 @@ class NarrowIndexer:
                 returns_before = _returns(state.symbols, old_ids)
                 old_identity = _identities(state.symbols, old_ids)
                 reparsed = [r.id for r in known.values()]
+                _carry(carried, known, old_identity)
                 files_before = reuse.before(
                     await store.resolved_edges_of(reparsed),
                     old_identity,
                     state.symbols,
                     self._bindings,
-                    {fid: info.module for fid, info in self._infos.items()},
+                    {fid: self._infos[fid].module for fid in reparsed if fid in self._infos},
                     reparsed,
                 )
                 await store.set_meta({"resolution_pending": 1})
             t = time.perf_counter()
             try:
-                rows, file_ids = await store.write_batch(parsed, touched, deleted, known, generation)
+                rows, file_ids = await store.write_batch(parsed, touched, deleted, known, generation, carried=carried)
             except BaseException:
                 if changed and not pending_resolution:
                     # Nothing was written: the retry can stay narrow (if this fails too, it will not).
@@ -174,7 +194,8 @@ class NarrowIndexer:
                     after = _shape(state.symbols, file_ids.values())
                     names = {n for n in before.keys() | after.keys() if before.get(n) != after.get(n)}
                     # An edge into a symbol that is still there (same qualified name and kind) points
-                    # at its new row; only those whose target went away are resolved again.
+                    # at its row (the same id, unless another server re-indexed the file meanwhile);
+                    # only those whose target went away are resolved again.
                     new_identity = _identities(state.symbols, file_ids.values())
                     new_id = {identity: sid for sid, identity in new_identity.items()}
                     kept, lost, bases = [], [], []
@@ -183,7 +204,8 @@ class NarrowIndexer:
                         if sid is None or kind in (RETURNS, PASSES):  # resolved again, kept in memory
                             lost.append(eid)
                             continue
-                        kept.append((sid, how, eid))
+                        if sid != target:
+                            kept.append((sid, how, eid))
                         if kind in INHERITANCE_KINDS and source is not None:
                             bases.append((source, sid))
                     state.symbols.set_bases(bases)
@@ -202,6 +224,7 @@ class NarrowIndexer:
                         returns_before,
                         rebound,
                         Reparsed(unchanged, new_identity, new_id),
+                        carried,
                     )
                 summary.phases["resolve"] = time.perf_counter() - t
                 await store.set_meta(
@@ -259,6 +282,7 @@ class NarrowIndexer:
         returns_before: frozenset[tuple[str, tuple]] | set[tuple[str, tuple]] = frozenset(),
         rebound: set[int] | None = None,
         reparsed: Reparsed | None = None,
+        carried: Carried | None = None,
     ) -> int:
         """Resolve the edges an edit can have changed: those of the re-parsed files, ``edge_ids``
         (they pointed into symbols that went away), those naming a symbol that appeared, went
@@ -267,8 +291,10 @@ class NarrowIndexer:
         edit), and the calls through parameters of functions whose passed values changed
         (``rebound``, and what resolving the passes edges here changes). ``known`` are
         resolutions already decided, written with the others. ``reparsed``: the re-parsed files
-        that tell the resolver what they told before, whose calls keep their resolutions (index/reuse.py)."""
+        that tell the resolver what they told before, whose calls keep their resolutions (index/reuse.py).
+        ``carried``: what the write carried over; a resolution it wrote already is not written again."""
         known = known or []
+        unwritten = carried.unwritten if carried is not None else list
         target = self.target
         store = target.store
         edges = await store.edges_matching(file_ids, edge_ids, names)
@@ -294,11 +320,11 @@ class NarrowIndexer:
         if moved := target.state.symbols.take_external_base_changes():
             calls += await calls_external_bases_decide(target, moved, first, self._bindings, calls)
         if not first and not calls:
-            await store.write_resolutions(known, beside)
+            await store.write_resolutions(unwritten(known), beside)
             return sum(1 for u in known if u[0] is not None)
         updates += await anyio.to_thread.run_sync(resolver.resolve_calls, calls)
         decided = {u[2] for u in updates}  # resolved again (its name's symbols changed): that wins
         updates.extend(u for u in known if u[2] not in decided)
         beside = [b for b in beside if b[0] not in decided]
-        await store.write_resolutions(updates, resolver.fan_out(calls) + beside)
+        await store.write_resolutions(unwritten(updates), resolver.fan_out(calls) + beside)
         return sum(1 for u in updates if u[0] is not None)

@@ -35,6 +35,10 @@ class IndexState:
         # unchanged re-index then never reads the symbols table).
         self.symbols_loaded = False
         self._symbols_lock = asyncio.Lock()
+        # The ids of symbols that were re-parsed and kept their id (Store.write_batch's keep_ids):
+        # whatever holds something computed from a symbol's old text by its id (the semantic
+        # index's vectors) lets it go (take_renewed). None: nobody asked, nothing is gathered.
+        self.renewed: set[int] | None = None
 
     # ---- loading --------------------------------------------------------------------------------
 
@@ -96,7 +100,9 @@ class IndexState:
         gone = [file_ids[p.path] for p in parsed if p.path in known] + list(deleted)
         rows_before = self.symbols.rows
         removed_names = {rows_before[i].name for fid in gone for i in self.symbols.by_file.get(fid, ())}
-        self.symbols.remove_files(gone)
+        removed = self.symbols.remove_files(gone)
+        if self.renewed is not None and removed:
+            self.renewed.update(r[0] for r in rows if r[0] in removed)
         for fid in deleted:
             state = self.files_by_id.pop(fid, None)
             if state is not None:
@@ -110,6 +116,11 @@ class IndexState:
             self.files_by_path[p.path] = state
             self.files_by_id[state.id] = state
         return removed_names
+
+    def take_renewed(self) -> set[int]:
+        """The symbols renewed since the last call (see ``renewed``); from the first call on they are gathered."""
+        renewed, self.renewed = self.renewed or set(), set()
+        return renewed
 
     def touch(self, touched: Iterable[tuple[int, int]]) -> None:
         """Files whose mtime changed but whose content did not: (file id, mtime_ns)."""

@@ -197,6 +197,7 @@ class EmbeddingJob:
         embedder: Callable[[], Embedder | None],
     ) -> None:
         self.state = state
+        state.take_renewed()  # from now on the index says which symbols were re-parsed under their id
         self.store = store
         self.vectors = VectorStore(store)
         self.embedder = embedder  # loads the model on first call: call it in a thread
@@ -217,15 +218,25 @@ class EmbeddingJob:
             return [sid for sid, sym in rows.items() if wanted(sym.kind)]
         return [sid for sid, sym in rows.items() if sid not in catalog and wanted(sym.kind)]
 
+    def let_go(self) -> None:
+        """Symbols that left the index, and those re-parsed under the id they had (their text may
+        have changed: IndexState.renewed), leave the semantic index; the next run embeds the latter
+        again (from the stored vectors when their text is unchanged)."""
+        renewed = self.state.take_renewed()
+        catalog = self.catalog
+        if catalog is not None and len(catalog):
+            catalog.retain(self.state.symbols.rows)
+            if renewed:
+                catalog.remove(renewed)
+
     def pending_count(self) -> int | None:
         """Symbols whose vectors must still be computed; None while stored vectors are loading
         (until then it is not known which those are)."""
         if not self.loaded.is_set():
             return None
+        self.let_go()
         catalog = self.catalog
         rows = self.state.symbols.rows
-        if catalog is not None and len(catalog) and catalog.retain(rows):
-            pass  # symbols that left the index left the semantic index too
         return sum(1 for sid, sym in rows.items() if (catalog is None or sid not in catalog) and wanted(sym.kind))
 
     async def up_to_date(self) -> bool:
@@ -358,7 +369,7 @@ class EmbeddingJob:
             self.catalog = SemanticIndex(embedder.dimensions)
         catalog = self.catalog
         generation = self.state.generation
-        catalog.retain(self.state.symbols.rows)
+        self.let_go()
         pending = self.pending_ids()
         total, done, computed = len(pending), 0, 0
         catalog.reserve(total)

@@ -15,7 +15,7 @@ import functools
 import hashlib
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Collection, Iterable
+from collections.abc import AsyncIterator, Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,7 @@ import aiosqlite
 from codecairn.errors import DamagedStore, StoreError, StoreNotWritable
 from codecairn.model import ALSO, FLOW, PARAMETER, FileFacts
 from codecairn.store import failures, seal
+from codecairn.store.carried import Carried, matched, numbered
 from codecairn.store.reads import IndexReads
 from codecairn.store.schema import MIGRATIONS, SCHEMA_VERSION
 from codecairn.store.seal import Seal
@@ -260,6 +261,29 @@ class Store(IndexReads):
             out.update((r[0], r[1]) for r in rows)
         return out
 
+    async def _edges_of(self, file_ids: Collection[int]) -> dict[int, list[tuple]]:
+        """file id -> its edge rows (id, kind, source id, target, receiver, receiver type, line,
+        target id, resolution), in line order."""
+        out: dict[int, list[tuple]] = {}
+        marks = ",".join("?" * len(file_ids))
+        for row in await self.db.execute_fetchall(
+            "SELECT file_id, id, kind, source_id, target, receiver, receiver_type, line, target_id, resolution "
+            f"FROM edges WHERE file_id IN ({marks}) ORDER BY line, id",
+            list(file_ids),
+        ):
+            out.setdefault(row[0], []).append(row[1:])
+        return out
+
+    async def _symbol_ids_of(self, file_ids: list[int]) -> dict[int, int]:
+        """symbol id -> file id, for the symbols the store gives these files."""
+        out: dict[int, int] = {}
+        for i in range(0, len(file_ids), 500):
+            chunk = file_ids[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = await self.db.execute_fetchall(f"SELECT id, file_id FROM symbols WHERE file_id IN ({marks})", chunk)
+            out.update((r[0], r[1]) for r in rows)
+        return out
+
     async def _load_counters(self, at_least: bool = False) -> None:
         """The next free id of each table; ``at_least``: never below what this store handed out."""
         for table, attr in (("symbols", "_next_symbol_id"), ("files", "_next_file_id"), ("edges", "_next_edge_id")):
@@ -329,6 +353,7 @@ class Store(IndexReads):
         known: dict[str, FileRow],
         generation: int,
         edges_to: Callable[[int, int, int, list], None] | None = None,
+        carried: Carried | None = None,
     ) -> tuple[list[tuple], dict[str, int]]:
         """Replace the facts of ``parsed`` files, update mtimes of ``touched`` (file id, mtime_ns)
         files whose content hash did not change, drop ``deleted`` file ids — in one transaction.
@@ -338,6 +363,10 @@ class Store(IndexReads):
         ``edges_to`` (a first index: resolve in memory, insert once) edges are numbered and handed
         to it, ``edges_to(first edge id, file id, first symbol id, relations)`` per file, once the
         batch is committed, instead of written.
+
+        ``carried``: what re-parsed files carry over from their old rows (store/carried.py): the
+        ids of their symbols still there, the resolutions of their edges still there. Not with
+        ``edges_to``.
         """
         db = self.db
         file_rows: list[tuple] = []
@@ -359,6 +388,17 @@ class Store(IndexReads):
             # (or replaced) one of these files since; its row and facts are replaced, not orphaned.
             stored = await self._file_ids([p.path for p in parsed])
             gone = [*stored.values(), *deleted]
+            # An id is kept only if the store still gives it to this file (another server of the
+            # root may have re-indexed the file since this one's memory of it).
+            owned = await self._symbol_ids_of(gone) if carried is not None and carried.ids else {}
+            reusable = dict(owned)
+            kept: list[int] = []
+            # The re-parsed files whose edges are matched with their old rows (store/carried.py).
+            diffed = {stored[p] for p in carried.ids if p in stored} if carried is not None else set()
+            old_edges = await self._edges_of(diffed) if diffed else {}
+            written = carried.written if carried is not None else {}
+            moved: list[tuple[int, int]] = []  # (line, id) of the old rows kept whose line changed
+            dropped_edges: list[int] = []  # ...and those no new edge matched
             next_symbol, next_file, next_edge = self._next_symbol_id, self._next_file_id, self._next_edge_id
             for p in parsed:
                 old_id = stored.get(p.path)
@@ -384,15 +424,21 @@ class Store(IndexReads):
                     )
                 )
                 base = next_symbol
-                next_symbol += len(facts.symbols)
+                ids: Sequence[int]
+                if reusable and old_id is not None and (wanted := carried.ids.get(p.path)):  # type: ignore[union-attr]
+                    ids, next_symbol = numbered(facts.symbols, wanted, reusable, file_id, next_symbol)
+                    kept.extend(i for i in ids if i < base)
+                else:
+                    ids = range(base, base + len(facts.symbols))
+                    next_symbol += len(facts.symbols)
                 # Facts from the parse workers arrive as plain tuples (see parse_pool.from_wire): fields
                 # by position, in the model's order.
                 for i, s in enumerate(facts.symbols):
                     kind, name, qualified_name, start_line, start_col, end_line, end_col, signature, doc, up, mods = s
-                    parent = base + up if up >= 0 else None
+                    parent = ids[up] if up >= 0 else None
                     symbol_rows.append(
                         (
-                            base + i,
+                            ids[i],
                             file_id,
                             parent,
                             kind,
@@ -407,10 +453,31 @@ class Store(IndexReads):
                             " ".join(mods),
                         )
                     )
-                    new_symbols.append((base + i, file_id, parent, kind, name, qualified_name, start_line, end_line))
+                    new_symbols.append((ids[i], file_id, parent, kind, name, qualified_name, start_line, end_line))
                 if edges_to is not None:
                     deferred.append((next_edge, file_id, base, facts.relations))
                     next_edge += len(facts.relations)
+                elif file_id in diffed:
+                    by_key, beside = matched(old_edges.get(file_id, []))
+                    for kind, source, target, line, receiver, receiver_type in facts.relations:
+                        source_id = ids[source] if source >= 0 else None
+                        if queue := by_key.get((kind, source_id, target, receiver, receiver_type)):
+                            old = queue.popleft()
+                            if old[6] != line:
+                                moved.append((line, old[0]))
+                            written[old[0]] = (old[7], old[8])
+                            continue
+                        edge_rows.append(
+                            (next_edge, file_id, kind, source_id, target, receiver, receiver_type, line, None, None)
+                        )
+                        written[next_edge] = (None, None)
+                        next_edge += 1
+                    gone_edges = {row[0] for queue in by_key.values() for row in queue}
+                    dropped_edges += gone_edges
+                    # A row beside a call (model.ALSO) goes with its call, else the resolution rewrites it.
+                    dropped_edges += [
+                        row[0] for row in beside if row[5][1:].isdigit() and int(row[5][1:]) in gone_edges
+                    ]
                 else:
                     for kind, source, target, line, receiver, receiver_type in facts.relations:
                         edge_rows.append(
@@ -418,17 +485,23 @@ class Store(IndexReads):
                                 next_edge,
                                 file_id,
                                 kind,
-                                base + source if source >= 0 else None,
+                                ids[source] if source >= 0 else None,
                                 target,
                                 receiver,
                                 receiver_type,
                                 line,
+                                None,
+                                None,
                             )
                         )
                         next_edge += 1
                 # The columns of imports and exports are the model's fields, in order.
                 import_rows.extend((file_id, *i) for i in facts.imports)
                 export_rows.extend((file_id, *e) for e in facts.exports)
+            if written and (dropped := owned.keys() - set(kept)):
+                for eid, (target_id, _) in written.items():  # into a symbol that went: emptied below
+                    if target_id in dropped:
+                        written[eid] = (None, None)
         except BaseException:
             await _rollback(db)
             raise
@@ -441,10 +514,22 @@ class Store(IndexReads):
                 # The files' own edges go first: what is left pointing into them is edges elsewhere,
                 # which must be resolved again (a file's calls of its own functions, a third of an
                 # edited argparse.py's, were emptied only to be deleted).
-                await db.execute("DELETE FROM edges WHERE file_id IN (SELECT id FROM gone_files)")
+                if diffed:  # (their edges no new one matched go by id, below)
+                    await db.execute(
+                        f"DELETE FROM edges WHERE file_id IN (SELECT id FROM gone_files) AND file_id NOT IN "
+                        f"({','.join(map(str, diffed))})"
+                    )
+                    await db.executemany("DELETE FROM edges WHERE id=?", [(i,) for i in dropped_edges])
+                else:
+                    await db.execute("DELETE FROM edges WHERE file_id IN (SELECT id FROM gone_files)")
+                if kept:  # (what points at a symbol that keeps its id stays)
+                    await db.execute("CREATE TEMP TABLE IF NOT EXISTS kept_symbols(id INTEGER PRIMARY KEY)")
+                    await db.execute("DELETE FROM kept_symbols")
+                    await db.executemany("INSERT INTO kept_symbols(id) VALUES (?)", [(i,) for i in kept])
                 await db.execute(
                     "UPDATE edges SET target_id=NULL, resolution=NULL WHERE target_id IN "
-                    "(SELECT id FROM symbols WHERE file_id IN (SELECT id FROM gone_files))"  # by index, no scan
+                    "(SELECT id FROM symbols WHERE file_id IN (SELECT id FROM gone_files)"  # by index, no scan
+                    + (" AND id NOT IN (SELECT id FROM kept_symbols))" if kept else ")")
                 )
                 for table in ("symbols", "imports", "exports"):
                     await db.execute(f"DELETE FROM {table} WHERE file_id IN (SELECT id FROM gone_files)")
@@ -460,12 +545,10 @@ class Store(IndexReads):
                 await db.executemany("UPDATE files SET mtime_ns=? WHERE id=?", [(m, i) for i, m in touched])
             if symbol_rows:
                 await db.executemany("INSERT INTO symbols VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", symbol_rows)
+            if moved:
+                await db.executemany("UPDATE edges SET line=? WHERE id=?", moved)
             if edge_rows:
-                await db.executemany(
-                    "INSERT INTO edges(id, file_id, kind, source_id, target, receiver, receiver_type, line) "
-                    "VALUES (?,?,?,?,?,?,?,?)",
-                    edge_rows,
-                )
+                await db.executemany(INSERT_EDGES_SQL, edge_rows)
             if import_rows:
                 await db.executemany("INSERT INTO imports VALUES (?,?,?,?,?,?,?)", import_rows)
             if export_rows:
