@@ -4012,3 +4012,72 @@ class Checks(Case):
         },
     ),
 ]
+
+# A container a function builds and returns holds, for the caller, what it held there
+# (`t = make(); t["a"]()`); a loop over an instance whose __iter__ returns it takes what its
+# __next__ returns (`for f in Steps(): f()`).
+CASES["dicts"] = CASES["dicts"] + [
+    (
+        {
+            "main.py": """
+def first():
+    pass
+
+
+def second():
+    pass
+
+
+def make():
+    table = {"a": first}
+    table["b"] = second
+    return table
+
+
+def listed():
+    found = [first]
+    found.append(second)
+    return found
+
+
+t = make()
+t["a"]()
+make()["b"]()
+listed()[1]()
+"""
+        },
+        {"main": {"main.make", "main.first", "main.second", "main.listed"}, "main.listed": {"builtins.list.append"}},
+    ),
+]
+CASES["generators"] = CASES["generators"] + [
+    (
+        {
+            "main.py": """
+def handle():
+    pass
+
+
+class Steps:
+    def __init__(self, count):
+        self.count = count
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if not self.count:
+            raise StopIteration
+        self.count -= 1
+        return handle
+
+
+for step in Steps(2):
+    step()
+"""
+        },
+        {
+            "main": {"main.Steps.__init__", "main.Steps.__iter__", "main.Steps.__next__", "main.handle"},
+            "main.Steps.__next__": {"builtins.StopIteration"},
+        },
+    ),
+]

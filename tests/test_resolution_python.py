@@ -3542,3 +3542,94 @@ async def test_a_function_handed_over_to_be_called_later_lists_who_handed_it(tmp
         }
     finally:
         await ws.close()
+
+
+async def test_a_container_a_function_returns_and_what_an_iterator_gives_are_followed(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    """`t = make(); t["a"]()` and `make()["a"]()` call what the dict make builds and returns holds
+    (a container of its own, its items the module's functions), `for f in Steps(): f()` calls what
+    Steps' `__next__` returns when `__iter__` returns the instance. Not when the function fills it
+    from its parameters, nor when `__next__` returns a name of its own."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            def first():
+                pass
+
+
+            def second():
+                pass
+
+
+            def make():
+                table = {"a": first}
+                table["b"] = second
+                return table
+
+
+            def listed():
+                found = [first]
+                found.append(second)
+                return found
+
+
+            def filled(first):
+                table = {"a": first}
+                return table
+
+
+            class Steps:
+                def __iter__(self):
+                    return self
+
+                def __next__(self):
+                    return second
+
+
+            class Own:
+                def __iter__(self):
+                    return self
+
+                def __next__(self):
+                    second = first
+                    return second
+
+
+            def use():
+                t = make()
+                t["b"]()
+                make()["a"]()
+                listed()[1]()
+
+
+            def guessed():
+                filled(second)["a"]()
+                for f in Own():
+                    f()
+
+
+            def loop():
+                for f in Steps():
+                    f()
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        use = callees(await a.get_symbol("main.use"))
+        assert {k: v for k, v in use.items() if k in ("main.first", "main.second")} == {
+            "main.first": "flow",
+            "main.second": "flow",
+        }, use
+        assert callees(await a.get_symbol("main.loop")).get("main.second") == "flow"
+        guessed = callees(await a.get_symbol("main.guessed"))
+        assert "main.first" not in guessed and "main.second" not in guessed, guessed
+        callers = python_edges((await a.get_symbol("main.second"))["callers"])
+        assert set(callers) == {"main.use", "main.loop"}, callers
+    finally:
+        await ws.close()

@@ -806,6 +806,7 @@ class _FileExtraction:
         self.returned_functions: dict[str, str] = {}
         self.partials: set[str] = set()  # names given a `functools.partial(...)`
         self._one_return: dict[int, Any] = {}  # def -> the value of its one `return` (None: several)
+        self.returned_containers: dict[str, dict] = {}  # see _returned_containers
         self._passed: list[tuple[int, str, tuple]] = []  # (def, parameter, container passed: _passed_containers)
         self.container_names: set[str] = set()
         # Functions inside functions whose every return is a function they define (a decorator
@@ -905,6 +906,7 @@ class _FileExtraction:
         self._aliased_bases()
         self._attribute_values(get("assign.attribute", ()))
         self._containers(get("assign.container", ()), get("assign.item", ()), get("assign.augmented", ()))
+        self._returned_containers(get("assign.call", ()))
         self._passed_containers()
         self._loops(get("for", ()))
         self._iteration(get("for", ()))
@@ -2193,6 +2195,54 @@ class _FileExtraction:
                 continue
             self._note_container(start, self._text(left), self._literal_held(right))
 
+    def _returned_containers(self, assignments) -> None:
+        """``def make(): table = {"a": first}; ...; return table``: what a module-level function's
+        one return gives when it is a container of the function's own whose items are the module's
+        code (the function's locals mean nothing outside it); ``make()["a"]()`` calls first, and so
+        does ``t = make(); t["a"]()`` (t holds what table held, noted here)."""
+        returned = self.returned_containers
+        parents, is_class, containers = self.parents, self.is_class, self.containers
+        for index, value in self._one_return.items():
+            if (
+                value is None
+                or value.type != "identifier"
+                or index < 0
+                or parents[index] != -1
+                or is_class[index]
+                or (name := self._text(value)) not in containers.get(index, ())
+            ):
+                continue
+            held = self._last_before(containers, index, name, value.start_byte)
+            local = self.local_values.get(index, {}).keys() | self.local_types.get(index, {}).keys()
+            if held and self._holds_only_code(held, index, local):
+                returned[self.symbols[index][1]] = held
+        if not returned:
+            return
+        for node in assignments:
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            function = right.child_by_field_name("function") if right is not None else None
+            if left is None or function is None or left.type != "identifier" or function.type != "identifier":
+                continue
+            callee = self._text(function)
+            if (held := returned.get(callee)) is not None and self._is_parameterless_code(
+                self._owner(node.start_byte), callee
+            ):
+                self._note_container(node.start_byte, self._text(left), held)
+
+    def _holds_only_code(self, held: dict, index: int, local) -> bool:
+        """Whether every value ``held`` (a container's items, _literal_held) names the module's
+        code as def ``index`` sees it (not one of its ``local`` names nor parameters)."""
+        for value in held.values():
+            if value.__class__ is dict:
+                if not self._holds_only_code(value, index, local):
+                    return False
+                continue
+            for one in (value,) if value.__class__ is str else value if value.__class__ is tuple else ():
+                head = one.partition("(")[0].partition(".")[0]
+                if head in local or not self._is_parameterless_code(index, head):
+                    return False
+        return True
+
     def _comprehended(self, node, owner: int) -> list[str]:
         """What a dict comprehension's values may be, as far as the file shows: the loop's own
         variable (`{f.__name__: f for f in (first, second)}`), the values of a dict's items
@@ -2518,9 +2568,12 @@ class _FileExtraction:
             key = self._text(index)
             keys.append(_string_key(key) if index.type == "string" else key.replace(" ", ""))
             node = value
-        if node.type == "call":  # `table()["a"]()`: the literal table returns
+        if node.type == "call":  # `table()["a"]()`: the literal table returns, or its container
             literal = self._returned_literal(node, ("list", "tuple", "dictionary"))
             held = self._literal_held(literal) if literal is not None else None
+            if held is None and (function := node.child_by_field_name("function")) is not None:
+                callee = self._text(function)
+                held = self.returned_containers.get(callee) if self._is_parameterless_code(owner, callee) else None
         elif node.type == "identifier":
             held = self._last_before(self.containers, owner, self._text(node), node.start_byte)
         else:
@@ -2644,6 +2697,26 @@ class _FileExtraction:
                     _new(Relation, ("calls", owner, "__next__", line, "", f"{FLOWED}{made}.__next__"))
                 )
 
+    def _next_returned(self, class_name: str, owner: int) -> str:
+        """What a loop over an instance of the module's class ``class_name`` takes, when its
+        ``__iter__`` returns the instance and its ``__next__``'s one return names the module's code
+        (`return handler`), as def ``owner`` sees that name; "" otherwise."""
+        if not self._is_parameterless_code(owner, class_name):
+            return ""
+        parents, symbols = self.parents, self.symbols
+        cls = next(
+            (i for i, s in enumerate(symbols) if s[1] == class_name and parents[i] == -1 and self.is_class[i]), -1
+        )
+        if cls < 0 or not self._returns_itself(cls, "__iter__"):
+            return ""
+        method = next((i for i, s in enumerate(symbols) if s[1] == "__next__" and parents[i] == cls), -1)
+        value = self._one_return.get(method)
+        if value is None or value.type != "identifier":
+            return ""
+        name = self._text(value)
+        local = self.local_values.get(method, {}).keys() | self.local_types.get(method, {}).keys()
+        return name if name not in local and self._is_parameterless_code(method, name) else ""
+
     def _returns_itself(self, cls: int, method: str) -> bool:
         """Whether class ``cls``'s ``method`` returns ``self`` (and yields nothing)."""
         for i, s in enumerate(self.symbols):
@@ -2698,6 +2771,8 @@ class _FileExtraction:
             callee = self._text(function)
             if callee in self.yielded:  # `for f in steps()`: what the generator yields
                 return self.yielded[callee]
+            if callee in self._module_classes() and (nexted := self._next_returned(callee, owner)):
+                return [nexted]  # `for f in Steps()`: what its __next__ returns
             container, _, method = callee.rpartition(".")
             if method == "values" and _dotted(container):  # `for f in table.values()`
                 held = self._last_before(self.containers, owner, container, node.start_byte)

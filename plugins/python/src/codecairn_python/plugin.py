@@ -63,7 +63,10 @@ def codecairn_languages() -> list[Language]:
             #     `threading.Thread(target=self.run)`, `atexit.register(close)`, `loop.call_soon(tick)`);
             #     `self.__class__(...)` and `type(self)(...)` make the method's class; a base named by a
             #     name given one class in its scope (`Case = unittest.TestCase`) is that class
-            version="15",
+            # 16: a container a module function builds and returns is followed (`t = make(); t["a"]()`,
+            #     `make()["a"]()`); a loop over an instance whose __iter__ returns it takes what its
+            #     __next__ returns (`for f in Steps(): f()`)
+            version="16",
             resolution=ResolutionRules(
                 separator=".",
                 implicit_members=False,
