@@ -251,38 +251,34 @@ class Store(IndexReads):
                 await _rollback(db)
                 raise
 
+    async def _rows_in(self, sql: str, values: list) -> list[tuple]:
+        """The writer's rows of ``sql``, whose one ``{marks}`` is the placeholders of an IN list,
+        for ``values`` 500 at a time (SQLite bounds a statement's parameters)."""
+        rows: list[tuple] = []
+        for i in range(0, len(values), 500):
+            chunk = values[i : i + 500]
+            rows += map(tuple, await self.db.execute_fetchall(sql.format(marks=",".join("?" * len(chunk))), chunk))
+        return rows
+
     async def _file_ids(self, paths: list[str]) -> dict[str, int]:
         """The stored id of each of ``paths`` that has one."""
-        out: dict[str, int] = {}
-        for i in range(0, len(paths), 500):
-            chunk = paths[i : i + 500]
-            marks = ",".join("?" * len(chunk))
-            rows = await self.db.execute_fetchall(f"SELECT path, id FROM files WHERE path IN ({marks})", chunk)
-            out.update((r[0], r[1]) for r in rows)
-        return out
+        return dict(await self._rows_in("SELECT path, id FROM files WHERE path IN ({marks})", paths))
 
     async def _edges_of(self, file_ids: Collection[int]) -> dict[int, list[tuple]]:
         """file id -> its edge rows (id, kind, source id, target, receiver, receiver type, line,
         target id, resolution), in line order."""
         out: dict[int, list[tuple]] = {}
-        marks = ",".join("?" * len(file_ids))
-        for row in await self.db.execute_fetchall(
+        sql = (
             "SELECT file_id, id, kind, source_id, target, receiver, receiver_type, line, target_id, resolution "
-            f"FROM edges WHERE file_id IN ({marks}) ORDER BY line, id",
-            list(file_ids),
-        ):
+            "FROM edges WHERE file_id IN ({marks})"
+        )
+        for row in sorted(await self._rows_in(sql, list(file_ids)), key=lambda r: (r[7], r[1])):
             out.setdefault(row[0], []).append(row[1:])
         return out
 
     async def _symbol_ids_of(self, file_ids: list[int]) -> dict[int, int]:
         """symbol id -> file id, for the symbols the store gives these files."""
-        out: dict[int, int] = {}
-        for i in range(0, len(file_ids), 500):
-            chunk = file_ids[i : i + 500]
-            marks = ",".join("?" * len(chunk))
-            rows = await self.db.execute_fetchall(f"SELECT id, file_id FROM symbols WHERE file_id IN ({marks})", chunk)
-            out.update((r[0], r[1]) for r in rows)
-        return out
+        return dict(await self._rows_in("SELECT id, file_id FROM symbols WHERE file_id IN ({marks})", file_ids))
 
     async def _load_counters(self, at_least: bool = False) -> None:
         """The next free id of each table; ``at_least``: never below what this store handed out."""
