@@ -35,7 +35,7 @@ class IndexState:
         # unchanged re-index then never reads the symbols table).
         self.symbols_loaded = False
         self._symbols_lock = asyncio.Lock()
-        # The ids of symbols that were re-parsed and kept their id (Store.write_batch's keep_ids):
+        # The ids of symbols that were re-parsed and kept their id (store/carried.py):
         # whatever holds something computed from a symbol's old text by its id (the semantic
         # index's vectors) lets it go (take_renewed). None: nobody asked, nothing is gathered.
         self.renewed: set[int] | None = None

@@ -507,10 +507,11 @@ class Store(IndexReads):
                 await db.execute("CREATE TEMP TABLE IF NOT EXISTS gone_files(id INTEGER PRIMARY KEY)")
                 await db.execute("DELETE FROM gone_files")
                 await db.executemany("INSERT OR IGNORE INTO gone_files(id) VALUES (?)", [(i,) for i in gone])
-                # The files' own edges go first: what is left pointing into them is edges elsewhere,
-                # which must be resolved again (a file's calls of its own functions, a third of an
-                # edited argparse.py's, were emptied only to be deleted).
-                if diffed:  # (their edges no new one matched go by id, below)
+                # The files' own edges go first (a file's calls of its own functions, a third of an
+                # edited argparse.py's, were emptied only to be deleted); of a re-parsed file's
+                # (``diffed``), only those no new edge matched: the others keep their rows. What is
+                # left pointing at a symbol that goes is emptied next, to be resolved again.
+                if diffed:
                     await db.execute(
                         f"DELETE FROM edges WHERE file_id IN (SELECT id FROM gone_files) AND file_id NOT IN "
                         f"({','.join(map(str, diffed))})"
