@@ -2227,7 +2227,7 @@ class _FileExtraction:
             if (held := returned.get(callee)) is not None and self._is_parameterless_code(
                 self._owner(node.start_byte), callee
             ):
-                self._note_container(node.start_byte, self._text(left), held)
+                self._note_container(node.start_byte, self._text(left), dict(held))  # (its own, if changed)
 
     def _holds_only_code(self, held: dict, index: int, local) -> bool:
         """Whether every value ``held`` (a container's items, _literal_held) names the module's
