@@ -218,14 +218,17 @@ class EmbeddingJob:
             return [sid for sid, sym in rows.items() if wanted(sym.kind)]
         return [sid for sid, sym in rows.items() if sid not in catalog and wanted(sym.kind)]
 
-    def let_go(self) -> None:
-        """Symbols that left the index, and those re-parsed under the id they had (their text may
-        have changed: IndexState.renewed), leave the semantic index; the next run embeds the latter
-        again (from the stored vectors when their text is unchanged)."""
+    def let_go(self, departed: bool = True) -> None:
+        """Symbols re-parsed under the id they had (their text may have changed:
+        IndexState.renewed) leave the semantic index, and with ``departed`` those that left the
+        index (a pass over every vector: not for each query, whose hits are looked up in the index
+        anyway); the next run embeds the former again (from the stored vectors when their text is
+        unchanged)."""
         renewed = self.state.take_renewed()
         catalog = self.catalog
         if catalog is not None and len(catalog):
-            catalog.retain(self.state.symbols.rows)
+            if departed:
+                catalog.retain(self.state.symbols.rows)
             if renewed:
                 catalog.remove(renewed)
 

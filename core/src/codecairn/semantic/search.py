@@ -56,7 +56,7 @@ class SemanticSearch:
             except TimeoutError:
                 pass
         vector = (await query)[0]
-        job.let_go()  # (a symbol an edit changed is not found by its old text)
+        job.let_go(departed=False)  # (a symbol an edit changed is not found by its old text)
         catalog = job.catalog
         if catalog is None or not len(catalog):
             return SearchAnswer([], not job.loaded.is_set())
