@@ -799,6 +799,7 @@ class _FileExtraction:
         # default values and this file's calls of its own functions: scope -> var -> [(byte, dotted)].
         self.local_values: dict[int, dict[str, list[tuple[int, str]]]] = {}
         self.value_names: set[str] = set()
+        self.noted_values: set[str] = set()  # every name local_values holds, as it grows
         # What this file's module-level functions return, when it says (`-> Order`, or every
         # `return Order(...)`): function name -> type, FLOWED-marked (it is inferred).
         self.return_types: dict[str, str] = {}
@@ -1449,6 +1450,7 @@ class _FileExtraction:
                     self._note_value(start, var, returned)
                 elif (
                     not is_self
+                    and callee in self.noted_values  # (nothing noted: nothing to look up scope by scope)
                     and _is_type_name(held := self._last_before(self.local_values, self._owner(start), callee, start))
                     and self._names_code(held.partition(".")[0])
                 ):  # `kind = make(); order = kind()`: an instance of the class kind holds
@@ -2844,7 +2846,7 @@ class _FileExtraction:
         applied = self._decorations(decorated)
         self._arguments(functions, calls, applied)
         self._chosen(choices)
-        self.value_names = {name for names in self.local_values.values() for name in names}
+        self.value_names = set(self.noted_values)
         self._several_values()
 
     def _chosen(self, assignments) -> None:
@@ -3078,7 +3080,7 @@ class _FileExtraction:
                         got = (self._owner(node.start_byte), self._text(value), node.start_byte)
                     bound.setdefault((at, param), set()).add(got)
 
-        valued = {name for names in self.local_values.values() for name in names}
+        valued = frozenset(self.noted_values)  # as it stands before the calls bind
         through_parameter: list = []
         for node in calls:
             skip = 0  # arguments that are not the target's (`partial(run, first)`: run)
@@ -3438,6 +3440,7 @@ class _FileExtraction:
                 self.field_values.setdefault(owner, {})[name] = f"{self.symbols[owner][1]}.{value}"
             return
         self.local_values.setdefault(owner, {}).setdefault(name, []).append((byte, value))
+        self.noted_values.add(name)
 
     def _held(self, scope: int, name: str, byte: int, depth: int = 0) -> str:
         """What ``name`` holds at ``byte``, followed through names that hold names (a few hops),
@@ -3976,7 +3979,8 @@ _WORD = re.compile(r"[A-Za-z_]\w*", re.ASCII)
 # The key a dict comprehension's values are held under (its keys are computed): no string literal
 # of the source can be it (a NUL in source text is written escaped).
 _ANY_KEY = "\0any"
-_SELF_DEFAULT = re.compile(r"([A-Za-z_]\w*)\s*(?::[^=,()]*)?=\s*([A-Za-z_]\w*)\s*(?=[,)])", re.ASCII)
+# (?<!\w): a name starts at a word boundary only (a search from inside one failed at every letter)
+_SELF_DEFAULT = re.compile(r"(?<!\w)([A-Za-z_]\w*)\s*(?::[^=,()]*)?=\s*([A-Za-z_]\w*)\s*(?=[,)])", re.ASCII)
 _NESTED = re.compile(r"[(\[{'\"#]")  # past "f(": what may hide a ")" that does not end the call
 _PARAMETER_NAME = re.compile(r"\*{0,2}([A-Za-z_]\w*)", re.ASCII)
 
