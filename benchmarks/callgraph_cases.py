@@ -4081,3 +4081,45 @@ for step in Steps(2):
         },
     ),
 ]
+
+# `pick()(first)()`: pick returns ident, ident returns its parameter, so first is what is called
+# (not pick in `other()(pick)()`, where the function other returns gives its parameter another value).
+CASES["direct_calls"] = CASES["direct_calls"] + [
+    (
+        {
+            "main.py": """
+def first():
+    pass
+
+
+def ident(f):
+    return f
+
+
+def rebinds(f):
+    f = first
+    return f
+
+
+def pick():
+    return ident
+
+
+def other():
+    return rebinds
+
+
+def direct():
+    pick()(first)()
+
+
+def rebound():
+    other()(pick)()
+"""
+        },
+        {
+            "main.direct": {"main.pick", "main.ident", "main.first"},
+            "main.rebound": {"main.other", "main.rebinds", "main.first"},
+        },
+    ),
+]

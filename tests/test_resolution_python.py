@@ -3633,3 +3633,56 @@ async def test_a_container_a_function_returns_and_what_an_iterator_gives_are_fol
         assert set(callers) == {"main.use", "main.loop"}, callers
     finally:
         await ws.close()
+
+
+async def test_a_function_returned_then_called_hands_back_what_it_was_passed(tmp_path: Path, cache_dir: Path) -> None:
+    """`pick()(first)()`: pick returns ident, ident returns its parameter, so the last call calls
+    first (a flow edge). Not so when the returned function gives its parameter another value:
+    `other()(pick)()` never calls pick."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            def first():
+                pass
+
+
+            def ident(f):
+                return f
+
+
+            def rebinds(f):
+                f = first
+                return f
+
+
+            def pick():
+                return ident
+
+
+            def other():
+                return rebinds
+
+
+            def direct():
+                pick()(first)()
+
+
+            def rebound():
+                other()(pick)()
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        direct = callees(await a.get_symbol("main.direct"))
+        assert direct.get("main.first") == "flow", direct
+        rebound = callees(await a.get_symbol("main.rebound"))
+        assert "main.pick" not in rebound, rebound
+        callers = python_edges((await a.get_symbol("main.first"))["callers"])
+        assert "main.direct" in callers, callers
+    finally:
+        await ws.close()

@@ -1989,6 +1989,12 @@ class _FileExtraction:
         """What a call of what ``call`` returns gives, when each step is a function of this module
         returning another by name: ``outer()()`` where outer returns middle and middle returns first
         is first (a call ``outer()()()`` calls it)."""
+        held = self._call_value(call)
+        return self._returned(held) if held else ""
+
+    def _call_value(self, call) -> str:
+        """The function of this module ``call`` gives, each step a function returning another by
+        name: ``outer()`` is middle when outer returns middle, ``outer()()`` what middle returns."""
         depth = 0
         while call.type == "call" and depth < RETURN_CHAIN_MAX:
             call = call.child_by_field_name("function")
@@ -2000,7 +2006,7 @@ class _FileExtraction:
             held = self._returned(held)
             if not held:
                 return ""
-        return self._returned(held)
+        return held
 
     def _first_argument(self, assignment) -> str:
         """The dotted name passed first in the call an assignment makes (``partial(send, 1)``)."""
@@ -3666,6 +3672,13 @@ class _FileExtraction:
                 elif _is_type_name(callee) and self._names_code(callee.partition(".")[0]):  # `A()()`: its __call__
                     add(_new(Relation, ("calls", owner, callee + "()", call_line, "", FLOWED + callee + INSTANCE)))
                 elif function is not None and function.type == "call" and (held := self._returned_called(function)):
+                    add(_new(Relation, ("calls", owner, self._text(function) + "()", call_line, "", FLOWED + held)))
+                elif (
+                    function is not None
+                    and function.type == "call"
+                    and (returner := self._call_value(function))
+                    and (held := self._returned_argument(node, returner, owner))
+                ):  # `pick()(first)()`: pick returns ident, ident returns its parameter: first is called
                     add(_new(Relation, ("calls", owner, self._text(function) + "()", call_line, "", FLOWED + held)))
                 elif function is not None and (held := self._lambda_returned(function, owner)):
                     add(_new(Relation, ("calls", owner, self._text(function) + "()", call_line, "", FLOWED + held)))

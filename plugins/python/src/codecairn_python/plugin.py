@@ -66,7 +66,9 @@ def codecairn_languages() -> list[Language]:
             # 16: a container a module function builds and returns is followed (`t = make(); t["a"]()`,
             #     `make()["a"]()`); a loop over an instance whose __iter__ returns it takes what its
             #     __next__ returns (`for f in Steps(): f()`)
-            version="16",
+            # 17: a function a call returns, called in turn, hands back the argument it returns
+            #     (`pick()(first)()`, pick returning ident, ident returning its parameter: first)
+            version="17",
             resolution=ResolutionRules(
                 separator=".",
                 implicit_members=False,
