@@ -84,6 +84,34 @@ def test_a_slow_plugin_is_bounded_and_reported(tmp_path: Path, monkeypatch: pyte
     assert "python" in host.languages
 
 
+def test_plugins_declare_their_languages_side_by_side(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each plugin's hook runs in a thread of its own, all at once: two plugins that each wait
+    for the other (as two grammar packs each wait for their query check) both load. One after the
+    other, the first would give up waiting and be reported."""
+    import threading
+
+    import codecairn.host as host_module
+
+    meeting = threading.Barrier(2, timeout=10)
+    site = tmp_path / "site"
+    for n in (1, 2):
+        _fake_distribution(
+            site,
+            f"cc-waiting-{n}",
+            f"cc_waiting_{n}",
+            "import threading\nfrom codecairn.hookspecs import hookimpl\nmeeting = None\n\n@hookimpl\n"
+            "def codecairn_languages():\n    meeting.wait()\n    return []\n",
+        )
+    monkeypatch.syspath_prepend(str(site))
+    for n in (1, 2):
+        module = __import__(f"cc_waiting_{n}")
+        monkeypatch.setattr(module, "meeting", meeting)
+    monkeypatch.setattr(host_module, "PLUGIN_TIMEOUT_SECONDS", 20.0)
+    host = PluginHost()
+    assert not [f for f in host.failures if f.distribution.startswith("cc-waiting")], host.failures
+    assert {"cc-waiting-1", "cc-waiting-2"} <= {p.distribution for p in host.plugins.values()}
+
+
 def test_an_extractor_named_by_import_path_is_checked_at_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Extractors named "module:function" are imported only in the parse workers; one that is not
     installed is reported when the host loads, not once per file."""
