@@ -3629,6 +3629,7 @@ class _FileExtraction:
         passes_by_head: dict[str, bool] = {}
         own_methods = self._all_method_names()
         callback_starts = self.callback_starts
+        loop_names, attribute_holders = self.loop_names, self.attribute_holders  # (the sets themselves)
         last = len(bounds) - 1
         i, owner, upcoming = 0, owners[0], bounds[1] if last else _END
         for node in nodes:
@@ -3638,13 +3639,14 @@ class _FileExtraction:
                 owner = owners[i]
                 upcoming = bounds[i + 1] if i < last else _END
             call_line = node.start_point[0] + 1
-            if node.type == "subscript":  # `funcs[1]()`: only when the literal says what it holds
+            kind = node.type
+            if kind == "subscript":  # `funcs[1]()`: only when the literal says what it holds
                 held = self._subscript_call(node, owner)
                 for value in (held,) if held.__class__ is str else held:  # `kwargs["a"]()`: each passed
                     if value:
                         add(_new(Relation, ("calls", owner, self._text(node), call_line, "", FLOWED + value)))
                 continue
-            if node.type == "call":  # `factory()()`: what the inner call returns is called
+            if kind == "call":  # `factory()()`: what the inner call returns is called
                 function = node.child_by_field_name("function")
                 callee = _dotted(self._text(function)) if function is not None else ""
                 if (
@@ -3685,7 +3687,7 @@ class _FileExtraction:
                 continue
             receiver, _, name = text[start : node.end_byte].rpartition(".")
             receiver_type = ""
-            if receiver in self.loop_names or (not receiver and name in self.loop_names):
+            if loop_names and (receiver in loop_names or (not receiver and name in loop_names)):
                 if self._loop_calls(owner, receiver, name, start, call_line):
                     continue
             if receiver:
@@ -3703,7 +3705,7 @@ class _FileExtraction:
                     # `self.__class__(...)`: an instance of the class (as `cls()`, the class the method is in)
                     add(_new(Relation, ("calls", owner, name, call_line, "", FLOWED + made)))
                     continue
-                if receiver in self.attribute_holders and (held := self._held(owner, f"{receiver}.{name}", start)):
+                if receiver in attribute_holders and (held := self._held(owner, f"{receiver}.{name}", start)):
                     add(_new(Relation, ("calls", owner, name, call_line, "", FLOWED + held)))
                     continue
                 if name in attribute_names and (held := self._class_attribute(owner, receiver, name, start)):
@@ -3764,8 +3766,9 @@ class _FileExtraction:
                 receiver_type = field_params.get(self._enclosing_class(owner), {}).get(name, "")
             if not receiver_type and owner >= 0:  # `f()`, `f.run()` where f is a parameter: what callers pass
                 through = receiver or name
-                # The signature's text first: most names called are no parameter of their def.
-                if through in symbols[owner][7] and through not in _SELF_NAMES and through.isidentifier():
+                # Then the signature's text (self and cls are in every method's): most names called are no
+                # parameter of their def.
+                if through not in _SELF_NAMES and through in symbols[owner][7] and through.isidentifier():
                     # (not one the def gives another value: `f = wrap(f)`)
                     if through not in self.local_values.get(owner, ()) and through not in self.local_types.get(
                         owner, ()
