@@ -4075,10 +4075,8 @@ for step in Steps(2):
     step()
 """
         },
-        {
-            "main": {"main.Steps.__init__", "main.Steps.__iter__", "main.Steps.__next__", "main.handle"},
-            "main.Steps.__next__": {"builtins.StopIteration"},
-        },
+        # (`raise StopIteration`, bare: no call of the built-in; see the exceptions case below)
+        {"main": {"main.Steps.__init__", "main.Steps.__iter__", "main.Steps.__next__", "main.handle"}},
     ),
 ]
 
@@ -4121,5 +4119,32 @@ def rebound():
             "main.direct": {"main.pick", "main.ident", "main.first"},
             "main.rebound": {"main.other", "main.rebinds", "main.first"},
         },
+    ),
+]
+
+# `raise Refused` makes a Refused (its __init__ runs), as `raise Refused()` does; a built-in exception
+# raised bare (`raise KeyError`, or through a name: `error = ValueError; raise error`) is no call
+# the graph holds, the same one raised with parentheses is (`raise OSError()`: builtins.OSError).
+CASES["exceptions"] = CASES["exceptions"] + [
+    (
+        {
+            "main.py": """
+class Refused(Exception):
+    def __init__(self):
+        pass
+
+
+def check(table, key):
+    if key not in table:
+        raise KeyError
+    if not table[key]:
+        raise Refused
+    error = ValueError
+    if key == "":
+        raise error
+    raise OSError()
+"""
+        },
+        {"main.check": {"main.Refused.__init__", "builtins.OSError"}},
     ),
 ]

@@ -3686,3 +3686,40 @@ async def test_a_function_returned_then_called_hands_back_what_it_was_passed(tmp
         assert "main.direct" in callers, callers
     finally:
         await ws.close()
+
+
+async def test_a_built_in_exception_raised_bare_is_no_call(tmp_path: Path, cache_dir: Path) -> None:
+    """`raise Refused` runs the module's Refused.__init__, as `raise Refused()` does; `raise
+    KeyError` (or `error = ValueError; raise error`) is no call of the built-in in the graph,
+    `raise OSError()` is (external)."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            class Refused(Exception):
+                def __init__(self):
+                    pass
+
+
+            def check(table, key):
+                if key not in table:
+                    raise KeyError
+                if not table[key]:
+                    raise Refused
+                error = ValueError
+                if key == "":
+                    raise error
+                raise OSError()
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        check = await a.get_symbol("main.check")
+        assert callees(check) == {"main.Refused.__init__": "exact"}, check
+        assert check["callees"].get("external") == ["builtins.OSError"], check["callees"]
+    finally:
+        await ws.close()

@@ -921,19 +921,7 @@ class _FileExtraction:
             ]
         )
         self._held_returns()
-        # `raise Failed` makes an instance of Failed, as `raise Failed()` does (a capitalised name:
-        # `raise error` re-raises an instance).
-        raised = [
-            node
-            for node in get("raise.class", ())
-            if _is_type_name(written := self._text(node))
-            or (  # `error = Refused; raise error`: the class it holds is made
-                written in self.value_names
-                and _is_type_name(
-                    self._last_before(self.local_values, self._owner(node.start_byte), written, node.start_byte)
-                )
-            )
-        ]
+        raised = [node for node in get("raise.class", ()) if self._makes_raised(node)]
         # `(first)()`, `(box.handle)()`: the name in the parentheses is called
         bracketed = [n for n in map(_unparenthesized, get("call.parenthesized", ())) if n.type in _NAME_NODES]
         callbacks = self._callbacks(get("call", ()))
@@ -959,6 +947,23 @@ class _FileExtraction:
             partial=has_errors(self.tree),
             extractor="python",
         )
+
+    def _makes_raised(self, node) -> bool:
+        """Whether ``raise Failed`` (``node``: Failed) is a call of the module's or an imported class,
+        as `raise Failed()` is (a capitalised name: `raise error` re-raises an instance; `error =
+        Refused; raise error` makes what error holds). Not a built-in exception the file does not
+        name itself (`raise StopIteration`): raised so, it is no call anyone asks after, and call
+        graphs written by hand leave it out."""
+        written = made = self._text(node)
+        if not _is_type_name(written):
+            if written not in self.value_names:
+                return False
+            made = self._last_before(self.local_values, self._owner(node.start_byte), written, node.start_byte)
+            if not _is_type_name(made):
+                return False
+        elif written in self.value_names:
+            return True  # a name given a value here (`Failed = make()`), built-in or not
+        return made not in _BUILTIN_NAMES or self._names_code(made)
 
     # -- shared small steps --
 

@@ -68,7 +68,9 @@ def codecairn_languages() -> list[Language]:
             #     __next__ returns (`for f in Steps(): f()`)
             # 17: a function a call returns, called in turn, hands back the argument it returns
             #     (`pick()(first)()`, pick returning ident, ident returning its parameter: first)
-            version="17",
+            # 18: a built-in exception raised bare (`raise KeyError`, `error = ValueError; raise error`)
+            #     is no call of it (`raise KeyError()` still is)
+            version="18",
             resolution=ResolutionRules(
                 separator=".",
                 implicit_members=False,
