@@ -345,7 +345,7 @@ _LENGTH = 0
 _LITERAL_NODES = frozenset({"list", "tuple", "dictionary"})
 NESTED_LITERALS = 2  # literals inside a container's literal followed this many levels down
 CHOICE_DEPTH = 6  # conditionals, `or`s and parentheses nested in what a name is given (_choices)
-RETURN_CHAIN_MAX = 3  # calls of calls followed through returned functions (`outer()()()`: _returned_called)
+RETURN_CHAIN_MAX = 3  # calls of calls followed through returned functions (`outer()()()`: _call_value)
 
 
 _APPENDED_NAME = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\Z")  # the name just before ".append("
@@ -1989,13 +1989,6 @@ class _FileExtraction:
         if not name or (params is not None and name in _WORD.findall(self._text(params))):
             return ""
         return name if self._is_parameterless_code(owner, name) else ""
-
-    def _returned_called(self, call) -> str:
-        """What a call of what ``call`` returns gives, when each step is a function of this module
-        returning another by name: ``outer()()`` where outer returns middle and middle returns first
-        is first (a call ``outer()()()`` calls it)."""
-        held = self._call_value(call)
-        return self._returned(held) if held else ""
 
     def _call_value(self, call) -> str:
         """The function of this module ``call`` gives, each step a function returning another by
@@ -3678,14 +3671,13 @@ class _FileExtraction:
                     add(_new(Relation, ("calls", owner, callee + "()", call_line, "", marked)))
                 elif _is_type_name(callee) and self._names_code(callee.partition(".")[0]):  # `A()()`: its __call__
                     add(_new(Relation, ("calls", owner, callee + "()", call_line, "", FLOWED + callee + INSTANCE)))
-                elif function is not None and function.type == "call" and (held := self._returned_called(function)):
-                    add(_new(Relation, ("calls", owner, self._text(function) + "()", call_line, "", FLOWED + held)))
                 elif (
                     function is not None
                     and function.type == "call"
                     and (returner := self._call_value(function))
-                    and (held := self._returned_argument(node, returner, owner))
-                ):  # `pick()(first)()`: pick returns ident, ident returns its parameter: first is called
+                    and (held := self._returned(returner) or self._returned_argument(node, returner, owner))
+                ):  # `outer()()()`: what middle (outer's) returns; `pick()(first)()`: pick returns
+                    # ident, ident returns its parameter: first is called
                     add(_new(Relation, ("calls", owner, self._text(function) + "()", call_line, "", FLOWED + held)))
                 elif function is not None and (held := self._lambda_returned(function, owner)):
                     add(_new(Relation, ("calls", owner, self._text(function) + "()", call_line, "", FLOWED + held)))
