@@ -186,6 +186,11 @@ MIGRATIONS: list[str] = [
     CREATE INDEX IF NOT EXISTS edges_through_parameter ON edges(receiver_type)
         WHERE substr(receiver_type, 1, 1) = '@';
     """,
+    # 9: edges_in holds the resolved edges only (what every read through it asks for; Store.EDGE_INDEXES).
+    """
+    DROP INDEX IF EXISTS edges_in;
+    CREATE INDEX edges_in ON edges(target_id, kind, source_id, resolution, file_id, line) WHERE target_id IS NOT NULL;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
