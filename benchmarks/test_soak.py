@@ -43,6 +43,10 @@ CLIENTS = 3
 IN_FLIGHT = 2  # calls each client keeps going at once
 WARM_UP = max(5.0, SECONDS * 0.2)
 SAMPLE_EVERY = 5.0 if SECONDS >= 120 else 1.0
+# The end's floor is the fewest descriptors open over its last samples, at least 5 s of them: a leak
+# stays open to the end, while a read a busy server is in the middle of can span a few 1-s samples
+# (CI's quick pass once saw an edited file open across its last three, gone when run again).
+END_SAMPLES = max(3, round(5.0 / SAMPLE_EVERY))
 EDIT_EVERY = 1.5
 CALL_SECONDS = 180  # a call not answered by then is a hang
 
@@ -312,10 +316,10 @@ async def _soak(root: Path, cache: Path) -> dict[str, Any]:
                 "rss_mb_end": round(after[-1][1] / 1024, 1) if after else None,
                 "rss_mb_per_minute": round(_slope_per_minute([(t, rss / 1024) for t, rss, _ in after]), 3),
                 "fds_start_floor": len(_floor(after[:3])) if after else None,
-                "fds_end_floor": len(_floor(after[-3:])) if after else None,
+                "fds_end_floor": len(_floor(after[-END_SAMPLES:])) if after else None,
                 # what the end's floor holds that the start's did not: a leak names itself
                 "fds_gained": sorted(
-                    (collections.Counter(_floor(after[-3:])) - collections.Counter(_floor(after[:3]))).elements()
+                    (collections.Counter(_floor(after[-END_SAMPLES:])) - collections.Counter(_floor(after[:3]))).elements()
                 )
                 if after
                 else [],
