@@ -319,7 +319,9 @@ async def _soak(root: Path, cache: Path) -> dict[str, Any]:
                 "fds_end_floor": len(_floor(after[-END_SAMPLES:])) if after else None,
                 # what the end's floor holds that the start's did not: a leak names itself
                 "fds_gained": sorted(
-                    (collections.Counter(_floor(after[-END_SAMPLES:])) - collections.Counter(_floor(after[:3]))).elements()
+                    (
+                        collections.Counter(_floor(after[-END_SAMPLES:])) - collections.Counter(_floor(after[:3]))
+                    ).elements()
                 )
                 if after
                 else [],
