@@ -308,6 +308,7 @@ async def _soak(root: Path, cache: Path) -> dict[str, Any]:
     servers = []
     for pid in pids:
         after = [(t, rss, fds) for t, rss, fds in samples[pid] if t >= WARM_UP]
+        start_floor, end_floor = (_floor(after[:3]), _floor(after[-END_SAMPLES:])) if after else ((), ())
         servers.append(
             {
                 "pid": pid,
@@ -315,16 +316,10 @@ async def _soak(root: Path, cache: Path) -> dict[str, Any]:
                 "rss_mb_start": round(after[0][1] / 1024, 1) if after else None,
                 "rss_mb_end": round(after[-1][1] / 1024, 1) if after else None,
                 "rss_mb_per_minute": round(_slope_per_minute([(t, rss / 1024) for t, rss, _ in after]), 3),
-                "fds_start_floor": len(_floor(after[:3])) if after else None,
-                "fds_end_floor": len(_floor(after[-END_SAMPLES:])) if after else None,
+                "fds_start_floor": len(start_floor) if after else None,
+                "fds_end_floor": len(end_floor) if after else None,
                 # what the end's floor holds that the start's did not: a leak names itself
-                "fds_gained": sorted(
-                    (
-                        collections.Counter(_floor(after[-END_SAMPLES:])) - collections.Counter(_floor(after[:3]))
-                    ).elements()
-                )
-                if after
-                else [],
+                "fds_gained": sorted((collections.Counter(end_floor) - collections.Counter(start_floor)).elements()),
                 "fds_max": max(len(f) for _, _, f in after) if after else None,
                 "fds_per_minute": round(_slope_per_minute([(t, len(fds)) for t, _, fds in after]), 3),
                 "db_fds_max": max(sum(map(_is_database, fds)) for _, _, fds in after) if after else None,
