@@ -3975,6 +3975,60 @@ class Tests(unittest.TestCase):
             "main.Tests.test_cleanup": {"unittest.TestCase.addCleanup", "main.close"},
         },
     ),
+    (
+        # A Tk program: Tk calls a widget's command, a menu entry's, the scroll commands, the
+        # after() and protocol() handlers — each is called where it is handed over.
+        {
+            "main.py": """
+import tkinter as tk
+from tkinter import ttk
+
+
+class App:
+    def __init__(self, root):
+        self.root = root
+        tk.Button(root, text="Quit", command=self.quit)
+        ttk.Checkbutton(root, command=self.toggle)
+        menu = tk.Menu(root)
+        menu.add_command(label="Save", command=save)
+        listing = tk.Listbox(root)
+        bar = tk.Scrollbar(root, command=listing.yview)
+        listing.config(yscrollcommand=bar.set)
+        root.after(100, self.poll)
+        root.protocol("WM_DELETE_WINDOW", self.quit)
+
+    def quit(self):
+        pass
+
+    def toggle(self):
+        pass
+
+    def poll(self):
+        pass
+
+
+def save():
+    pass
+"""
+        },
+        {
+            "main.App.__init__": {
+                "main.App.quit",
+                "main.App.toggle",
+                "main.App.poll",
+                "main.save",
+                "tkinter.Button",
+                "tkinter.ttk.Checkbutton",
+                "tkinter.Menu",
+                "tkinter.Menu.add_command",
+                "tkinter.Listbox",
+                "tkinter.Listbox.config",
+                "tkinter.Listbox.yview",
+                "tkinter.Scrollbar",
+                "tkinter.Scrollbar.set",
+            }
+        },
+    ),
 ]
 
 # An instance of the class a method is in, made through the instance (`self.__class__(...)`,

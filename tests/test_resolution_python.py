@@ -3544,6 +3544,70 @@ async def test_a_function_handed_over_to_be_called_later_lists_who_handed_it(tmp
         await ws.close()
 
 
+async def test_a_tk_program_s_handlers_list_who_hands_them_to_tk(tmp_path: Path, cache_dir: Path) -> None:
+    """Tk calls a widget's command when it is used, a menu entry's when it is chosen, a timer's
+    handler when its time comes and a window protocol's on its event: `get_symbol` of each handler
+    lists the code that handed it over (no handler looks like dead code). A `command=` given to a
+    class that is not Tk's says nothing of that kind."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "forms.py").write_text("class Button:\n    def __init__(self, command=None):\n        pass\n")
+    (root / "main.py").write_text(
+        textwrap.dedent(
+            """
+            import tkinter as tk
+            from tkinter import ttk
+            from tkinter.ttk import Scale
+
+            import forms
+
+
+            class App:
+                def __init__(self, root):
+                    tk.Button(root, text="Quit", command=self.quit)
+                    ttk.Checkbutton(root, command=self.toggle)
+                    Scale(root, command=self.moved)
+                    menu = tk.Menu(root)
+                    menu.add_command(label="Save", command=save)
+                    root.after(100, self.poll)
+                    root.protocol("WM_DELETE_WINDOW", self.quit)
+                    forms.Button(command=unused)
+
+                def quit(self):
+                    pass
+
+                def toggle(self):
+                    pass
+
+                def moved(self, value):
+                    pass
+
+                def poll(self):
+                    pass
+
+
+            def save():
+                pass
+
+
+            def unused():
+                pass
+            """
+        ).lstrip()
+    )
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        for handler in ("quit", "toggle", "moved", "poll"):
+            callers = python_edges((await a.get_symbol(f"main.App.{handler}")).get("callers", {}))
+            assert set(callers) == {"main.App.__init__"}, (handler, callers)
+        assert set(python_edges((await a.get_symbol("main.save")).get("callers", {}))) == {"main.App.__init__"}
+        assert python_edges((await a.get_symbol("main.unused")).get("callers", {})) == {}
+    finally:
+        await ws.close()
+
+
 async def test_a_container_a_function_returns_and_what_an_iterator_gives_are_followed(
     tmp_path: Path, cache_dir: Path
 ) -> None:

@@ -261,6 +261,11 @@ _DECORATOR_MODIFIERS = {
 # batteries) as a statement of a body, not inside an ``if``: the module, class or function warns
 # whenever it is used, so it is deprecated (a "deprecated" modifier on that symbol).
 _DEPRECATION_CALLS = frozenset({"warn", "_deprecated"})
+# Tk calls a widget's command when it is used and its scroll commands as it scrolls; after() and
+# protocol() handlers when their time or event comes.
+_TK_COMMANDS = ("command", "xscrollcommand", "yscrollcommand")
+_TK_WIDGETS = ("Button", "Checkbutton", "Radiobutton", "Scale", "Scrollbar", "OptionMenu", "Spinbox")
+_TK_SCROLLED = ("Listbox", "Text", "Canvas", "Entry", "Treeview", "Combobox")
 # Functions of the standard library that call a function they are given, before they are done
 # with it (`sorted(names, key=_order)` calls _order, `map(parse, lines)` parse as it is iterated)
 # or later, on behalf of the code that handed it over (`threading.Thread(target=self._run)` once
@@ -304,6 +309,12 @@ _CALLBACK_TAKERS: dict[str, tuple[tuple[str, ...] | None, tuple[int, ...], tuple
     "add_writer": (None, (1,), ()),
     "add_signal_handler": (None, (1,), ()),
     "addCleanup": (None, (0,), ()),
+    **dict.fromkeys(_TK_WIDGETS + _TK_SCROLLED, (("tkinter", "tkinter.ttk"), (), _TK_COMMANDS)),
+    **dict.fromkeys(("add_command", "add_checkbutton", "add_radiobutton"), (None, (), ("command",))),
+    **dict.fromkeys(("configure", "config"), (None, (), _TK_COMMANDS)),
+    "after": (None, (1,), ()),
+    "after_idle": (None, (0,), ()),
+    "protocol": (None, (1,), ()),
 }
 _TAKER_ENDINGS = frozenset(name[-3:] for name in _CALLBACK_TAKERS)
 _BUILTIN_NAMES = frozenset(dir(builtins))

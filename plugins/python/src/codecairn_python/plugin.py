@@ -70,7 +70,9 @@ def codecairn_languages() -> list[Language]:
             #     (`pick()(first)()`, pick returning ident, ident returning its parameter: first)
             # 18: a built-in exception raised bare (`raise KeyError`, `error = ValueError; raise error`)
             #     is no call of it (`raise KeyError()` still is)
-            version="18",
+            # 19: Tk's handlers are called where they are handed over (`Button(command=self.quit)`,
+            #     `menu.add_command(command=save)`, `root.after(100, poll)`, `yscrollcommand=bar.set`)
+            version="19",
             resolution=ResolutionRules(
                 separator=".",
                 implicit_members=False,
