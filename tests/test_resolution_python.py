@@ -3547,11 +3547,16 @@ async def test_a_function_handed_over_to_be_called_later_lists_who_handed_it(tmp
 async def test_a_tk_program_s_handlers_list_who_hands_them_to_tk(tmp_path: Path, cache_dir: Path) -> None:
     """Tk calls a widget's command when it is used, a menu entry's when it is chosen, a timer's
     handler when its time comes and a window protocol's on its event: `get_symbol` of each handler
-    lists the code that handed it over (no handler looks like dead code). A `command=` given to a
-    class that is not Tk's says nothing of that kind."""
+    lists the code that handed it over (no handler looks like dead code), also through `from
+    tkinter import *`. A `command=` given to a class that is not Tk's says nothing of that kind."""
     root = tmp_path / "proj"
     root.mkdir()
     (root / "forms.py").write_text("class Button:\n    def __init__(self, command=None):\n        pass\n")
+    (root / "star.py").write_text(
+        "from tkinter import *\n\n\nclass Scale:\n    def __init__(self, command=None):\n        pass\n\n\n"
+        "def go():\n    pass\n\n\ndef slid():\n    pass\n\n\n"
+        "def build(root):\n    Button(root, command=go)\n    Scale(command=slid)\n"
+    )
     (root / "main.py").write_text(
         textwrap.dedent(
             """
@@ -3604,6 +3609,9 @@ async def test_a_tk_program_s_handlers_list_who_hands_them_to_tk(tmp_path: Path,
             assert set(callers) == {"main.App.__init__"}, (handler, callers)
         assert set(python_edges((await a.get_symbol("main.save")).get("callers", {}))) == {"main.App.__init__"}
         assert python_edges((await a.get_symbol("main.unused")).get("callers", {})) == {}
+        # `from tkinter import *`: Tk's Button; not the module's own Scale
+        assert set(python_edges((await a.get_symbol("star.go")).get("callers", {}))) == {"star.build"}
+        assert python_edges((await a.get_symbol("star.slid")).get("callers", {})) == {}
     finally:
         await ws.close()
 

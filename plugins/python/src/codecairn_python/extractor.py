@@ -866,6 +866,7 @@ class _FileExtraction:
         self.named_bases: list[tuple[int, int, int]] = []  # (relation index, class, byte) of `class A(B)`
         self.lambda_scopes = False  # named lambdas added spans after the scopes were indexed
         self.import_sources: dict[str, str] = {}  # local name -> absolute module it came from
+        self.star_sources: set[str] = set()  # modules imported with `from m import *`
         self.module_lambdas: list[tuple[str, Any]] = []  # (name, parameters) of `name = lambda ...`
         # (symbol index, name, parameters) of `name = lambda ...: name`
         self.lambda_returns: list[tuple[int, str, Any]] = []
@@ -1410,6 +1411,7 @@ class _FileExtraction:
             if not names:
                 if any(c.type == "wildcard_import" for c in node.named_children):
                     add(_new(Import, (written, "*", "", node.start_point[0] + 1, "", base)))
+                    self.star_sources.add(base)
                 continue
             for child in names:
                 if child.type == "aliased_import":
@@ -3855,7 +3857,11 @@ class _FileExtraction:
                     )
                 if was or self._is_parameter(function.start_byte, name):
                     continue
-            elif sources.get(name) not in modules:  # `from itertools import groupby`
+            elif sources.get(name) not in modules and not (  # `from itertools import groupby`
+                name not in sources  # `from tkinter import *`, then `Button(...)`, unless the file names its own
+                and not self.star_sources.isdisjoint(modules)
+                and not self._names_code(name)
+            ):
                 continue
             call = function.parent
             arguments = call.child_by_field_name("arguments") if call is not None else None

@@ -71,7 +71,8 @@ def codecairn_languages() -> list[Language]:
             # 18: a built-in exception raised bare (`raise KeyError`, `error = ValueError; raise error`)
             #     is no call of it (`raise KeyError()` still is)
             # 19: Tk's handlers are called where they are handed over (`Button(command=self.quit)`,
-            #     `menu.add_command(command=save)`, `root.after(100, poll)`, `yscrollcommand=bar.set`)
+            #     `menu.add_command(command=save)`, `root.after(100, poll)`, `yscrollcommand=bar.set`);
+            #     a function-taker imported with `from m import *` is one (`accumulate(s, max)`)
             version="19",
             resolution=ResolutionRules(
                 separator=".",
