@@ -3,16 +3,36 @@ are re-parsed (and counted), everything else is skipped, and answers follow."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from codecairn.workspace import Workspace
 from realcode import answers, listed, python_edges, python_qualified
 
+
 pytestmark = pytest.mark.anyio
+
+
+@contextlib.contextmanager
+def statements_asked(store, method: str) -> Iterator[list[tuple[str, tuple]]]:
+    """The (SQL, parameters) the store's ``method`` (``fetch``, ``fetch_writer``) runs meanwhile."""
+    asked: list[tuple[str, tuple]] = []
+    read = getattr(store, method)
+
+    async def recorded(sql: str, params=()):
+        asked.append((sql, tuple(params)))
+        return await read(sql, params)
+
+    setattr(store, method, recorded)
+    try:
+        yield asked
+    finally:
+        setattr(store, method, read)
 
 
 async def test_only_changed_files_are_reparsed_and_answers_follow(stdlib_part: Path, cache_dir: Path) -> None:
@@ -216,16 +236,8 @@ async def test_callers_are_read_from_an_index_of_the_resolved_edges_only(tmp_pat
 
     async def check(ws: Workspace) -> None:
         store = ws.store
-        asked: list[tuple[str, tuple]] = []
-        read = store.fetch
-
-        async def recorded(sql: str, params=()):
-            asked.append((sql, tuple(params)))
-            return await read(sql, params)
-
-        store.fetch = recorded  # type: ignore[method-assign]
-        helper = await answers(ws).get_symbol("a.helper")
-        store.fetch = read  # type: ignore[method-assign]
+        with statements_asked(store, "fetch") as asked:
+            helper = await answers(ws).get_symbol("a.helper")
         assert python_edges(helper["callers"]) == {"b.use": "import"}, helper["callers"]
         use = await answers(ws).get_symbol("b.use")
         assert "mystery" in str(use["callees"]) and "builtins.len" in str(use["callees"]), use["callees"]
@@ -281,16 +293,8 @@ async def test_calls_through_a_parameter_are_found_without_reading_every_edge(tm
     ws = await Workspace.open(tmp_path)
     try:
         store = ws.store
-        asked: list[tuple[str, tuple]] = []
-        read = store.fetch_writer
-
-        async def recorded(sql: str, params=()):
-            asked.append((sql, tuple(params)))
-            return await read(sql, params)
-
-        store.fetch_writer = recorded  # type: ignore[method-assign]
-        found = await store.calls_through_parameters([], ["runner.Runner.__init__"])
-        store.fetch_writer = read  # type: ignore[method-assign]
+        with statements_asked(store, "fetch_writer") as asked:
+            found = await store.calls_through_parameters([], ["runner.Runner.__init__"])
         assert [(e[4], e[5]) for e in found] == [("_job", "self")], found
         assert asked
         for sql, params in asked:
