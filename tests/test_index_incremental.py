@@ -14,7 +14,6 @@ import pytest
 from codecairn.workspace import Workspace
 from realcode import answers, listed, python_edges, python_qualified
 
-
 pytestmark = pytest.mark.anyio
 
 
