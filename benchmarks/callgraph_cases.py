@@ -3977,7 +3977,7 @@ class Tests(unittest.TestCase):
     ),
     (
         # A Tk program: Tk calls a widget's command, a menu entry's, the scroll commands, the
-        # after() and protocol() handlers — each is called where it is handed over.
+        # after(), protocol() and bind() handlers — each is called where it is handed over.
         {
             "main.py": """
 import tkinter as tk
@@ -3994,6 +3994,7 @@ class App:
         listing = tk.Listbox(root)
         bar = tk.Scrollbar(root, command=listing.yview)
         listing.config(yscrollcommand=bar.set)
+        listing.bind("<Double-1>", self.toggle)
         root.after(100, self.poll)
         root.protocol("WM_DELETE_WINDOW", self.quit)
 
@@ -4023,6 +4024,7 @@ def save():
                 "tkinter.Menu.add_command",
                 "tkinter.Listbox",
                 "tkinter.Listbox.config",
+                "tkinter.Listbox.bind",
                 "tkinter.Listbox.yview",
                 "tkinter.Scrollbar",
                 "tkinter.Scrollbar.set",

@@ -3546,9 +3546,10 @@ async def test_a_function_handed_over_to_be_called_later_lists_who_handed_it(tmp
 
 async def test_a_tk_program_s_handlers_list_who_hands_them_to_tk(tmp_path: Path, cache_dir: Path) -> None:
     """Tk calls a widget's command when it is used, a menu entry's when it is chosen, a timer's
-    handler when its time comes and a window protocol's on its event: `get_symbol` of each handler
-    lists the code that handed it over (no handler looks like dead code), also through `from
-    tkinter import *`. A `command=` given to a class that is not Tk's says nothing of that kind."""
+    handler when its time comes, a window protocol's and a bound event's on their event:
+    `get_symbol` of each handler lists the code that handed it over (no handler looks like dead
+    code), also through `from tkinter import *`. A `command=` given to a class that is not Tk's,
+    or a `bind` whose first argument is no event sequence, says nothing of that kind."""
     root = tmp_path / "proj"
     root.mkdir()
     (root / "forms.py").write_text("class Button:\n    def __init__(self, command=None):\n        pass\n")
@@ -3565,6 +3566,7 @@ async def test_a_tk_program_s_handlers_list_who_hands_them_to_tk(tmp_path: Path,
             from tkinter.ttk import Scale
 
             import forms
+            from inspect import signature
 
 
             class App:
@@ -3576,7 +3578,9 @@ async def test_a_tk_program_s_handlers_list_who_hands_them_to_tk(tmp_path: Path,
                     menu.add_command(label="Save", command=save)
                     root.after(100, self.poll)
                     root.protocol("WM_DELETE_WINDOW", self.quit)
+                    root.bind("<Key>", self.pressed)
                     forms.Button(command=unused)
+                    signature.bind(1, unused)  # no event sequence: not Tk's bind
 
                 def quit(self):
                     pass
@@ -3588,6 +3592,9 @@ async def test_a_tk_program_s_handlers_list_who_hands_them_to_tk(tmp_path: Path,
                     pass
 
                 def poll(self):
+                    pass
+
+                def pressed(self, event):
                     pass
 
 
@@ -3604,7 +3611,7 @@ async def test_a_tk_program_s_handlers_list_who_hands_them_to_tk(tmp_path: Path,
     try:
         await ws.index_now()
         a = answers(ws)
-        for handler in ("quit", "toggle", "moved", "poll"):
+        for handler in ("quit", "toggle", "moved", "poll", "pressed"):
             callers = python_edges((await a.get_symbol(f"main.App.{handler}")).get("callers", {}))
             assert set(callers) == {"main.App.__init__"}, (handler, callers)
         assert set(python_edges((await a.get_symbol("main.save")).get("callers", {}))) == {"main.App.__init__"}

@@ -266,6 +266,9 @@ _DEPRECATION_CALLS = frozenset({"warn", "_deprecated"})
 _TK_COMMANDS = ("command", "xscrollcommand", "yscrollcommand")
 _TK_WIDGETS = ("Button", "Checkbutton", "Radiobutton", "Scale", "Scrollbar", "OptionMenu", "Spinbox")
 _TK_SCROLLED = ("Listbox", "Text", "Canvas", "Entry", "Treeview", "Combobox")
+# An event's handler: `widget.bind("<Escape>", self.close)`, `bind_class(cls, "<Key>", f)`; only when
+# the argument before it reads as a Tk event sequence ("<...>": `signature.bind(a, b)` is no binding).
+_TK_BINDERS = {"bind": 1, "bind_all": 1, "bind_class": 2, "tag_bind": 2}
 # Functions of the standard library that call a function they are given, before they are done
 # with it (`sorted(names, key=_order)` calls _order, `map(parse, lines)` parse as it is iterated)
 # or later, on behalf of the code that handed it over (`threading.Thread(target=self._run)` once
@@ -315,6 +318,7 @@ _CALLBACK_TAKERS: dict[str, tuple[tuple[str, ...] | None, tuple[int, ...], tuple
     "after": (None, (1,), ()),
     "after_idle": (None, (0,), ()),
     "protocol": (None, (1,), ()),
+    **{name: (None, (position,), ()) for name, position in _TK_BINDERS.items()},
 }
 _TAKER_ENDINGS = frozenset(name[-3:] for name in _CALLBACK_TAKERS)
 _BUILTIN_NAMES = frozenset(dir(builtins))
@@ -3824,6 +3828,13 @@ class _FileExtraction:
         if passing:
             self._passes(passing)
 
+    def _tk_event_before(self, arguments, position: int) -> bool:
+        """Whether the argument before ``position`` is a string that reads as a Tk event sequence."""
+        given = [a for a in arguments.named_children if a.type != "comment"]
+        if len(given) <= position or given[position - 1].type != "string":
+            return False
+        return self._text(given[position - 1]).lstrip("rRbBuU")[1:2] == "<"
+
     def _callbacks(self, functions) -> list:
         """The functions passed to a standard-library function that calls them, then or later
         (_CALLBACK_TAKERS: `sorted(names, key=_order)`, `map(parse, lines)`, `items.sort(key=
@@ -3866,6 +3877,8 @@ class _FileExtraction:
             call = function.parent
             arguments = call.child_by_field_name("arguments") if call is not None else None
             if arguments is None or arguments.type != "argument_list":
+                continue
+            if name in _TK_BINDERS and not self._tk_event_before(arguments, _TK_BINDERS[name]):
                 continue
             position = 0
             for argument in arguments.named_children:

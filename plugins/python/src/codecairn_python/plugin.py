@@ -73,7 +73,8 @@ def codecairn_languages() -> list[Language]:
             # 19: Tk's handlers are called where they are handed over (`Button(command=self.quit)`,
             #     `menu.add_command(command=save)`, `root.after(100, poll)`, `yscrollcommand=bar.set`);
             #     a function-taker imported with `from m import *` is one (`accumulate(s, max)`)
-            version="19",
+            # 20: a bound Tk event's handler too (`widget.bind("<Escape>", self.close)`)
+            version="20",
             resolution=ResolutionRules(
                 separator=".",
                 implicit_members=False,
