@@ -160,3 +160,42 @@ async def test_a_helper_process_loads_the_edges_to_the_same_result_and_a_cancel_
         assert await edge_rows(ws) == expected
     finally:
         await ws.close()
+
+
+async def test_a_chunk_the_helper_cannot_write_fails_the_run_with_its_own_error_and_the_next_run_starts_over(
+    stdlib_part: Path, cache_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CODECAIRN_CACHE_DIR", str(tmp_path / "reference"))
+    ref = await Workspace.open(stdlib_part)
+    try:
+        await ref.index_now()
+        expected = await edge_rows(ref)
+    finally:
+        await ref.close()
+
+    # Chunks of 500, two on their way at a time; SQLite itself refuses a row of the second chunk (a
+    # trigger of the database, so the helper's connection meets it too) when the third chunk, which
+    # it would take, is already handed over.
+    monkeypatch.setattr(pipeline, "HELPER_LOADS_EDGES", 0)
+    monkeypatch.setattr(pipeline, "RESOLVE_CHUNK", 500)
+    monkeypatch.setenv("CODECAIRN_CACHE_DIR", str(cache_dir))
+    ws = await Workspace.open(stdlib_part)
+    try:
+        await ws.store.db.execute(
+            f"CREATE TRIGGER refuse_second_chunk BEFORE INSERT ON edges WHEN NEW.id = {expected[600][0]} "
+            "BEGIN SELECT RAISE(ABORT, 'disk refused the chunk'); END"
+        )
+        await ws.store.db.commit()
+        with pytest.raises(Exception, match="disk refused the chunk"):
+            await ws.index_now()
+        stored = await edge_rows(ws)
+        # The first chunk only: neither the one that failed nor the one handed over after it.
+        assert [r[0] for r in stored] == [r[0] for r in expected[:500]]
+        assert await ws.store.get_meta("edges_pending") == "1"
+        await ws.store.db.execute("DROP TRIGGER refuse_second_chunk")
+        await ws.store.db.commit()
+        again = await ws.index_now()
+        assert not again.cancelled
+        assert await edge_rows(ws) == expected
+    finally:
+        await ws.close()

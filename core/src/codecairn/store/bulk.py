@@ -10,6 +10,7 @@ import sqlite3
 from codecairn.store.store import INSERT_EDGES_SQL
 
 _connections: dict[str, sqlite3.Connection] = {}
+_failed: set[str] = set()  # databases a chunk of edges failed to go into (insert_edges)
 
 
 def _connection(path: str) -> sqlite3.Connection:
@@ -26,13 +27,18 @@ def _connection(path: str) -> sqlite3.Connection:
 
 
 def insert_edges(path: str, rows: list[tuple]) -> int:
-    """In the helper: one chunk, one transaction."""
+    """In the helper: one chunk, one transaction. Once a chunk fails, so does every later one: the
+    indexing process counts the chunks written from the first (EdgeLoader), and a later chunk
+    already on its way must not leave a hole behind the one that failed."""
+    if path in _failed:
+        raise RuntimeError("an earlier chunk of edges was not written")
     conn = _connection(path)
     conn.execute("BEGIN IMMEDIATE")
     try:
         conn.executemany(INSERT_EDGES_SQL, rows)
         conn.execute("COMMIT")
     except BaseException:
+        _failed.add(path)
         with contextlib.suppress(sqlite3.Error):  # SQLite may have rolled back already
             conn.execute("ROLLBACK")
         raise
@@ -51,4 +57,5 @@ def build_indexes(path: str, statements: list[str]) -> None:
     try:
         create_indexes(path, statements)
     finally:
+        _failed.discard(path)
         _connections.pop(path).close()

@@ -581,11 +581,12 @@ class Store(IndexReads):
     }
     # Kept up while a first index's edges load (index/edge_loader.py) instead of built after: the
     # rows come file by file with rising ids, so edges_file and edges_out grow at their end, and
-    # edges_unresolved takes only the unresolved fifth. Built after the load they were ≈ 0.6 s of
-    # CPython's Lib's resolution phase with the indexing process waiting; kept up, the helper
-    # spends that time while the next chunk resolves. edges_in and edges_target take rows all
-    # over their range: one sort at the end costs less than keeping them up (measured).
-    EDGE_INDEXES_KEPT_WHILE_LOADING = ("edges_file", "edges_out", "edges_unresolved", "edges_through_parameter")
+    # few calls go through a parameter. Built after the load they were ≈ 0.6 s of CPython's Lib's
+    # resolution phase with the indexing process waiting; kept up, the helper spends that time
+    # while the next chunk resolves. edges_in, edges_target and edges_unresolved take rows all over
+    # their range (by target, by name): one sort at the end costs less than keeping them up
+    # (edges_unresolved: 0.25-0.3 s of the helper's inserts, 0.07-0.09 s to build at the end).
+    EDGE_INDEXES_KEPT_WHILE_LOADING = ("edges_file", "edges_out", "edges_through_parameter")
 
     @_writes
     async def drop_edge_indexes(self) -> None:
