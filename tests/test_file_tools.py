@@ -275,6 +275,67 @@ async def test_edit_symbol_replaces_a_method_by_name(ws) -> None:
     assert other["lines"].split("-")[0] == "19"
 
 
+DECORATED = """class Text:
+    def __init__(self):
+        self.text = ""
+
+    # How wide the text is on screen.
+    @property
+    def cell_len(self) -> int:
+        return len(self.text)
+
+    @app.route(
+        "/render",
+        methods=["GET"],
+    )
+    @cached
+    def render(self):
+        return self.text
+"""
+
+POINT = """/// A point on the plane.
+#[derive(Debug, Clone)]
+pub struct Point {
+    x: i32,
+}
+"""
+
+
+async def test_a_symbol_s_decorators_are_its_own_to_read_and_edit_and_code_before_it_goes_above_them(
+    ws,
+) -> None:
+    root = Path(ws.root)
+    (root / "app" / "text.py").write_text(DECORATED)
+    (root / "src").mkdir()
+    (root / "src" / "point.rs").write_text(POINT)
+    await ws.indexer.run()
+    read = await call(ws, "read_symbol", name="Text.cell_len")
+    assert read["source"].startswith("    @property\n    def cell_len") and read["lines"] == "6-8"
+    multi = await call(ws, "read_symbol", name="Text.render")
+    assert multi["source"].startswith("    @app.route(\n") and multi["lines"] == "10-16"
+
+    # Before it: above its comment and decorator, which stay with it
+    helper = "    def helper(self) -> int:\n        return 1\n\n"
+    await call(ws, "edit_symbol", name="Text.cell_len", position="before", new_text=helper)
+    text = (root / "app" / "text.py").read_text()
+    assert "\n\n" + helper + "    # How wide the text is on screen.\n    @property\n    def cell_len" in text
+    cell_len, helper_symbol = (
+        await call(ws, "get_symbol", name="Text.cell_len"),
+        await call(ws, "get_symbol", name="helper"),
+    )
+    assert "property" in str(cell_len) and "property" not in str(helper_symbol), (cell_len, helper_symbol)
+
+    # Replaced with what read_symbol showed, changed: the decorators are not doubled
+    shown = (await call(ws, "read_symbol", name="Text.render"))["source"]
+    await call(ws, "edit_symbol", name="Text.render", new_text=shown.replace("self.text", "self.text.upper()") + "\n")
+    text = (root / "app" / "text.py").read_text()
+    assert text.count("@app.route(") == 1 and text.count("@cached") == 1 and "self.text.upper()" in text
+
+    # Rust: above the doc comment and the attribute
+    await call(ws, "edit_symbol", name="Point", position="before", new_text="use std::fmt;\n\n")
+    assert (root / "src" / "point.rs").read_text() == "use std::fmt;\n\n" + POINT
+
+
 async def test_edit_files_is_all_or_nothing(ws) -> None:
     root = Path(ws.root)
     service = (root / "app/service.py").read_bytes()

@@ -14,9 +14,10 @@ import datetime as dt
 from typing import Any
 
 from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, ToolError, quoted
+from codecairn.files.attached import decorated_start, leading_start
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, ToolHints, hookimpl
 from codecairn.limits import MAX_BATCH_FILES
-from codecairn.model import FileChange, TextEdit, WriteReport
+from codecairn.model import FileChange, IndexedSymbol, TextEdit, WriteReport
 from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
 from codecairn.tools.shaping import LIST_LIMIT, bounded, line_span, symbols_by_path
@@ -116,10 +117,13 @@ async def edit_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         }
     sym = found[0]
     target = ctx.path_of(sym)
+    start = sym.start_line
+    if position != "after":  # its decorators are its own (read_symbol shows them), and so are its comments
+        start = await _attached_start(ctx, target, sym, position)
     if position == "replace":
-        change = TextEdit("lines", args["new_text"], start_line=sym.start_line, end_line=sym.end_line)
+        change = TextEdit("lines", args["new_text"], start_line=start, end_line=sym.end_line)
     elif position == "before":
-        change = TextEdit("insert", args["new_text"], start_line=sym.start_line)
+        change = TextEdit("insert", args["new_text"], start_line=start)
     else:
         change = TextEdit("insert", args["new_text"], start_line=sym.end_line + 1)
     report = await ctx.write_files(
@@ -129,8 +133,19 @@ async def edit_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     )
     answer = report_answer(report, single=True)
     answer["symbol"] = sym.qualified_name
-    answer["lines"] = line_span(sym.start_line, sym.end_line)
+    answer["lines"] = line_span(start if position == "replace" else sym.start_line, sym.end_line)
     return answer
+
+
+async def _attached_start(ctx: ToolContext, path: str, sym: IndexedSymbol, position: str) -> int:
+    """Where a replace of the symbol starts (its decorators: the lines read_symbol shows), or where
+    code inserted before it goes (above its decorators and the comments directly above them)."""
+    f = ctx.file_by_id(sym.file_id)
+    if f is None:
+        return sym.start_line
+    lines = (await ctx.read_file(path)).decode("utf-8", "replace").splitlines()
+    find = decorated_start if position == "replace" else leading_start
+    return find(lines, sym.start_line, f.language)
 
 
 async def undo(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -264,7 +279,8 @@ def codecairn_tools() -> list[Tool]:
         ),
         Tool(
             "edit_symbol",
-            "Replace a symbol's lines with new_text, or insert new_text before/after it, by qualified name "
+            "Replace a symbol's lines (its decorators included, as read_symbol shows them) with new_text, or insert "
+            "new_text before it (above its decorators and comments) or after it, by qualified name "
             "(path/line narrow an ambiguous one; ambiguity changes nothing and lists candidates).",
             {
                 "type": "object",

@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from codecairn.errors import NOT_FOUND, ToolError, quoted
+from codecairn.files.attached import decorated_start
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
 from codecairn.model import (
     CALLABLE_KINDS,
@@ -24,6 +25,7 @@ from codecairn.tools.shaping import (
     Places,
     bounded,
     header,
+    line_span,
     local_name,
     members_by_kind,
     resolution_of,
@@ -223,7 +225,11 @@ async def read_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
             "the file changed since it was indexed; lines may have moved (re-index or wait for the watcher)"
         )
     lines = data.decode("utf-8", "replace").splitlines()
-    start = max(sym.start_line, 1)
+    f = ctx.file_by_id(sym.file_id)
+    # From its decorators on (`@property`, `#[derive(...)]`): what edit_symbol replaces
+    start = max(decorated_start(lines, sym.start_line, f.language) if f is not None else sym.start_line, 1)
+    if start != sym.start_line:
+        answer["lines"] = line_span(start, sym.end_line)
     end = min(sym.end_line, len(lines), start + max(1, max_lines) - 1)
     out, size = [], 0
     for i in range(start - 1, end):
@@ -332,7 +338,8 @@ def codecairn_tools() -> list[Tool]:
         ),
         Tool(
             "read_symbol",
-            "The source of one symbol, read from disk now (bounded); says if the file changed since indexing.",
+            "The source of one symbol, its decorators included, read from disk now (bounded); says if the file "
+            "changed since indexing.",
             {
                 "type": "object",
                 "properties": {**_SELECT, "max_lines": {"type": "integer", "minimum": 1, "maximum": 2000}},
