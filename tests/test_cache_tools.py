@@ -84,6 +84,11 @@ async def test_index_paths_invalidate_and_refusals(tree: Path, cache_dir: Path) 
             assert full["parsed"] == dropped["invalidated"] - 1  # the json files, found new by the walk
             assert (await ask(session, "get_symbol", {"name": "json.decoder.JSONDecoder"}))["path"] == "json/decoder.py"
 
+            # "." is the whole root, as for index
+            everything = await ask(session, "invalidate", {"paths": ["."]})
+            assert everything["invalidated"] == before["files"] and "not_indexed" not in everything, everything
+            assert (await ask(session, "stats"))["files"] == 0
+
 
 async def test_clear_keeps_memories_and_notes_unless_asked(tree: Path, cache_dir: Path) -> None:
     async with stdio_client(serve(tree, cache_dir)) as (read, write):

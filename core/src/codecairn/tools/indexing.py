@@ -43,7 +43,7 @@ async def index(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 
 async def invalidate(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     given = [ctx.resolve_path(p) for p in args["paths"]]  # all confined before anything is dropped
-    dropped = await ctx.invalidate(given)
+    dropped = await ctx.invalidate(args["paths"])  # (confined again there: "." is the root, "" is not a path)
     answer: dict[str, Any] = {"invalidated": dropped.files, "symbols": dropped.symbols}
     if dropped.paths:
         answer["paths"] = dropped.paths[:PATHS_SHOWN]
