@@ -336,6 +336,20 @@ async def test_a_symbol_s_decorators_are_its_own_to_read_and_edit_and_code_befor
     assert (root / "src" / "point.rs").read_text() == "use std::fmt;\n\n" + POINT
 
 
+async def test_a_name_that_exists_but_not_where_the_path_or_line_says_is_told_apart_from_an_unknown_name(
+    ws,
+) -> None:
+    in_other_file = await refused(ws, "get_symbol", name="make_cache", path="app/user_controller.py")
+    assert in_other_file.code == "not_found" and "in 'app/user_controller.py'" in in_other_file.message
+    assert list(in_other_file.details["elsewhere"]) == ["app/service.py"]
+    past_the_end = await refused(ws, "read_symbol", name="make_cache", line=1_000_000)
+    assert "at line 1000000" in past_the_end.message and "1 elsewhere" in past_the_end.message
+    nowhere = await refused(ws, "get_symbol", name="make_cache", path="app/nope.py")
+    assert "(not an indexed file)" in nowhere.message
+    unknown = await refused(ws, "get_symbol", name="make_cachez", path="app/service.py")
+    assert unknown.message == "no symbol named 'make_cachez'" and "elsewhere" not in unknown.details
+
+
 async def test_edit_files_is_all_or_nothing(ws) -> None:
     root = Path(ws.root)
     service = (root / "app/service.py").read_bytes()

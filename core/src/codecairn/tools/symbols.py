@@ -83,6 +83,19 @@ async def one_symbol(ctx: ToolContext, name: str, path: str | None, line: int | 
     """The symbol a name (narrowed by path and line) means; ambiguity is an answer (candidates),
     nothing is a not_found error that suggests near names."""
     candidates = ctx.lookup(name, path, line)
+    if not candidates and (path is not None or line is not None) and (elsewhere := ctx.lookup(name)):
+        # The name is known: it is the path or the line that finds nothing, so say that
+        where = []
+        if path is not None:
+            indexed = ctx.file(ctx.resolve_path(path)) is not None
+            where.append(f"in {quoted(path)}" + ("" if indexed else " (not an indexed file)"))
+        if line is not None:
+            where.append(f"at line {line}")
+        raise ToolError(
+            NOT_FOUND,
+            f"no symbol named {quoted(name)} {' '.join(where)}; {len(elsewhere)} elsewhere (elsewhere lists them)",
+            elsewhere=symbols_by_path(ctx, elsewhere[:LIST_LIMIT]),
+        )
     if not candidates:
         last = [p for p in _NAME_PARTS.split(name) if p][-1:] or [name]
         near = await ctx.find_symbols(name=last[0], limit=5, match="substring")
