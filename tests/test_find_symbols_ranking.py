@@ -49,6 +49,22 @@ async def test_exact_matches_are_listed_and_the_rest_counted(ws: Workspace) -> N
     assert all(short(n).startswith("decode") for n in names(prefix)) and "prefix" not in prefix.get("not_listed", {})
 
 
+async def test_a_name_with_its_qualifier_finds_the_symbols_it_qualifies(ws: Workspace) -> None:
+    rows = ws.state.symbols.rows.values()
+    decode = await answers(ws).find_symbols(name="JSONDecoder.decode")
+    assert names(decode) == ["json.decoder.JSONDecoder.decode"]
+    assert names(await answers(ws).find_symbols(name="json.decoder.jsondecoder")) == ["json.decoder.JSONDecoder"]
+    # the qualifier as written, the last part by the usual tiers (every Logger method starting "warn")
+    warn = await answers(ws).find_symbols(name="Logger.warn", match="prefix", limit=50)
+    expected = {
+        s.qualified_name for s in rows if s.qualified_name.startswith("logging.Logger.") and s.name.startswith("warn")
+    }
+    assert set(names(warn)) == expected and len(expected) >= 2
+    # a module is found by its dotted name, as before
+    assert names(await answers(ws).find_symbols(name="json.decoder", kinds=["module"])) == ["json.decoder"]
+    assert (await answers(ws).find_symbols(name="NoSuchClass.decode"))["results"] == {}
+
+
 async def test_exact_then_prefix_then_substring_and_types_first_within_each(ws: Workspace) -> None:
     decode = await answers(ws).find_symbols(name="decode", match="substring", limit=500)
     # Grouped by file: each group in rank order, the groups where their first symbol ranks.

@@ -68,7 +68,7 @@ from codecairn.query.diff import parse
 from codecairn.query.graph_index import CALL_KINDS
 from codecairn.query.hierarchy import hierarchy, overriding
 from codecairn.query.lookup import lookup
-from codecairn.query.names import symbol_filter
+from codecairn.query.names import qualified, symbol_filter
 from codecairn.query.references import scan
 from codecairn.store import console
 from codecairn.store import graph as graph_reads
@@ -180,6 +180,8 @@ class ServedContext:
         rows = self._state.symbols.rows
         unlisted: dict[str, int] = {}
         if name and not pattern and query is None:
+            if not self._state.symbols.exact_matches(name):  # (a TypeScript module is named `src/a/b`)
+                name, keep = qualified(name, keep)  # `Console.print`: print, in Console
             ranked, total, at_least, unlisted = await self._ws.names.find_name(name, keep, limit, match)
         elif query is None or name or pattern:
             ranked, total, at_least = await self._ws.names.find(name, pattern, keep, SEMANTIC_POOL if query else limit)

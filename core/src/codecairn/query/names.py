@@ -20,7 +20,7 @@ from typing import NamedTuple
 from codecairn.index.state import IndexState
 from codecairn.index.symbol_index import GLOB_SLICE_CHARS, GRAM, build_grams, glob_regex, glob_scan
 from codecairn.model import IndexedSymbol
-from codecairn.query.lookup import kind_rank
+from codecairn.query.lookup import kind_rank, name_parts
 
 Keep = Callable[[IndexedSymbol], bool]
 
@@ -60,6 +60,24 @@ def symbol_filter(
         return True
 
     return keep
+
+
+def qualified(name: str, keep: Keep | None) -> tuple[str, Keep | None]:
+    """``Console.print`` (``rich.console.Console``, ``fmt::Display``): the name searched is the last
+    part, and only symbols whose qualified name ends in the parts before it (any case) are kept,
+    as get_symbol reads a suffix of a qualified name. A plain name comes back as it is."""
+    parts = name_parts(name)
+    if len(parts) < 2:
+        return name, keep
+    wanted = [p.lower() for p in parts[:-1]]
+    before = -len(wanted) - 1
+
+    def in_qualifier(sym: IndexedSymbol) -> bool:
+        if keep is not None and not keep(sym):
+            return False
+        return [p.lower() for p in name_parts(sym.qualified_name)[before:-1]] == wanted
+
+    return parts[-1], in_qualifier
 
 
 class NameSearch:
