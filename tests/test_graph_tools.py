@@ -277,6 +277,14 @@ async def test_architecture_finds_packages_cycles_entry_points_and_fits_the_map(
             def again():
                 return main()
             """,
+        "shop/render.py": """
+            from shop.console import group
+
+
+            @group()
+            def render_lines():
+                yield "a rendering helper named like a click group, not a command"
+            """,
     })  # fmt: skip
     ws = await Workspace.open(root)
     try:

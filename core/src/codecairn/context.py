@@ -82,8 +82,10 @@ Progress = Callable[[float, float | None, str | None], Awaitable[None]]
 READ_MAX_FILE_BYTES = 64 * 1024 * 1024  # read_file's default ceiling
 SEMANTIC_POOL = 200  # name matches fused with the semantic ranking
 MATCH_TIERS = ("exact", "prefix", "substring")  # find_symbols' match: the name tiers listed
-# Decorators that make a function a command-line entry point (click, typer, cyclopts...).
+# Decorators that make a function a command-line entry point, in a file that imports a library
+# that has them (rich's `@group()` makes a renderable, not a command).
 CLI_DECORATORS = (".command", "@command", ".group", "@group")
+CLI_LIBRARIES = ("click", "asyncclick", "rich_click", "cloup", "typer", "cyclopts")
 MAP_CANDIDATES = 2000  # ranked symbols a repository map is packed from
 # Token budgets are counted as the metrics count (one cl100k encoding in the process); without the
 # tokenizer, over-estimated (3 bytes a token), so that a map said to fit its budget does fit it.
@@ -507,7 +509,7 @@ class ServedContext:
     async def entry_points(self) -> dict[str, list[IndexedSymbol]]:
         async def compute() -> dict[str, list[IndexedSymbol]]:
             rows = self._state.symbols.rows
-            cli = await graph_reads.symbols_with_modifier(self._ws.store, CLI_DECORATORS, 200)
+            cli = await graph_reads.symbols_with_modifier(self._ws.store, CLI_DECORATORS, 200, CLI_LIBRARIES)
             routes = [s for s in rows.values() if s.kind == "route"]
             return {
                 "main": architecture.main_functions(self._state),

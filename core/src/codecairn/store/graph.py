@@ -204,14 +204,23 @@ async def resolution_counts(store: Store) -> list[tuple[str, str | None, int]]:
     return await store.fetch("SELECT kind, resolution, COUNT(*) FROM edges GROUP BY kind, resolution")
 
 
-async def symbols_with_modifier(store: Store, suffixes: Collection[str], limit: int) -> list[int]:
+async def symbols_with_modifier(
+    store: Store, suffixes: Collection[str], limit: int, imported: Collection[str] = ()
+) -> list[int]:
     """Ids of symbols one of whose modifiers (decorators, annotations as written: ``@click.command``)
-    ends with one of ``suffixes`` (``.command``) or is one (``@command``)."""
+    ends with one of ``suffixes`` (``.command``) or is one (``@command``); with ``imported``, only
+    in files that import one of those packages (``@group()`` of a file that imports no CLI
+    library is some other group)."""
     conds, params = [], []
     for suffix in suffixes:
         conds.append("(' ' || modifiers || ' ') LIKE ? ESCAPE '\\'")
         params.append(f"%{_like(suffix)} %")
     if not conds:
         return []
-    rows = await store.fetch(f"SELECT id FROM symbols WHERE {' OR '.join(conds)} ORDER BY id LIMIT ?", (*params, limit))
+    where = f"({' OR '.join(conds)})"
+    if imported:
+        top = "CASE WHEN instr(i.module, '.') > 0 THEN substr(i.module, 1, instr(i.module, '.') - 1) ELSE i.module END"
+        where += f" AND EXISTS (SELECT 1 FROM imports i WHERE i.file_id = s.file_id AND {top} IN ({','.join('?' * len(imported))}))"
+        params.extend(imported)
+    rows = await store.fetch(f"SELECT s.id FROM symbols s WHERE {where} ORDER BY s.id LIMIT ?", (*params, limit))
     return [r[0] for r in rows]
