@@ -77,6 +77,16 @@ def test_each_file_has_one_module_symbol_named_after_its_path():
     assert [s.kind for s in result.symbols].count("module") == 1
 
 
+@pytest.mark.parametrize(
+    ("source", "lines"), [(b"", 1), (b"x = 1", 1), (b"x = 1\n", 1), (b"x = 1\n\n", 2), (b"a = 1\r\nb = 2\r\n", 2)]
+)
+def test_a_module_spans_the_file_s_lines_and_no_more(source: bytes, lines: int):
+    """As many lines as the file has (`wc -l`, or one more when its last line has no break): the
+    empty place after the last line break is no line of it."""
+    module = extract(source, PARSER.parse(source), "m.py").symbols[0]
+    assert (module.start_line, module.end_line) == (1, lines)
+
+
 def test_a_package_init_is_the_package_itself():
     result = facts("VERSION = '1.0'\n", path="shop/__init__.py")
     assert result.module == "shop"

@@ -1016,10 +1016,13 @@ class _FileExtraction:
     def _module_symbol(self, root) -> None:
         module = self.module
         end_row, end_col = root.end_point
+        if end_col == 0 and end_row > 0:  # past the last line break: the module ends with its last line
+            text = self.text
+            end_col = len(text) - 1 - (text.rfind("\n", 0, len(text) - 1) + 1)
+        else:
+            end_row += 1
         doc = self._docstring(root)
-        self._add(
-            _new(Symbol, ("module", module.rpartition(".")[2], module, 1, 0, end_row + 1, end_col, "", doc, -1, ()))
-        )
+        self._add(_new(Symbol, ("module", module.rpartition(".")[2], module, 1, 0, end_row, end_col, "", doc, -1, ())))
 
     def _docstring(self, block) -> str:
         """First line of the docstring opening ``block`` (a module or a body), asking the tree."""

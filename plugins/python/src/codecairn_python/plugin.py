@@ -74,7 +74,8 @@ def codecairn_languages() -> list[Language]:
             #     `menu.add_command(command=save)`, `root.after(100, poll)`, `yscrollcommand=bar.set`);
             #     a function-taker imported with `from m import *` is one (`accumulate(s, max)`)
             # 20: a bound Tk event's handler too (`widget.bind("<Escape>", self.close)`)
-            version="20",
+            # 21: a module ends on its last line, not on the empty one after its last line break
+            version="21",
             resolution=ResolutionRules(
                 separator=".",
                 implicit_members=False,
