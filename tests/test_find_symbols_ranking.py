@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from codecairn.errors import ToolError
 from codecairn.workspace import Workspace
 from realcode import answers, listed, python_qualified
 
@@ -63,6 +64,17 @@ async def test_a_name_with_its_qualifier_finds_the_symbols_it_qualifies(ws: Work
     # a module is found by its dotted name, as before
     assert names(await answers(ws).find_symbols(name="json.decoder", kinds=["module"])) == ["json.decoder"]
     assert (await answers(ws).find_symbols(name="NoSuchClass.decode"))["results"] == {}
+
+
+async def test_a_kind_no_language_has_is_refused_with_the_kinds_there_are(ws: Workspace) -> None:
+    for tool, args in (("find_symbols", {"name": "decode"}), ("file_outline", {"path": "json/decoder.py"})):
+        for wrong in ("Function", "nonsense"):
+            with pytest.raises(ToolError) as caught:
+                await answers(ws).call(tool, kinds=[wrong], **args)
+            assert caught.value.code == "bad_argument" and repr(wrong) in caught.value.message
+            assert {"function", "class", "method"} <= set(caught.value.details["kinds"])
+    # a kind of the model that this index holds none of is an empty answer, not a mistake
+    assert (await answers(ws).find_symbols(name="decode", kinds=["trait"]))["results"] == {}
 
 
 async def test_exact_then_prefix_then_substring_and_types_first_within_each(ws: Workspace) -> None:

@@ -68,7 +68,7 @@ from codecairn.query.diff import parse
 from codecairn.query.graph_index import CALL_KINDS
 from codecairn.query.hierarchy import hierarchy, overriding
 from codecairn.query.lookup import lookup
-from codecairn.query.names import qualified, symbol_filter
+from codecairn.query.names import check_kinds, qualified, symbol_filter
 from codecairn.query.references import scan
 from codecairn.store import console
 from codecairn.store import graph as graph_reads
@@ -176,6 +176,7 @@ class ServedContext:
             raise ToolError(BAD_ARGUMENT, "give at least one of name, pattern, query, kinds, path, language")
         if query is not None and (not isinstance(query, str) or not query.strip()):
             raise ToolError(BAD_ARGUMENT, "query must be a non-empty string")
+        check_kinds(kinds, self._state.symbols.kinds())
         keep = symbol_filter(self._state, kinds, prefix, language)
         if match is not None and match not in MATCH_TIERS:
             raise ToolError(BAD_ARGUMENT, f"match must be one of {', '.join(MATCH_TIERS)}, not {quoted(match)}")
@@ -211,6 +212,9 @@ class ServedContext:
         matches = [SymbolMatch(rows[cast(int, f.id)], tuple(f.matched), f.semantic_score) for f in found[:limit]]
         pending = self._ws.embeddings.pending_count()
         return SymbolMatches(matches, len(found), False, pending or 0, answer.loading)
+
+    def symbol_kinds(self) -> set[str]:
+        return self._state.symbols.kinds()
 
     def children(self, symbol_id: int) -> list[IndexedSymbol]:
         rows = self._state.symbols.rows

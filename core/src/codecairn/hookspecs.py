@@ -272,6 +272,7 @@ class ToolContext(Protocol):
     async def find_symbols(self, *, name: str | None = None, pattern: str | None = None, query: str | None = None,
                            kinds: list[str] | None = None, path: str | None = None, language: str | None = None,
                            limit: int = 20, match: str | None = None) -> SymbolMatches: ...  # fmt: skip
+    def symbol_kinds(self) -> set[str]: ...  # every kind of symbol the index holds ("class", "route"...)
     def children(self, symbol_id: int) -> list[IndexedSymbol]: ...  # in line order
     def symbols_in_file(self, file_id: int) -> list[IndexedSymbol]: ...  # in line order
     def ancestors(self, type_id: int) -> list[IndexedSymbol]: ...  # supertypes, nearest first

@@ -549,7 +549,7 @@ class FileAccess:
                 acknowledged += risk.check(place, shown, acknowledge_risk)
                 plan = await asyncio.to_thread(writing.plan_file, place)
                 if plan.before_sha != r.sha256_after:
-                    now = "is gone" if not plan.before_sha else "changed since"
+                    now = "is gone since" if not plan.before_sha else "changed since"
                     raise ToolError(
                         STALE,
                         f"{shown} {now} entry {entry_id} wrote it; undoing would overwrite that, so nothing was changed",

@@ -83,6 +83,10 @@ class SymbolIndex:
     def __len__(self) -> int:
         return len(self.rows)
 
+    def kinds(self) -> set[str]:
+        """Every kind of symbol added (the strings of the shared values: the rest are numbers)."""
+        return {value for value in self._shared if value.__class__ is str}
+
     # ---- maintenance --------------------------------------------------------------------------
 
     def add(self, rows: Iterable[tuple]) -> None:

@@ -17,12 +17,14 @@ import threading
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
+from codecairn.errors import BAD_ARGUMENT, ToolError, quoted
 from codecairn.index.state import IndexState
 from codecairn.index.symbol_index import GLOB_SLICE_CHARS, GRAM, build_grams, glob_regex, glob_scan
-from codecairn.model import IndexedSymbol
+from codecairn.model import CALLABLE_KINDS, CONTAINER_KINDS, DATA_KINDS, IndexedSymbol
 from codecairn.query.lookup import kind_rank, name_parts
 
 Keep = Callable[[IndexedSymbol], bool]
+SHARED_KINDS = CALLABLE_KINDS | CONTAINER_KINDS | DATA_KINDS  # the model's kinds, in any language
 
 
 class NameFound(NamedTuple):
@@ -60,6 +62,15 @@ def symbol_filter(
         return True
 
     return keep
+
+
+def check_kinds(kinds: Iterable[str] | None, present: set[str]) -> None:
+    """Refuse kinds no language has and the index holds none of (``Function``, ``nonsense``): a
+    filter that can only ever answer nothing is a mistake to say, not an empty answer."""
+    known = SHARED_KINDS | present
+    unknown = sorted(k for k in kinds or () if k not in known)
+    if unknown:
+        raise ToolError(BAD_ARGUMENT, f"unknown kind {', '.join(map(quoted, unknown))}", kinds=sorted(known))
 
 
 def qualified(name: str, keep: Keep | None) -> tuple[str, Keep | None]:

@@ -9,6 +9,7 @@ from typing import Any
 from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, ToolError, quoted
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
 from codecairn.model import CALLABLE_KINDS, DATA_KINDS, TYPE_KINDS, IndexedSymbol
+from codecairn.query.names import check_kinds
 from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
 from codecairn.tools.shaping import line_span, says_more_than_its_name, tidy
@@ -48,6 +49,7 @@ async def outline(
     are counted in ``hidden``), ``full`` (every symbol, every signature)."""
     if detail not in DETAILS:
         raise ToolError(BAD_ARGUMENT, f"detail must be one of {', '.join(DETAILS)}, not {quoted(detail)}")
+    check_kinds(kinds, ctx.symbol_kinds())
     rel = ctx.resolve_path(path)
     if start_line is not None and end_line is not None and end_line < start_line:
         raise ToolError(BAD_ARGUMENT, f"end_line {end_line} is before start_line {start_line}")
