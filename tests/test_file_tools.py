@@ -97,6 +97,11 @@ async def test_a_line_longer_than_the_window_comes_back_by_byte_windows(ws) -> N
         pieces.append(window["text"])
         start = window.get("next_start_byte")
     assert "".join(pieces) == minified
+    # Past the end: nothing, and no position made up for it (as for a start_line past the end)
+    for beyond in (len(minified), 10**9):
+        past = await call(ws, "read", path="min.js", start_byte=beyond)
+        assert past["text"] == "" and past["size_bytes"] == len(minified), past
+        assert not {"start_byte", "end_byte", "start_line"} & set(past), past
 
 
 async def test_bom_and_crlf_are_normalised_and_said_binary_never_returned(ws) -> None:

@@ -528,6 +528,9 @@ def read_bytes(
         if s.binary:
             w.binary = True
             return w
+        if start_byte >= d.size:  # past the end: nothing, as for a start_line past the end (size_bytes says why)
+            w.text = ""
+            return w
         start = max(start_byte, len(s.bom))
         if s.encoding == "utf-8":
             start = _character_start(fd, start, len(s.bom))
