@@ -228,10 +228,12 @@ async def test_impact_of_a_work_tree_change_reaches_callers_and_flags_tests(shop
     git(root, "commit", "-qm", "start")
     text = (root / "shop/payments.py").read_text().replace("return amount\n", "return amount * 2\n", 1)
     (root / "shop/payments.py").write_text(text)
-    (root / "shop/new.py").write_text("def fresh():\n    return 1\n")
+    (root / "shop/new.py").write_text("def fresh(): return 1\n")
     await ws.index_now()
     found = await a.call("impact")
     assert {c["qualified_name"] for c in found["changed"]} == {"shop.payments.log", "shop.new.fresh"}
+    lines = {c["qualified_name"]: c["lines"] for c in found["changed"]}
+    assert lines["shop.new.fresh"] == "1" and "-" in lines["shop.payments.log"]  # one line: no range
     assert {f["path"]: f["status"] for f in found["changed_files"]} == {
         "shop/payments.py": "modified",
         "shop/new.py": "added",

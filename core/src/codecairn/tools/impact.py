@@ -12,6 +12,7 @@ from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
 from codecairn.model import DiffedFile, IndexedSymbol
 from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
+from codecairn.tools.shaping import line_span
 from codecairn.tools.symbols import one_symbol
 from codecairn.tools.trace import label, place, possible_callers, symbol_name
 
@@ -96,7 +97,7 @@ async def impact(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
             "qualified_name": s.qualified_name,
             "kind": s.kind,
             "path": ctx.path_of(s),
-            "lines": f"{s.start_line}-{s.end_line}",
+            "lines": line_span(s.start_line, s.end_line),
         }
         for s in start
     ]
