@@ -30,6 +30,17 @@ async def edge_rows(ws: Workspace) -> list[tuple]:
     )
 
 
+async def reference_edges(root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[tuple]:
+    """The edges of the same files indexed in one go, into another cache."""
+    monkeypatch.setenv("CODECAIRN_CACHE_DIR", str(tmp_path / "reference"))
+    ref = await Workspace.open(root)
+    try:
+        await ref.index_now()
+        return await edge_rows(ref)
+    finally:
+        await ref.close()
+
+
 def given(rows: list[tuple]) -> list[tuple]:
     """The edges the files gave: not the rows a resolution adds beside a call that reaches several
     functions (model.ALSO), which a run cancelled before resolving that call has not made yet."""
@@ -54,14 +65,7 @@ async def test_the_counted_overview_is_what_a_scan_of_the_tables_gives(stdlib_pa
 async def test_cancelled_while_resolving_then_completed(
     stdlib_part: Path, cache_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The reference: the same files indexed in one go, into another cache.
-    monkeypatch.setenv("CODECAIRN_CACHE_DIR", str(tmp_path / "reference"))
-    ref = await Workspace.open(stdlib_part)
-    try:
-        await ref.index_now()
-        expected = await edge_rows(ref)
-    finally:
-        await ref.close()
+    expected = await reference_edges(stdlib_part, tmp_path, monkeypatch)
     monkeypatch.setenv("CODECAIRN_CACHE_DIR", str(cache_dir))
 
     # Small chunks, and the run cancelled once two of them are in the store.
@@ -165,13 +169,7 @@ async def test_a_helper_process_loads_the_edges_to_the_same_result_and_a_cancel_
 async def test_a_chunk_the_helper_cannot_write_fails_the_run_with_its_own_error_and_the_next_run_starts_over(
     stdlib_part: Path, cache_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("CODECAIRN_CACHE_DIR", str(tmp_path / "reference"))
-    ref = await Workspace.open(stdlib_part)
-    try:
-        await ref.index_now()
-        expected = await edge_rows(ref)
-    finally:
-        await ref.close()
+    expected = await reference_edges(stdlib_part, tmp_path, monkeypatch)
 
     # Chunks of 500, two on their way at a time; SQLite itself refuses a row of the second chunk (a
     # trigger of the database, so the helper's connection meets it too) when the third chunk, which
