@@ -176,7 +176,8 @@ class ServedContext:
             raise ToolError(BAD_ARGUMENT, "give at least one of name, pattern, query, kinds, path, language")
         if query is not None and (not isinstance(query, str) or not query.strip()):
             raise ToolError(BAD_ARGUMENT, "query must be a non-empty string")
-        check_kinds(kinds, self._state.symbols.kinds())
+        if kinds:
+            check_kinds(kinds, self._state.symbols.kinds())
         keep = symbol_filter(self._state, kinds, prefix, language)
         if match is not None and match not in MATCH_TIERS:
             raise ToolError(BAD_ARGUMENT, f"match must be one of {', '.join(MATCH_TIERS)}, not {quoted(match)}")

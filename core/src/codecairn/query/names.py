@@ -66,7 +66,8 @@ def symbol_filter(
 
 def check_kinds(kinds: Iterable[str] | None, present: set[str]) -> None:
     """Refuse kinds no language has and the index holds none of (``Function``, ``nonsense``): a
-    filter that can only ever answer nothing is a mistake to say, not an empty answer."""
+    filter that can only ever answer nothing is a mistake to say, not an empty answer. (``present``
+    is built from the whole index: ask only when kinds are given.)"""
     known = SHARED_KINDS | present
     unknown = sorted(k for k in kinds or () if k not in known)
     if unknown:

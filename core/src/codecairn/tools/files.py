@@ -49,7 +49,8 @@ async def outline(
     are counted in ``hidden``), ``full`` (every symbol, every signature)."""
     if detail not in DETAILS:
         raise ToolError(BAD_ARGUMENT, f"detail must be one of {', '.join(DETAILS)}, not {quoted(detail)}")
-    check_kinds(kinds, ctx.symbol_kinds())
+    if kinds:
+        check_kinds(kinds, ctx.symbol_kinds())
     rel = ctx.resolve_path(path)
     if start_line is not None and end_line is not None and end_line < start_line:
         raise ToolError(BAD_ARGUMENT, f"end_line {end_line} is before start_line {start_line}")
