@@ -181,6 +181,8 @@ async def test_notes_refuse_bad_requests_and_paths_that_leave_the_root(
                 ({"action": "set", "heading": "x", "text": "y", "file": str(outside / "adr.md")}, "outside_workspace"),
                 ({"action": "set", "heading": "x", "text": "y", "file": "shlex.py"}, "bad_argument"),
                 ({"action": "set", "heading": "x", "text": "y", "file": ".git/notes.md"}, "bad_argument"),
+                ({"action": "set", "heading": "x", "text": "y", "file": ".env.md"}, "bad_argument"),
+                ({"action": "set", "heading": "x", "text": "y", "file": ".ssh/notes.md"}, "bad_argument"),
                 ({"action": "set", "heading": "Storage"}, "bad_argument"),
                 ({"action": "set", "text": "y"}, "bad_argument"),
                 ({"action": "set", "heading": "two\nlines", "text": "y"}, "bad_argument"),
@@ -197,6 +199,7 @@ async def test_notes_refuse_bad_requests_and_paths_that_leave_the_root(
             assert list(outside.iterdir()) == [] and not (tmp_path / "outside.md").exists()
             assert notes.read_text() == "# Architecture decisions\n\n## Storage\n\nSQLite.\n"
             assert not (project / ".codecairn").exists()
+            assert not (project / ".env.md").exists() and not (project / ".ssh").exists()
 
     async with stdio_client(server_params(project, cache_dir, CODECAIRN_NOTES_FILE="../escape.md")) as (r, w):
         async with ClientSession(r, w) as session:

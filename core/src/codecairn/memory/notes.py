@@ -31,6 +31,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, OUTSIDE_WORKSPACE, ToolError, quoted
+from codecairn.files.risk import CREDENTIAL_RULE, risks
+from codecairn.files.roots import Place
 from codecairn.limits import MAX_HEADING_CHARS, MAX_TEXT_BYTES
 from codecairn.memory.sections import (
     LINE_SEPARATORS,
@@ -165,6 +167,9 @@ class NotesFile:
         self.rel = confine(self.root, name)
         if not self.rel or self.rel == ".git" or self.rel.startswith(".git/"):
             raise ToolError(BAD_ARGUMENT, "notes cannot live inside .git", file=name[:200])
+        # Nor where edit asks for acknowledge_risk (`.env.md`, `.ssh/notes.md`): the notes tool has none
+        if any(r.rule == "credentials" for r in risks(Place(str(self.root), self.rel, self.rel, False, True))):
+            raise ToolError(BAD_ARGUMENT, f"notes cannot live where {CREDENTIAL_RULE}", file=name[:200])
         self.path = self.root / self.rel
 
     def remove(self) -> str | None:
