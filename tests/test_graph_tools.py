@@ -618,3 +618,20 @@ async def test_routes_and_http_calls_cross_from_client_to_handler(tmp_path: Path
         assert again["rows"] == [[None]]
     finally:
         await ws.close()
+
+
+async def test_a_caller_outside_any_symbol_is_named_alike_by_trace_and_get_symbol(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    root = write(tmp_path / "tool", {"tool.py": "def main():\n    return 1\n\n\nmain()\n"})
+    ws = await Workspace.open(root)
+    await ws.index_now()
+    try:
+        a = answers(ws)
+        traced = await a.call("trace", name="main")
+        got = await a.call("get_symbol", name="main")
+    finally:
+        await ws.close()
+    # `main()` at the end of the script: the same words in both answers, not "file level" in one
+    assert got["callers"] == {"exact": {"tool.py": {"(top level)": 5}}}
+    assert [(h["caller"], h["line"]) for h in traced["callers"]] == [("tool.py (top level)", 5)]

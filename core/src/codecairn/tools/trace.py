@@ -12,6 +12,7 @@ from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
 from codecairn.model import CALLABLE_KINDS, EXTERNAL, TYPE_KINDS, Edge, Hop, IndexedSymbol, Walk, external_name
 from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
+from codecairn.tools.shaping import TOP_LEVEL
 from codecairn.tools.symbols import one_symbol
 
 DEFAULT_DEPTH, MAX_DEPTH = 3, 8
@@ -45,7 +46,7 @@ def symbol_name(ctx: ToolContext, symbol_id: int | None, edge: Edge) -> str:
     if sym is not None:
         return sym.qualified_name
     f = ctx.file_by_id(edge.file_id)
-    return f"{f.path if f else '?'} (file level)"
+    return f"{f.path if f else '?'} {TOP_LEVEL}"  # as get_symbol names a caller outside any symbol
 
 
 def hop_entry(ctx: ToolContext, hop: Hop, direction: str, start: set[int]) -> dict[str, Any]:
