@@ -511,3 +511,11 @@ async def test_compare_symbols_groups_a_parsed_sides_candidates_by_file(ws, tmp_
     assert path == other
     assert [(c["kind"], c["lines"]) for c in candidates] == [("method", "8-9"), ("method", "20-21")]
     assert candidates[1]["name"].endswith("Store.get") and "default=None" in candidates[1]["signature"]
+
+
+async def test_an_unknown_name_suggests_each_near_name_once_not_once_per_overload(ws) -> None:
+    overloads = "".join(f"    void write(int[] a{n}) {{}}\n" for n in range(6))
+    (ws.root / "app" / "Out.java").write_text(f"class Out {{\n{overloads}    void writeLine() {{}}\n}}\n")
+    await ws.indexer.run()
+    unknown = await refused(ws, "get_symbol", name="Out.writ")
+    assert unknown.details["did_you_mean"] == ["Out.write", "Out.writeLine"]

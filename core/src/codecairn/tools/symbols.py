@@ -43,6 +43,7 @@ _SELECT = {
 _NAME_PARTS = re.compile(r"::|\.|#|/")
 READ_MAX_LINES = 400
 READ_MAX_BYTES = 64 * 1024
+NEAR_NAMES = 5  # names a not_found answer suggests
 
 
 async def find_symbols(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -98,11 +99,11 @@ async def one_symbol(ctx: ToolContext, name: str, path: str | None, line: int | 
         )
     if not candidates:
         last = [p for p in _NAME_PARTS.split(name) if p][-1:] or [name]
-        near = await ctx.find_symbols(name=last[0], limit=5, match="substring")
+        near = await ctx.find_symbols(name=last[0], limit=NEAR_NAMES * 4, match="substring")
+        # Each name once: overloads (Java, TypeScript) share one, and five of them said nothing more
+        suggested = list(dict.fromkeys(m.symbol.qualified_name for m in near.matches))[:NEAR_NAMES]
         raise ToolError(
-            NOT_FOUND,
-            f"no symbol named {quoted(name)}",
-            **({"did_you_mean": [m.symbol.qualified_name for m in near.matches]} if near.matches else {}),
+            NOT_FOUND, f"no symbol named {quoted(name)}", **({"did_you_mean": suggested} if suggested else {})
         )
     if len(candidates) > 1:
         shown = candidates[:LIST_LIMIT]
