@@ -519,3 +519,27 @@ async def test_an_unknown_name_suggests_each_near_name_once_not_once_per_overloa
     await ws.indexer.run()
     unknown = await refused(ws, "get_symbol", name="Out.writ")
     assert unknown.details["did_you_mean"] == ["Out.write", "Out.writeLine"]
+
+
+async def test_an_outline_filtered_by_kind_says_whose_member_each_symbol_is(ws) -> None:
+    (ws.root / "app" / "Shapes.java").write_text(
+        "class Shapes {\n  static class Circle {\n    double area() { return 0; }\n  }\n  int count() { return 1; }\n}\n"
+    )
+    await ws.indexer.run()
+    methods = await call(ws, "file_outline", path="app/service.py", kinds=["method"], detail="names")
+    assert methods["symbols"] == {
+        "method": [
+            {"name": "__init__", "lines": "5-6", "in": "Cache"},
+            {"name": "get", "lines": "8-9", "in": "Cache"},
+            {"name": "put", "lines": "11-12", "in": "Cache"},
+        ]
+    }
+    functions = await call(ws, "file_outline", path="app/service.py", kinds=["function"], detail="names")
+    assert functions["symbols"] == {"function": [{"name": "make_cache", "lines": "15-16"}]}  # the module: unsaid
+    nested = await call(ws, "file_outline", path="app/Shapes.java", kinds=["method"], detail="names")
+    assert [(m["name"], m["in"]) for m in nested["symbols"]["method"]] == [
+        ("area", "Shapes.Circle"),
+        ("count", "Shapes"),
+    ]
+    whole = await call(ws, "file_outline", path="app/service.py", detail="names")
+    assert "in" not in whole["symbols"]["class"][0]["members"]["method"][0]  # under its class already

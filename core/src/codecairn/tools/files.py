@@ -65,6 +65,7 @@ async def outline(
     first, last = start_line or 1, end_line or max(state.lines, 1)
     wanted = set(kinds) if kinds else None
     in_file = ctx.symbols_in_file(state.id)
+    by_id = {s.id: s for s in in_file}
     hidden: dict[str, int] = {}
     if detail != "full":
         in_file, hidden = _without_details(in_file, wanted)
@@ -111,6 +112,8 @@ async def outline(
                 del node["name"]
         nodes[s.id] = node
         parent = nodes.get(s.parent_id) if s.parent_id is not None else None
+        if parent is None and wanted is not None and (around := _enclosing(by_id, s)):
+            node["in"] = around  # `kinds: ["method"]`: whose method, the class itself not being listed
         level = parent.setdefault("members", {}) if parent is not None else roots
         level.setdefault(s.kind, []).append(node)
     answer: dict[str, Any] = {"path": rel, "language": state.language, "lines": state.lines, "symbols": roots}
@@ -131,6 +134,17 @@ async def outline(
     if ctx.changed_since_indexed(rel):
         answer["stale"] = True
     return answer
+
+
+def _enclosing(by_id: dict[int, IndexedSymbol], symbol: IndexedSymbol) -> str:
+    """The names of the symbols around ``symbol`` in its file, outermost first (``Outer.Inner``);
+    the file's own module is the file itself, not named."""
+    names: list[str] = []
+    around = by_id.get(symbol.parent_id) if symbol.parent_id is not None else None
+    while around is not None and around.kind != "module":
+        names.append(around.name)
+        around = by_id.get(around.parent_id) if around.parent_id is not None else None
+    return ".".join(reversed(names))
 
 
 # Kinds whose signature an outline shows at "signatures": callables, and types (their bases).
@@ -261,6 +275,10 @@ OUTLINE_NODE: dict[str, Any] = {
         "lines": out.LINES,
         "signature": out.STRING,
         "members": BY_KIND,
+        "in": {
+            "type": "string",
+            "description": "with kinds: the symbols it is inside, not listed themselves (Outer.Inner)",
+        },
     },
     "required": ["lines"],
     "additionalProperties": False,
