@@ -543,3 +543,15 @@ async def test_an_outline_filtered_by_kind_says_whose_member_each_symbol_is(ws) 
     ]
     whole = await call(ws, "file_outline", path="app/service.py", detail="names")
     assert "in" not in whole["symbols"]["class"][0]["members"]["method"][0]  # under its class already
+
+
+async def test_an_outline_of_a_file_the_index_lacks_says_which_kind_of_absence_it_is(ws) -> None:
+    await call(ws, "invalidate", paths=["app/service.py"])
+    dropped = await refused(ws, "file_outline", path="app/service.py")
+    assert dropped.code == "not_found" and "invalidated since the last index run" in dropped.message
+    assert "paths ['app/service.py']" in dropped.message
+    (ws.root / "notes.txt").write_text("plain text\n")
+    unread = await refused(ws, "file_outline", path="notes.txt")
+    assert unread.message == "notes.txt is not indexed: no installed language plugin reads it"
+    await call(ws, "index", paths=["app/service.py"])
+    assert (await call(ws, "file_outline", path="app/service.py"))["symbols"]

@@ -61,7 +61,7 @@ async def outline(
             raise ToolError(NOT_FOUND, f"{rel} does not exist", path=rel)
         if full.is_dir():
             raise ToolError(BAD_ARGUMENT, f"{rel} is a directory; give a file", path=rel)
-        raise ToolError(NOT_FOUND, f"{rel} is not indexed (unknown language, ignored, binary or too large)", path=rel)
+        raise ToolError(NOT_FOUND, _why_not_indexed(ctx, rel), path=rel)
     first, last = start_line or 1, end_line or max(state.lines, 1)
     wanted = set(kinds) if kinds else None
     in_file = ctx.symbols_in_file(state.id)
@@ -134,6 +134,20 @@ async def outline(
     if ctx.changed_since_indexed(rel):
         answer["stale"] = True
     return answer
+
+
+def _why_not_indexed(ctx: ToolContext, rel: str) -> str:
+    """What a file that exists but is not in the index may be: one no language plugin reads, or
+    one the index has not (yet) taken — new, invalidated, ignored, too large."""
+    name = rel.rpartition("/")[2]
+    dot = name.rfind(".")
+    suffix = name[dot:].lower() if dot > 0 else None
+    if not any(suffix in lang.extensions or name in lang.filenames for lang in ctx.languages.values()):
+        return f"{rel} is not indexed: no installed language plugin reads it"
+    return (
+        f"{rel} is not indexed: new or invalidated since the last index run (index it: paths [{quoted(rel)}]), "
+        "or ignored (.gitignore, configuration), binary or too large"
+    )
 
 
 def _enclosing(by_id: dict[int, IndexedSymbol], symbol: IndexedSymbol) -> str:
