@@ -122,6 +122,14 @@ async def test_json_pointer_selects_inside_a_json_file(ws) -> None:
     assert missing.code == "not_found"
     bad = await refused(ws, "read", path="config.json", json_pointer="deps")
     assert bad.code == "bad_argument"
+    # As a parser of the whole file reads it: the last of a name given twice, and no value out of a
+    # file that breaks after it (one being written, a merge gone wrong)
+    (ws.root / "twice.json").write_text('{"port": 80,\n "port": 8080}\n')
+    assert (await call(ws, "read", path="twice.json", json_pointer="/port"))["value"] == 8080
+    (ws.root / "cut.json").write_text('{"deps": {"react": "18.2",\n  "vue": ')
+    cut = await refused(ws, "read", path="cut.json", json_pointer="/deps/react")
+    assert cut.code == "bad_argument" and cut.message.startswith("not valid JSON")
+    assert (cut.details["line"], cut.details["column"]) == (2, 10)
 
 
 async def test_read_snippets_answers_each_in_place(ws) -> None:

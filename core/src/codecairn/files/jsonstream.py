@@ -175,6 +175,8 @@ def _string(src: _Source, keep: bool) -> str | None:
 
 
 def _scalar(src: _Source, first: int) -> None:
+    if first == -1:  # (before `in b"..."`, which takes no -1)
+        raise _fail(src, "unexpected end of the document")
     if first == 0x22:
         _string(src, False)
         return
@@ -195,7 +197,7 @@ def _scalar(src: _Source, first: int) -> None:
                 raise _fail(src, f"invalid literal (expected {literal.decode()})")
             src.pos += len(literal)
             return
-    raise _fail(src, "expected a value" if first != -1 else "unexpected end of the document")
+    raise _fail(src, "expected a value")
 
 
 def _value(src: _Source) -> None:
@@ -293,21 +295,51 @@ class NotThere(Exception):
 
 def select(read: Callable[[int], bytes], pointer: str, max_bytes: int, stop: Callable[[], bool] | None = None):
     """The value ``pointer`` names, parsed; raises NotThere, TooLarge (its serialisation is larger
-    than ``max_bytes``), JsonError (a syntax error before it was found)."""
+    than ``max_bytes``), JsonError (a syntax error anywhere in the document).
+
+    The value is the one a parser of the whole document gives: the rest of the document is read
+    (checked, not kept) after it, so a document broken further on is an error, not a value, and
+    of a member given twice the last one counts (as JSON.parse and Python's json take it)."""
     tokens = pointer_tokens(pointer)
     src = _Source(read, stop)
-    walked = ""
-    for token in tokens:
+    opened: list[int] = []  # the container entered for each token so far: { or [
+    value = _descend(src, tokens, opened, max_bytes)
+    while opened:  # the containers around the value, innermost first, read to their ends
+        level = len(opened) - 1
+        if opened[level] == 0x7B and _same_member_again(src, tokens[level]):
+            del opened[level + 1 :]
+            value = _descend(src, tokens, opened, max_bytes)  # the later member wins
+            continue
+        if opened[level] == 0x5B:
+            _rest_of_array(src)
+        opened.pop()
+    _end(src)
+    if isinstance(value, NotThere):
+        raise value
+    return value
+
+
+def _descend(src: _Source, tokens: list[str], opened: list[int], max_bytes: int) -> object:
+    """From a member value or element at depth ``len(opened)``, follow the rest of ``tokens`` and
+    parse the value they name (``opened`` grows by the containers entered). What names nothing is
+    returned as NotThere, read past: a later member of the same name may still have it."""
+    walked = "".join("/" + t.replace("~", "~0").replace("/", "~1") for t in tokens[: len(opened)])
+    for token in tokens[len(opened) :]:
         first = src.peek()
-        if first == 0x7B:
-            _enter_member(src, token, walked)
-        elif first == 0x5B:
-            _enter_element(src, token, walked)
-        elif first == -1:
-            raise JsonError("the document is empty", src.at())
-        else:
-            kind = "a string" if first == 0x22 else "a number" if first in b"-0123456789" else "a literal"
-            raise NotThere(f"{walked or '(the document)'} is {kind}, which has no member {token!r}")
+        try:
+            if first == 0x7B:
+                _enter_member(src, token, walked)
+            elif first == 0x5B:
+                _enter_element(src, token, walked)
+            elif first == -1:
+                raise JsonError("the document is empty", src.at())
+            else:
+                kind = "a string" if first == 0x22 else "a number" if first in b"-0123456789" else "a literal"
+                _value(src)
+                raise NotThere(f"{walked or '(the document)'} is {kind}, which has no member {token!r}")
+        except NotThere as missing:
+            return missing
+        opened.append(first)
         walked += "/" + token.replace("~", "~0").replace("/", "~1")
     start = src.peek()
     if start == -1:
@@ -316,7 +348,48 @@ def select(read: Callable[[int], bytes], pointer: str, max_bytes: int, stop: Cal
     src.hold_from = begin
     _value_bounded(src, begin, max_bytes)
     raw = src.buf[begin - src.base : src.pos]
+    src.hold_from = None  # the rest of the document is read, not kept
     return json.loads(raw)
+
+
+def _same_member_again(src: _Source, token: str) -> bool:
+    """Read the rest of an object after a member's value: True, at the value, when a later member
+    has the name ``token`` too; False past the closing brace."""
+    wanted = json.dumps(token, ensure_ascii=False).encode()
+    while True:
+        after = src.peek()
+        if after == 0x7D:
+            src.pos += 1
+            return False
+        if after != 0x2C:
+            raise _fail(src, "expected ',' or '}'")
+        src.pos += 1
+        first = src.peek()
+        fast = _runs().member.match(src.buf, src.pos)
+        if fast is not None:  # a whole member and its comma, in one match
+            raw = fast.group(1)
+            if raw == wanted or (len(raw) >= len(token) + 2 and json.loads(raw) == token):
+                src.pos = fast.start("value")
+                return True
+            src.pos = fast.end() - 1  # at its comma
+            continue
+        if _member_key(src, first, keep=True) == token:
+            return True
+        _value(src)
+
+
+def _rest_of_array(src: _Source) -> None:
+    """Read the rest of an array after an element, past its closing bracket."""
+    while True:
+        after = src.peek()
+        if after == 0x5D:
+            src.pos += 1
+            return
+        if after != 0x2C:
+            raise _fail(src, "expected ',' or ']'")
+        src.pos += 1
+        src.pos = _run_end(_runs().elements, src.buf, src.pos)
+        _value(src)
 
 
 def _value_bounded(src: _Source, begin: int, max_bytes: int) -> None:
@@ -341,6 +414,7 @@ def _enter_member(src: _Source, token: str, walked: str) -> None:
     src.pos += 1
     first = src.peek()
     if first == 0x7D:
+        src.pos += 1  # (read past: the caller goes on after the object)
         raise NotThere(f"{walked or '(the document)'} has no member {token!r}")
     wanted = json.dumps(token, ensure_ascii=False).encode()
     while True:
@@ -363,17 +437,20 @@ def _enter_member(src: _Source, token: str, walked: str) -> None:
             first = src.peek()
             continue
         if after == 0x7D:
+            src.pos += 1
             raise NotThere(f"{walked or '(the document)'} has no member {token!r}")
         raise _fail(src, "expected ',' or '}'")
 
 
 def _enter_element(src: _Source, token: str, walked: str) -> None:
     if not re.fullmatch(r"0|[1-9][0-9]*", token):
+        _value(src)  # (read past: the caller goes on after the array)
         raise NotThere(f"{walked or '(the document)'} is an array: {token!r} is not an index")
     wanted = int(token)
     src.pos += 1
     first = src.peek()
     if first == 0x5D:
+        src.pos += 1
         raise NotThere(f"{walked or '(the document)'} is an empty array")
     index = 0
     while True:
@@ -393,6 +470,7 @@ def _enter_element(src: _Source, token: str, walked: str) -> None:
             src.peek()
             continue
         if after == 0x5D:
+            src.pos += 1
             raise NotThere(f"{walked or '(the document)'} has {index + 1} elements; no index {wanted}")
         raise _fail(src, "expected ',' or ']'")
 
