@@ -15,6 +15,7 @@ from codecairn.model import IndexedSymbol, Symbol
 from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
 from codecairn.tools.shaping import LIST_LIMIT, bounded, line_span, symbols_by_path, text_blocks, tidy
+from codecairn.tools.written_names import written_as
 
 SYMBOL_BYTES = 256 * 1024  # of one symbol's source compared
 DIFF_CHARS = 100_000
@@ -87,7 +88,7 @@ async def _side(ctx: ToolContext, spec: dict[str, Any], label: str) -> _Side | d
             }
         s: Symbol = symbols[0]
         return _Side(path, s.qualified_name, s.kind, s.start_line, s.end_line, s.signature)
-    found = ctx.lookup(name, path, line)
+    found = ctx.lookup(name, path, line) or await written_as(ctx, name, path, line)
     if not found:
         raise ToolError(NOT_FOUND, f"{label}: no symbol named {quoted(name)}")
     if len(found) > 1:

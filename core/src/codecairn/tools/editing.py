@@ -21,6 +21,7 @@ from codecairn.model import FileChange, IndexedSymbol, TextEdit, WriteReport
 from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
 from codecairn.tools.shaping import LIST_LIMIT, bounded, line_span, symbols_by_path
+from codecairn.tools.written_names import written_as
 
 # An edit: exactly one of these ways, with new_text where it takes one.
 MODES = ("old_text", "start_line", "insert_line", "create", "delete")
@@ -100,11 +101,13 @@ async def edit_files(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 async def edit_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     name, path, line = args["name"], args.get("path"), args.get("line")
     position = args.get("position", "replace")
-    found = ctx.lookup(name, path, line)
+    # A name re-exported by a package is the same symbol; a member a class inherits is not edited
+    # through the class (that would change every class inheriting it)
+    found = ctx.lookup(name, path, line) or await written_as(ctx, name, path, line, bases=False)
     if found and ctx.changed_since_indexed(ctx.path_of(found[0])):
         # Its lines may have moved since it was indexed: index the file now and look again.
         await ctx.refresh([ctx.path_of(found[0])])
-        found = ctx.lookup(name, path, line)
+        found = ctx.lookup(name, path, line) or await written_as(ctx, name, path, line, bases=False)
     if not found:
         raise ToolError(NOT_FOUND, f"no symbol named {quoted(name)}; nothing was changed")
     if len(found) > 1:

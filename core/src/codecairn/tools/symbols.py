@@ -32,6 +32,7 @@ from codecairn.tools.shaping import (
     symbols_by_path,
     text_blocks,
 )
+from codecairn.tools.written_names import written_as
 
 _SELECT = {
     "name": a.name("Qualified name: pkg.mod.Class.method, Class.method or Class::method"),
@@ -84,6 +85,8 @@ async def one_symbol(ctx: ToolContext, name: str, path: str | None, line: int | 
     """The symbol a name (narrowed by path and line) means; ambiguity is an answer (candidates),
     nothing is a not_found error that suggests near names."""
     candidates = ctx.lookup(name, path, line)
+    if not candidates:  # `django.db.models.Model`, `HttpResponse.set_cookie`: as code using them writes them
+        candidates = await written_as(ctx, name, path, line)
     if not candidates and (path is not None or line is not None) and (elsewhere := ctx.lookup(name)):
         # The name is known: it is the path or the line that finds nothing, so say that
         where = []
