@@ -563,3 +563,33 @@ async def test_an_outline_of_a_file_the_index_lacks_says_which_kind_of_absence_i
     assert unread.message == "notes.txt is not indexed: no installed language plugin reads it"
     await call(ws, "index", paths=["app/service.py"])
     assert (await call(ws, "file_outline", path="app/service.py"))["symbols"]
+
+
+async def test_edit_symbol_refuses_a_symbol_sharing_its_lines_with_its_class_or_a_sibling(ws) -> None:
+    source = "class Outer {\n  enum Color { RED, GREEN; void m() {} }\n  int a; int b;\n  void whole() {\n  }\n}\n"
+    (ws.root / "app" / "Outer.java").write_text(source)
+    await ws.indexer.run()
+    said = []
+    for name, position in [("Outer.Color.m", "replace"), ("Outer.Color.m", "after"), ("Outer.b", "replace")]:
+        shared = await refused(ws, "edit_symbol", name=name, position=position, new_text="void m() { }\n")
+        assert shared.code == "bad_argument" and shared.message.endswith(
+            "nothing was changed: edit the text itself (edit with old_text)"
+        )
+        said.append(shared.message.partition(";")[0])
+    assert said == [
+        "Outer.Color.m shares its lines with enum Outer.Color (which starts on line 2)",
+        "Outer.Color.m shares its lines with enum Outer.Color (which starts on line 2)",
+        "Outer.b shares its lines with field Outer.a (which is on line 3)",
+    ]
+    assert (ws.root / "app" / "Outer.java").read_text() == source  # the enum was deleted before
+    # a symbol on lines of its own is edited as before
+    await call(ws, "edit_symbol", name="Outer.whole", new_text="  void whole() { return; }\n")
+    assert "void whole() { return; }\n}\n" in (ws.root / "app" / "Outer.java").read_text()
+
+
+async def test_edit_symbol_and_compare_symbols_say_when_only_the_line_is_wrong(ws) -> None:
+    moved = await refused(ws, "edit_symbol", name="make_cache", line=3, new_text="x = 1\n")
+    assert "at line 3" in moved.message and "nothing was changed" in moved.message
+    assert list(moved.details["elsewhere"]) == ["app/service.py"]
+    left = await refused(ws, "compare_symbols", left={"name": "make_cache", "line": 3}, right={"name": "make_cache"})
+    assert left.message.startswith("left: no symbol named 'make_cache' at line 3")

@@ -15,6 +15,7 @@ from codecairn.model import IndexedSymbol, Symbol
 from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
 from codecairn.tools.shaping import LIST_LIMIT, bounded, line_span, symbols_by_path, text_blocks, tidy
+from codecairn.tools.symbols import no_symbol
 from codecairn.tools.written_names import written_as
 
 SYMBOL_BYTES = 256 * 1024  # of one symbol's source compared
@@ -90,7 +91,8 @@ async def _side(ctx: ToolContext, spec: dict[str, Any], label: str) -> _Side | d
         return _Side(path, s.qualified_name, s.kind, s.start_line, s.end_line, s.signature)
     found = ctx.lookup(name, path, line) or await written_as(ctx, name, path, line)
     if not found:
-        raise ToolError(NOT_FOUND, f"{label}: no symbol named {quoted(name)}")
+        missing = await no_symbol(ctx, name, path, line)
+        raise ToolError(NOT_FOUND, f"{label}: {missing.message}", **missing.details)
     if len(found) > 1:
         sigs = await ctx.signatures(f.id for f in found[:LIST_LIMIT])
         return {

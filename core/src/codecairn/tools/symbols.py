@@ -81,33 +81,44 @@ async def find_symbols(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]
     return answer
 
 
-async def one_symbol(ctx: ToolContext, name: str, path: str | None, line: int | None) -> IndexedSymbol | dict:
-    """The symbol a name (narrowed by path and line) means; ambiguity is an answer (candidates),
-    nothing is a not_found error that suggests near names."""
-    candidates = ctx.lookup(name, path, line)
-    if not candidates:  # `django.db.models.Model`, `HttpResponse.set_cookie`: as code using them writes them
-        candidates = await written_as(ctx, name, path, line)
-    if not candidates and (path is not None or line is not None) and (elsewhere := ctx.lookup(name)):
-        # The name is known: it is the path or the line that finds nothing, so say that
+async def no_symbol(
+    ctx: ToolContext, name: str, path: str | None, line: int | None, consequence: str = ""
+) -> ToolError:
+    """The not_found error for a name that finds nothing where ``path`` and ``line`` say: a known
+    name says where it is instead (``elsewhere``), an unknown one suggests near names.
+    ``consequence``: what the caller did not do (``"nothing was changed"``)."""
+    then = f"; {consequence}" if consequence else ""
+    if (path is not None or line is not None) and (elsewhere := ctx.lookup(name)):
+        # The name is known: it is the path or the line that finds nothing (an edit moved it), so say that
         where = []
         if path is not None:
             indexed = ctx.file(ctx.resolve_path(path)) is not None
             where.append(f"in {quoted(path)}" + ("" if indexed else " (not an indexed file)"))
         if line is not None:
             where.append(f"at line {line}")
-        raise ToolError(
+        return ToolError(
             NOT_FOUND,
-            f"no symbol named {quoted(name)} {' '.join(where)}; {len(elsewhere)} elsewhere (elsewhere lists them)",
+            f"no symbol named {quoted(name)} {' '.join(where)}; {len(elsewhere)} elsewhere (elsewhere lists them)"
+            + then,
             elsewhere=symbols_by_path(ctx, elsewhere[:LIST_LIMIT]),
         )
+    last = [p for p in _NAME_PARTS.split(name) if p][-1:] or [name]
+    near = await ctx.find_symbols(name=last[0], limit=NEAR_NAMES * 4, match="substring")
+    # Each name once: overloads (Java, TypeScript) share one, and five of them said nothing more
+    suggested = list(dict.fromkeys(m.symbol.qualified_name for m in near.matches))[:NEAR_NAMES]
+    return ToolError(
+        NOT_FOUND, f"no symbol named {quoted(name)}{then}", **({"did_you_mean": suggested} if suggested else {})
+    )
+
+
+async def one_symbol(ctx: ToolContext, name: str, path: str | None, line: int | None) -> IndexedSymbol | dict:
+    """The symbol a name (narrowed by path and line) means; ambiguity is an answer (candidates),
+    nothing is a not_found error that suggests near names."""
+    candidates = ctx.lookup(name, path, line)
+    if not candidates:  # `django.db.models.Model`, `HttpResponse.set_cookie`: as code using them writes them
+        candidates = await written_as(ctx, name, path, line)
     if not candidates:
-        last = [p for p in _NAME_PARTS.split(name) if p][-1:] or [name]
-        near = await ctx.find_symbols(name=last[0], limit=NEAR_NAMES * 4, match="substring")
-        # Each name once: overloads (Java, TypeScript) share one, and five of them said nothing more
-        suggested = list(dict.fromkeys(m.symbol.qualified_name for m in near.matches))[:NEAR_NAMES]
-        raise ToolError(
-            NOT_FOUND, f"no symbol named {quoted(name)}", **({"did_you_mean": suggested} if suggested else {})
-        )
+        raise await no_symbol(ctx, name, path, line)
     if len(candidates) > 1:
         shown = candidates[:LIST_LIMIT]
         sigs = await ctx.signatures(s.id for s in shown)
