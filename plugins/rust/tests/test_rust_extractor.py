@@ -485,3 +485,20 @@ def test_a_syntax_error_keeps_everything_outside_it(extract_rust):
     assert by_name(facts, "crate::broken::after").doc == "After survives."
     assert [r.target for r in calls(facts)] == ["later"]
     assert extract_rust("fn fine() {}\n").partial is False
+
+
+def test_items_after_a_long_doc_in_a_macro_body_and_typed_self_receivers(extract_rust):
+    doc = "".join(f"    /// Line {n} of a long explanation, with an example or two.\n" for n in range(150))
+    facts = extract_rust(
+        "cfg_rt! {\n" + doc + "    pub fn spawn() {}\n}\n\n"
+        "impl Fut {\n"
+        "    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) {}\n"
+        "    fn lock_owned(mut self: Arc<Self>) {}\n"
+        "    fn new() -> Self { Fut }\n"
+        "}\n",
+        path="src/task/spawn.rs",
+    )
+    assert by_name(facts, "crate::task::spawn::spawn").start_line == 152  # tokio's spawn was missing
+    assert "static" not in by_name(facts, "crate::task::spawn::Fut::poll").modifiers
+    assert "static" not in by_name(facts, "crate::task::spawn::Fut::lock_owned").modifiers
+    assert "static" in by_name(facts, "crate::task::spawn::Fut::new").modifiers

@@ -268,9 +268,19 @@ _ITEM_KEYWORD = re.compile(  # an item, or a nested item-level macro: `cfg_rt! {
 )
 
 
+def _is_self_parameter(node, text) -> bool:
+    """``self``, ``&mut self`` — or ``self: Pin<&mut Self>``, ``self: Arc<Self>``: a method's receiver
+    with its type written out (every ``poll`` of a ``Future``), a parameter whose pattern is self."""
+    if node.type == "self_parameter":
+        return True
+    pattern = node.child_by_field_name("pattern") if node.type == "parameter" else None
+    return pattern is not None and text(pattern).replace("mut ", "").strip() == "self"
+
+
 def _items_ahead(source: bytes, start: int, end: int) -> bool:
-    """Does the text after ``start`` begin like an item, once comments and attributes are skipped?"""
-    end = min(end, start + 4000)
+    """Does the text after ``start`` begin like an item, once comments and attributes are skipped?
+    (However long they are: tokio's `cfg_rt! {` opens with 150 lines of doc before `pub fn spawn`.
+    Skipping them is a find per comment; the first other token decides.)"""
     i = start
     while i < end:
         i = _SPACE.match(source, i).end()
@@ -468,7 +478,7 @@ class _RustFile:
                 modifiers += tuple(self.text(child).split())
             elif child.type == "parameters" and member:
                 first = child.named_children[0] if child.named_child_count else None
-                if first is None or first.type != "self_parameter":
+                if first is None or not _is_self_parameter(first, self.text):
                     modifiers += ("static",)
         if body is None and context.owner_kind == "trait":
             modifiers += ("abstract",)

@@ -12,6 +12,7 @@ def codecairn_languages() -> list[Language]:
         Language(
             name="rust",
             extensions=(".rs",),
+            version="2",  # 2: items after a long doc comment in a macro's body; `self: Pin<&mut Self>` is no static
             grammar=tree_sitter_rust.language,
             extractor=ImportedOnCall("codecairn_rust.extractor:extract"),
             resolution=ResolutionRules(
