@@ -169,6 +169,25 @@ async def test_type_hierarchy_lists_descendants_and_overrides(shop) -> None:
         await a.call("type_hierarchy", name="helper")
 
 
+async def test_type_hierarchy_names_the_bases_the_index_has_no_symbol_for(tmp_path: Path, cache_dir: Path) -> None:
+    root = write(tmp_path / "r", {
+        "app/errors.py": "from somewhere import Mixin\n\n\nclass Refused(Exception, Mixin):\n    pass\n",
+        "src/lib.rs": "pub struct TryLockError(());\nimpl std::fmt::Display for TryLockError {}\nimpl Error for TryLockError {}\n",
+    })  # fmt: skip
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        refused = await a.call("type_hierarchy", name="Refused")
+        assert refused["ancestors"] == [] and refused["bases_outside"] == {
+            "external": ["builtins.Exception", "somewhere.Mixin"]
+        }
+        rust = await a.call("type_hierarchy", name="TryLockError")
+        assert rust["ancestors"] == [] and set(rust["bases_outside"]["unresolved"]) == {"std::fmt::Display", "Error"}
+    finally:
+        await ws.close()
+
+
 async def test_go_interfaces_are_satisfied_by_method_sets(tmp_path: Path, cache_dir: Path) -> None:
     root = write(tmp_path / "g", {
         "shapes/shapes.go": """
@@ -195,6 +214,12 @@ async def test_go_interfaces_are_satisfied_by_method_sets(tmp_path: Path, cache_
             func (c Circle) Area() float64 { return 3 }
 
             func (c Circle) Name() string { return "circle" }
+
+            // Named's Name is promoted: Badge's method set has both (ssa.Alloc's Parent and Block
+            // come from an embedded anInstruction)
+            type Badge struct{ Named }
+
+            func (b *Badge) Area() float64 { return 1 }
             """,
     })  # fmt: skip
     ws = await Workspace.open(root)
@@ -202,15 +227,24 @@ async def test_go_interfaces_are_satisfied_by_method_sets(tmp_path: Path, cache_
         await ws.index_now()
         a = answers(ws)
         shape = await a.call("type_hierarchy", name="shapes.Shape")
-        assert [(d["qualified_name"], d.get("relation")) for d in shape["descendants"]] == [
-            ("shapes.Circle", "method-set")  # Square lacks Name()
-        ]
+        assert {d["qualified_name"]: d.get("relation") for d in shape["descendants"]} == {
+            "shapes.Badge": "method-set",
+            "shapes.Circle": "method-set",  # Square lacks Name()
+        }
+        badge = await a.call("type_hierarchy", name="shapes.Badge")
+        assert {d["qualified_name"]: d.get("relation") for d in badge["ancestors"]} == {
+            "shapes.Named": None,
+            "shapes.Shape": "method-set",
+        }
         circle = await a.call("type_hierarchy", name="shapes.Circle")
         assert {d["qualified_name"]: d.get("relation") for d in circle["ancestors"]} == {
             "shapes.Named": None,  # embedding, stated by the code
             "shapes.Shape": "method-set",
         }
-        assert [m["qualified_name"] for m in shape["overrides"]["Area"]] == ["shapes.Circle.Area"]
+        assert sorted(m["qualified_name"] for m in shape["overrides"]["Area"]) == [
+            "shapes.Badge.Area",
+            "shapes.Circle.Area",
+        ]
     finally:
         await ws.close()
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from codecairn.index.state import IndexState
-from codecairn.model import Hierarchy, TypeLink
+from codecairn.model import TYPE_KINDS, Hierarchy, TypeLink
 
 METHOD_SET = "method-set"  # how a Go interface satisfaction was found
 _MEMBER_KINDS = frozenset({"method", "function", "constructor"})
@@ -29,6 +29,8 @@ class MethodSets:
         go_files = {f.id for f in state.files_by_id.values() if f.language == "go"}
         self.methods: dict[str, set[str]] = defaultdict(set)  # receiver type qn -> method names
         self.interfaces: list[int] = []
+        self.types: list[int] = []  # the other Go types: what may satisfy an interface
+        self._sets: dict[int, set[str]] = {}
         for s in rows.values():
             if s.file_id not in go_files:
                 continue
@@ -38,6 +40,24 @@ class MethodSets:
                     self.methods[s.qualified_name.rsplit(".", 1)[0]].add(s.name)
             elif s.kind == "interface":
                 self.interfaces.append(s.id)
+            elif s.kind in TYPE_KINDS:
+                self.types.append(s.id)
+
+    def method_set(self, state: IndexState, type_id: int) -> set[str]:
+        """A type's methods with those its embedded types promote (`type Alloc struct { register }`
+        has register's, and what register embeds in turn; an embedded interface gives its own)."""
+        known = self._sets.get(type_id)
+        if known is not None:
+            return known
+        rows = state.symbols.rows
+        out: set[str] = set()
+        for tid in [type_id, *state.symbols.ancestors(type_id)]:
+            t = rows.get(tid)
+            if t is None:
+                continue
+            out |= self.required(state, tid) if t.kind == "interface" else self.methods.get(t.qualified_name, set())
+        self._sets[type_id] = out
+        return out
 
     def required(self, state: IndexState, interface_id: int) -> set[str]:
         """The methods an interface asks for: its own and those of the interfaces it embeds."""
@@ -55,18 +75,16 @@ class MethodSets:
         if not need:
             return []  # `interface{}` / `any`: everything satisfies it, which says nothing
         rows = state.symbols.rows
-        out: list[int] = []
-        for owner, names in self.methods.items():
-            if need <= names:
-                out.extend(t for t in state.symbols.by_qn.get(owner, ()) if t in rows and rows[t].kind != "interface")
-        return sorted(out)
+        return sorted(t for t in self.types if t in rows and need <= self.method_set(state, t))
 
     def satisfies(self, state: IndexState, type_id: int) -> list[int]:
         rows = state.symbols.rows
         sym = rows.get(type_id)
         if sym is None:
             return []
-        have = self.methods.get(sym.qualified_name, set())
+        if sym.kind == "interface":
+            return []  # what an interface embeds is its base already
+        have = self.method_set(state, type_id)
         return [i for i in self.interfaces if i != type_id and (need := self.required(state, i)) and need <= have]
 
 

@@ -11,7 +11,7 @@ from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
 from codecairn.model import INHERITANCE_KINDS, TYPE_KINDS, TypeLink
 from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
-from codecairn.tools.symbols import one_symbol
+from codecairn.tools.symbols import edges_by_resolution, one_symbol
 
 DEFAULT_DEPTH, MAX_DEPTH = 3, 10
 DEFAULT_LIMIT, MAX_LIMIT = 100, 1000
@@ -72,6 +72,11 @@ async def type_hierarchy(ctx: ToolContext, args: dict[str, Any]) -> dict[str, An
                     entry["resolution"] = how
             entries.append(entry)
         answer[key] = entries
+    # Bases the index holds no symbol for: a library's (`Exception`, `fmt::Display`), or unresolved
+    outside = [e for e in await ctx.edges_from(sym.id) if e.kind in INHERITANCE_KINDS and e.target_id is None]
+    for group, names in edges_by_resolution(ctx, outside).items():
+        if group in ("external", "unresolved"):
+            answer.setdefault("bases_outside", {})[group] = names
     if h.overrides:
         answer["overrides"] = {
             name: [
@@ -110,6 +115,13 @@ TYPE_HIERARCHY_ANSWER = out.answer(
         "ancestors": {"type": "array", "items": _RELATIVE},
         "descendants": {"type": "array", "items": _RELATIVE},
         "overrides": {"type": "object", "additionalProperties": {"type": "array", "items": _METHOD}},
+        "bases_outside": {
+            "type": "object",
+            "properties": {"external": out.STRINGS, "unresolved": out.STRINGS},
+            "additionalProperties": False,
+            "description": "the type's own bases with no symbol in the index: external (named where they are) "
+            "or unresolved (as written)",
+        },
         "not_listed": {**out.COUNT, "description": "types reached beyond the limit"},
         **out.AMBIGUOUS,
         **out.BOUNDED,

@@ -153,7 +153,7 @@ async def get_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     edges = await ctx.edges_from(sym.id)
     bases = [e for e in edges if e.kind in INHERITANCE_KINDS]
     if bases:  # by kind (extends, implements...), as subclasses are; how each resolved, unless exact
-        answer["bases"] = _edges(ctx, bases, by_kind=True)
+        answer["bases"] = edges_by_resolution(ctx, bases, by_kind=True)
     if sym.kind in TYPE_KINDS or sym.kind == "impl":
         subs = await ctx.edges_to(sym.id, INHERITANCE_KINDS, limit + 1)
         places = Places(ctx)
@@ -167,7 +167,7 @@ async def get_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
             answer["subclasses_complete"] = False
     callees = [e for e in edges if e.kind == "calls"]
     if callees:
-        answer["callees"] = _edges(ctx, callees, limit)
+        answer["callees"] = edges_by_resolution(ctx, callees, limit)
         if sum(1 for e in callees if e.target_id is not None) > limit:
             answer["callees_complete"] = False
     callers = await ctx.edges_to(sym.id, ("calls",), limit + 1)
@@ -208,7 +208,9 @@ async def instantiations(ctx: ToolContext, sym: IndexedSymbol) -> list[Edge]:
     return found
 
 
-def _edges(ctx: ToolContext, edges: list[Edge], limit: int = LIST_LIMIT, by_kind: bool = False) -> dict[str, Any]:
+def edges_by_resolution(
+    ctx: ToolContext, edges: list[Edge], limit: int = LIST_LIMIT, by_kind: bool = False
+) -> dict[str, Any]:
     """Edges out of a symbol by how they resolved (``by_kind``: by the edge's kind), each target
     at its file; the names nothing matched under ``unresolved``. Calls carry the call's line,
     bases the base's own line."""
