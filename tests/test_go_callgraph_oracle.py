@@ -191,6 +191,9 @@ def compare(
         if r["resolution"] is None:
             aside["unresolved"] += 1
             continue
+        if r["resolution"] == "external":  # a built-in or the standard library: outside the index
+            aside["external"] += 1
+            continue
         caller = r["source"] if r["source"] != r["path"] else files[r["path"]] + ".init"
         if caller not in functions:
             aside["caller unknown to the oracle"] += 1  # e.g. unexported code nothing reaches

@@ -66,7 +66,7 @@ async def test_an_agent_explores_go_x_tools(corpus, cache_dir: Path) -> None:
     # `a := &application{...}; a.apply(...)`: the local's type is read off the composite literal.
     assert callees["application.apply"]["groups"] == {"exact"}
     assert callees["application.apply"]["path"] == "golang.org/x/tools/go/ast/astutil/rewrite.go"
-    assert "recover" in apply["callees"]["unresolved"]  # a builtin stays unresolved, and is shown
+    assert "builtin.recover" in apply["callees"]["external"]  # a built-in: outside the index, named so
     callers = by_name(apply["callers"])
     # Another package calls astutil.Apply through its import.
     assert callers["doCopy"]["groups"] == {"import"}

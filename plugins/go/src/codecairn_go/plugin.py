@@ -22,9 +22,22 @@ def codecairn_languages() -> list[Language]:
                 self_names=(),
                 super_names=(),
                 directory_scope=True,  # one package = one directory: its files see each other
+                # Go's predeclared functions and types (documented as the package `builtin`): `len(x)`
+                # is builtin.len, and a call into a package that is not indexed (`fmt.Sprintf`) is
+                # external to it by its import path, not unresolved
+                builtins=GO_BUILTINS,
+                builtins_module="builtin",
             ),
+            version="2",  # "2": calls of built-ins and of packages outside the index are external
         )
     ]
+
+
+GO_BUILTINS = frozenset(
+    "append cap clear close complex copy delete imag len make max min new panic print println real recover "
+    "any bool byte comparable complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune "
+    "string uint uint8 uint16 uint32 uint64 uintptr".split()
+)
 
 
 @hookimpl
