@@ -669,3 +669,32 @@ async def test_a_caller_outside_any_symbol_is_named_alike_by_trace_and_get_symbo
     # `main()` at the end of the script: the same words in both answers, not "file level" in one
     assert got["callers"] == {"exact": {"tool.py": {"(top level)": 5}}}
     assert [(h["caller"], h["line"]) for h in traced["callers"]] == [("tool.py (top level)", 5)]
+
+
+async def test_a_constant_holding_a_function_is_never_said_to_have_no_callers(tmp_path: Path, cache_dir: Path) -> None:
+    root = write(tmp_path / "ts", {
+        "src/ajax.ts": """
+            function createAjax(config: object) {
+              return (request: object) => request;
+            }
+
+            export const ajax = createAjax({ retries: 2 });
+
+            export function getJSON(url: string) {
+              return ajax({ url });
+            }
+            """,
+    })  # fmt: skip
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        got = await a.call("get_symbol", name="ajax")
+        traced = await a.call("trace", name="ajax")
+    finally:
+        await ws.close()
+    assert got["kind"] == "constant"
+    # `ajax({ url })` in getJSON: a possible call of the constant, counted and shown ("no callers" before)
+    assert got["unresolved_call_sites"] == 1
+    assert traced["possible_callers"] == [{"name": "ajax", "path": "src/ajax.ts", "line": 8, "in": "src/ajax.getJSON"}]
+    assert traced["note"].startswith("no resolved callers, but 1 call site(s)")

@@ -17,6 +17,9 @@ TYPE_KINDS = frozenset(
 CALLABLE_KINDS = frozenset({"function", "method", "constructor", "macro"})
 CONTAINER_KINDS = TYPE_KINDS | {"module", "package", "namespace", "impl"}
 DATA_KINDS = frozenset({"field", "property", "variable", "constant", "enum_member", "variant"})
+# What a call can be written with: a callable, a type (a constructor), or a value holding a function
+# (`const ajax = factory(...)`, `self.handler`, Rust's `Some(x)`)
+CALLED_KINDS = CALLABLE_KINDS | TYPE_KINDS | DATA_KINDS
 # Relationship kinds that give a type its supertypes (every other kind is a use: calls, references).
 INHERITANCE_KINDS = ("extends", "implements")
 # What a function returns, when its code says (Python: `-> Order`, every `return Order(...)`,

@@ -9,7 +9,7 @@ from codecairn.errors import NOT_FOUND, ToolError, quoted
 from codecairn.files.attached import decorated_start
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
 from codecairn.model import (
-    CALLABLE_KINDS,
+    CALLED_KINDS,
     DATA_KINDS,
     INHERITANCE_KINDS,
     TYPE_KINDS,
@@ -183,8 +183,9 @@ async def get_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         answer["callers"] = places.groups
         if len(callers) > limit:
             answer["callers_complete"] = False
-    # Calls by this name that resolution could not pin down: possible callers, never hidden.
-    if sym.kind in CALLABLE_KINDS or sym.kind in TYPE_KINDS:
+    # Calls by this name that resolution could not pin down: possible callers, never hidden (a
+    # constant or a field may hold a function: `const ajax = factory(...)`, `self.handler`)
+    if sym.kind in CALLED_KINDS:
         count = await ctx.count_unresolved_named(sym.name)
         if count:
             answer["unresolved_call_sites"] = count

@@ -9,7 +9,15 @@ from typing import Any
 
 from codecairn.errors import BAD_ARGUMENT, ToolError
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
-from codecairn.model import CALLABLE_KINDS, EXTERNAL, TYPE_KINDS, Edge, Hop, IndexedSymbol, Walk, external_name
+from codecairn.model import (
+    CALLED_KINDS,
+    EXTERNAL,
+    Edge,
+    Hop,
+    IndexedSymbol,
+    Walk,
+    external_name,
+)
 from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
 from codecairn.tools.shaping import TOP_LEVEL
@@ -90,7 +98,7 @@ async def possible_callers(ctx: ToolContext, levels: list[list[IndexedSymbol]]) 
     shown: list[Edge] = []
     total = 0
     for level in levels:
-        names = {s.name for s in level if s.kind in CALLABLE_KINDS or s.kind in TYPE_KINDS} - seen
+        names = {s.name for s in level if s.kind in CALLED_KINDS} - seen
         if not names:
             continue
         seen |= names
