@@ -593,3 +593,15 @@ async def test_edit_symbol_and_compare_symbols_say_when_only_the_line_is_wrong(w
     assert list(moved.details["elsewhere"]) == ["app/service.py"]
     left = await refused(ws, "compare_symbols", left={"name": "make_cache", "line": 3}, right={"name": "make_cache"})
     assert left.message.startswith("left: no symbol named 'make_cache' at line 3")
+
+
+async def test_find_symbols_with_a_path_that_holds_nothing_says_so(ws) -> None:
+    nowhere = await call(ws, "find_symbols", name="get", path="app/nope")
+    assert nowhere["results"] == {} and nowhere["note"] == "path 'app/nope' does not exist: nothing could match"
+    (ws.root / "docs").mkdir()
+    (ws.root / "docs" / "notes.txt").write_text("get\n")
+    empty = await call(ws, "find_symbols", name="get", path="docs")
+    assert empty["note"] == "path 'docs' holds no indexed file: nothing could match"
+    there = await call(ws, "find_symbols", name="nothing_like_it", path="app")
+    assert there["results"] == {} and "note" not in there  # the path is fine: the name matches nothing
+    assert (await call(ws, "find_symbols", name="get", path="app"))["results"]

@@ -78,7 +78,20 @@ async def find_symbols(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]
         answer["embeddings_pending"] = found.embeddings_pending
     if found.embeddings_loading:
         answer["embeddings_loading"] = True
+    if not found.matches and (path := args.get("path")) is not None and not _indexes_under(ctx, path):
+        # An empty answer would read as "no such symbol there": say that the filter itself holds nothing
+        where = "does not exist" if not (ctx.root / ctx.resolve_path(path)).exists() else "holds no indexed file"
+        answer["note"] = f"path {quoted(path)} {where}: nothing could match"
     return answer
+
+
+def _indexes_under(ctx: ToolContext, path: str) -> bool:
+    """Whether ``path`` (a file or a directory) holds any indexed file."""
+    rel = ctx.resolve_path(path)
+    if rel == "" or ctx.file(rel) is not None:
+        return True
+    inside = rel + "/"
+    return any(f.path.startswith(inside) for f in ctx.files())
 
 
 async def no_symbol(
@@ -284,6 +297,7 @@ FIND_SYMBOLS_ANSWER = out.answer(
         "total_at_least": out.COUNT,
         "embeddings_pending": out.COUNT,
         "embeddings_loading": out.TRUE,
+        "note": {**out.STRING, "description": "why nothing could match (a path filter with no indexed file)"},
         **out.CUT,
     },
     ("results",),
