@@ -74,9 +74,10 @@ async def outline(
     if wanted is None:  # a kinds filter asks for symbols only
         imports = await ctx.imports_of(state.id, first, last)
         exports = await ctx.exports_of(state.id, first, last)
-    # One page: the first `limit` entries by line, ending between two lines so that the next
-    # page starts at a line. A single line with more entries than a page (minified code) is
-    # cut at the limit and said so (`cut_line`): narrow it with kinds.
+    # One page: the first `limit` symbols by line, with the imports and exports among them (at most
+    # IMPORTS_PER_SYMBOL times as many: a file of imports alone is paged too), ending between two
+    # lines so that the next page starts at a line. A single line with more entries than a page
+    # (minified code) is cut at the limit and said so (`cut_line`): narrow it with kinds.
     entries: list[tuple[int, int, int, Any]] = sorted(
         [(s.start_line, 0, n, s) for n, s in enumerate(symbols)]
         + [(r.line, 1, n, r) for n, r in enumerate(imports)]
@@ -84,12 +85,18 @@ async def outline(
         key=lambda e: e[:3],
     )
     next_line = cut_line = None
-    if len(entries) > limit:
-        cut = limit
+    cut, counted = len(entries), 0
+    for n, entry in enumerate(entries):
+        if (entry[1] == 0 and counted == limit) or n == limit * IMPORTS_PER_SYMBOL:
+            cut = n
+            break
+        counted += entry[1] == 0
+    if cut < len(entries):
+        full_page = cut
         while cut > 0 and entries[cut][0] == entries[cut - 1][0]:
             cut -= 1
         if cut == 0:
-            cut, cut_line = limit, entries[0][0]
+            cut, cut_line = full_page, entries[0][0]
         next_line = entries[cut][0] + (1 if cut_line else 0)
         page = entries[:cut]
         symbols = [e[3] for e in page if e[1] == 0]
@@ -160,6 +167,10 @@ def _enclosing(by_id: dict[int, IndexedSymbol], symbol: IndexedSymbol) -> str:
         around = by_id.get(around.parent_id) if around.parent_id is not None else None
     return ".".join(reversed(names))
 
+
+# A page's imports and exports ride along with its symbols, up to this many entries per symbol
+# the page may list (`limit` counts symbols: the imports at the top of a file used to fill a page).
+IMPORTS_PER_SYMBOL = 4
 
 # Kinds whose signature an outline shows at "signatures": callables, and types (their bases).
 SIGNED_KINDS = CALLABLE_KINDS | TYPE_KINDS
@@ -362,7 +373,13 @@ def codecairn_tools() -> list[Tool]:
                     "kinds": a.words(description="only these kinds"),
                     "start_line": {"type": "integer", "minimum": 1, "description": "symbols starting here or later"},
                     "end_line": {"type": "integer", "minimum": 1, "description": "...and up to here"},
-                    "limit": {"type": "integer", "minimum": 1, "maximum": 2000, "default": 400},
+                    "limit": {
+                        "type": "integer",
+                        "minimum": 1,
+                        "maximum": 2000,
+                        "default": 400,
+                        "description": "symbols per page (the imports and exports among them come along)",
+                    },
                     "detail": {"enum": list(DETAILS), "default": "signatures"},
                 },
                 "required": ["path"],
