@@ -698,3 +698,23 @@ async def test_a_constant_holding_a_function_is_never_said_to_have_no_callers(tm
     assert got["unresolved_call_sites"] == 1
     assert traced["possible_callers"] == [{"name": "ajax", "path": "src/ajax.ts", "line": 8, "in": "src/ajax.getJSON"}]
     assert traced["note"].startswith("no resolved callers, but 1 call site(s)")
+
+
+async def test_impact_lists_up_to_its_limit_whatever_the_walk_skips(tmp_path: Path, cache_dir: Path) -> None:
+    callers = "".join(f"\n\ndef c{i}():\n    return work(1)\n" for i in range(6))
+    root = write(tmp_path / "w", {"w.py": "def work(n):\n    return work(n - 1) if n else 0\n" + callers})
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        for limit in (3, 5, 6):
+            found = await a.call("impact", symbols=["work"], limit=limit)
+            listed = [s["qualified_name"] for g in found["impacted"] for s in g["symbols"]]
+            # work() calls itself: that hop is not listed, and no longer takes one of the places
+            assert len(listed) == limit and "w.work" not in listed, (limit, listed)
+            if limit < 6:
+                assert found["cut"] == {"limit": 6 - limit}
+            else:
+                assert found["complete"] is True
+    finally:
+        await ws.close()

@@ -22,6 +22,7 @@ IMPACT_KINDS = ("calls", "references", "extends", "implements", "routes_to", "ht
 DEFAULT_DEPTH, MAX_DEPTH = 3, 8
 DEFAULT_LIMIT, MAX_LIMIT = 200, 2000  # impacted symbols listed
 CHANGED_LIMIT = 200  # changed symbols walked from
+WALK_SLACK = 50  # hops the walk may take beyond `limit` (those not listed: cycles, repeats, the start)
 WHOLE_FILE_KINDS = frozenset({"module", "package", "namespace"})
 
 
@@ -102,7 +103,10 @@ async def impact(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         for s in start
     ]
     ids = {s.id for s in start}
-    walk = await ctx.walk(ids, "in", IMPACT_KINDS, depth=depth, fan_out=limit, level_limit=limit)
+    # The walk goes a little wider than the list: hops it takes that are not listed (the changed
+    # symbols themselves, cycles, symbols reached twice) must not use up `limit`
+    wider = limit + WALK_SLACK
+    walk = await ctx.walk(ids, "in", IMPACT_KINDS, depth=depth, fan_out=wider, level_limit=wider)
     by_file: dict[str, dict[str, Any]] = {}
     listed = 0
     for hop in walk.hops:
