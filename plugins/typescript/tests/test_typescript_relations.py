@@ -78,6 +78,29 @@ def test_calls_in_callbacks_belong_to_the_enclosing_function(extract):
     }
 
 
+def test_calls_in_a_constant_s_initializer_and_its_callbacks_belong_to_the_constant(extract):
+    facts = extract(
+        """
+        export const $ZodUUID = $constructor("$ZodUUID", (inst, def) => {
+          def.pattern ??= uuid(def.version);
+          $ZodStringFormat.init(inst, def);
+        });
+        export const handler = memo(function Inner() { return render(); });
+        const limit = compute();
+        setup();
+        """
+    )
+    assert set(facts.calls()) == {
+        ("src/app/main.$ZodUUID", "", "$constructor"),
+        ("src/app/main.$ZodUUID", "", "uuid"),  # `impact` on uuid reaches $ZodUUID (the file's before)
+        ("src/app/main.$ZodUUID", "$ZodStringFormat", "init"),
+        ("src/app/main.handler", "", "memo"),
+        ("src/app/main.handler.Inner", "", "render"),  # a named function expression: its own symbol, inside
+        ("src/app/main.limit", "", "compute"),
+        ("", "", "setup"),  # a statement of the module: the file's
+    }
+
+
 def test_receiver_types_read_from_declarations(extract):
     facts = extract(
         """

@@ -417,9 +417,15 @@ class Declarations(FileWalk):
             index = self._add(kind, name, node, sig, doc, parent, scope.qual, mods)
             if value_type == "object":
                 self._object_members(value, index, self.symbols[index].qualified_name)
-            elif at_module_level and (held := self._declared_type(node)):
+                return
+            if at_module_level and (held := self._declared_type(node)):
                 # `export const repo = new Repo()`: what it holds, for other modules' `repo.find()`
                 self.relations.append(Relation(RETURNS, index, held, node.start_point.row + 1, "", INSTANCE))
+            if value is not None:
+                # `export const $ZodUUID = $constructor("$ZodUUID", (inst, def) => { ... })`: the calls
+                # of the initializer and of the callbacks it hands on are the constant's (zod, React's
+                # `memo(() => ...)`), not the file's
+                self._push(value, FUNCTION, index, self.symbols[index].qualified_name, {}, None)
 
     def _object_members(self, obj, parent: int, qual: str) -> None:
         """Function-valued members of an object literal bound to a name become its methods (and

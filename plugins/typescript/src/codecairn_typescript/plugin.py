@@ -86,7 +86,9 @@ _SHARED = dict(
     extractor=ImportedOnCall("codecairn_typescript.extractor:extract"),
     resolution=_RULES,
     family="ecmascript",  # a .ts file imports .tsx and .js modules by the same module names
-    version="2",  # "2": module-level variables' returns edges (`const repo = new Repo()`)
+    # "2": module-level variables' returns edges (`const repo = new Repo()`); "3": the calls of a
+    # module-level constant's initializer are the constant's
+    version="3",
 )
 
 
