@@ -76,3 +76,28 @@ async def test_an_instance_another_module_exports_is_typed_by_what_it_holds(tmp_
         assert main["callees"] == {"flow": {"src/db.ts": {"Cache.find": 2}}}
     finally:
         await ws.close()
+
+
+async def test_a_namespace_import_reaches_the_module_s_names_whatever_it_exports_as_default(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    write(tmp_path, {
+        "src/helpers.ts": (
+            "export function fetchIt(u: string) { return u; }\nexport function tool() { return 1; }\n"
+            "export default function main() { return 2; }\n"
+        ),
+        "src/legacy.js": "function make() { return 1; }\nmodule.exports = { make };\n",
+        "src/use.ts": (
+            "import * as H from './helpers';\nconst L = require('./legacy');\n"
+            "export function f() { return H.fetchIt('a') + H.tool() + L.make(); }\n"
+        ),
+    })  # fmt: skip
+    ws = await Workspace.open(tmp_path)
+    try:
+        await ws.index_now()
+        f = await answers(ws).get_symbol("src/use.f")
+    finally:
+        await ws.close()
+    # `export default function main` made H the function main, which has no fetchIt: unresolved before
+    assert f["callees"]["import"]["src/helpers.ts"] == {"fetchIt": 3, "tool": 3}
+    assert "unresolved" not in f["callees"] or "fetchIt" not in f["callees"]["unresolved"]

@@ -990,7 +990,10 @@ class Resolver:
                 if hit is not None:
                     return hit, IMPORT
                 hit = self.default_export(info.language, target, rules.separator)
-                if hit is not None:  # `const Foo = require('./a')`: the module's default export
+                if hit is not None and rows[hit].kind not in exclude:
+                    # `const Foo = require('./a')`: the module's default export. Not as a receiver
+                    # when it is a function: `import * as H from './a'; H.fetch()` is a's fetch,
+                    # whatever a exports as default
                     return hit, IMPORT
         if rules.directory_scope:
             ids = self.package_top(info.language, info.module).get(name)
