@@ -273,3 +273,23 @@ def test_decorators_are_modifiers_and_not_part_of_the_signature(extract):
     assert facts.symbol("src/app/main.AppComponent.title").modifiers == ("@Input",)
     on_click = facts.symbol("src/app/main.AppComponent.onClick")
     assert (on_click.modifiers, on_click.doc) == (("@HostListener",), "Handles clicks.")
+
+
+def test_a_constructor_binding_a_method_declared_below_it_makes_no_property(extract):
+    facts = extract(
+        """
+        export class ZodType {
+          constructor(def: Def) {
+            this.parse = this.parse.bind(this);
+            this.optional = this.optional.bind(this);
+            this.cache = new Map();
+          }
+          parse(data: unknown) { return data; }
+          optional() { return this; }
+        }
+        """
+    )
+    kinds = {s.qualified_name: s.kind for s in facts.facts.symbols}
+    assert kinds["src/app/main.ZodType.optional"] == "method"  # one symbol, not a property beside it
+    assert [s.kind for s in facts.facts.symbols if s.name == "optional"] == ["method"]
+    assert kinds["src/app/main.ZodType.cache"] == "property"  # a field only the constructor gives

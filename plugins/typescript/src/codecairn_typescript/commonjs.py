@@ -168,12 +168,27 @@ class CommonJS(FileWalk):
             return
         declared = self.class_members.get(owner)
         if declared is None:
+            # What the class body declares, before or after the constructor: `this.optional =
+            # this.optional.bind(this)` binds the method `optional` declared further down
             declared = self.class_members[owner] = {s.name for s in self.symbols if s.parent == owner}
+            declared |= self._body_member_names(node)
         if name in declared:
             return
         declared.add(name)
         self._add("property", name, node, self.text(node.child_by_field_name("left")), "", owner,
                   self.symbols[owner].qualified_name)  # fmt: skip
+
+    def _body_member_names(self, node) -> set[str]:
+        """The names the class body around ``node`` declares: methods, fields, accessors, signatures."""
+        body = node.parent
+        while body is not None and body.type != "class_body":
+            body = body.parent
+        names: set[str] = set()
+        for member in body.named_children if body is not None else ():
+            name_node = member.child_by_field_name("name") or member.child_by_field_name("property")
+            if name_node is not None:
+                names.add(self._string(name_node))
+        return names
 
     def _define_from_assignment(self, name, value, node, doc, parent, qual, kind="", static=False) -> None:
         if value.type in FUNCTION_VALUES:

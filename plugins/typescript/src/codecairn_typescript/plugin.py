@@ -87,7 +87,8 @@ _SHARED = dict(
     resolution=_RULES,
     family="ecmascript",  # a .ts file imports .tsx and .js modules by the same module names
     # "2": module-level variables' returns edges (`const repo = new Repo()`); "3": the calls of a
-    # module-level constant's initializer are the constant's
+    # module-level constant's initializer are the constant's, and `this.m = this.m.bind(this)` in a
+    # constructor makes no property beside a method m declared below it
     version="3",
 )
 
