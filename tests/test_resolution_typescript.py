@@ -101,3 +101,33 @@ async def test_a_namespace_import_reaches_the_module_s_names_whatever_it_exports
     # `export default function main` made H the function main, which has no fetchIt: unresolved before
     assert f["callees"]["import"]["src/helpers.ts"] == {"fetchIt": 3, "tool": 3}
     assert "unresolved" not in f["callees"] or "fetchIt" not in f["callees"]["unresolved"]
+
+
+async def test_a_call_of_a_parameter_or_a_local_is_no_guess_at_a_namesake_elsewhere(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    write(tmp_path, {
+        "src/compile.ts": (
+            "export function emitKeys(shape: object, body: (k: string) => void) {\n"
+            "  const fallbackRun = shape ? body : null;\n"
+            "  const helper = () => 1;\n"
+            "  [1].forEach((wrap) => wrap());\n"
+            "  return body('k') + fallbackRun('x') + helper();\n"
+            "}\n"
+        ),
+        "src/tests/compile.test.ts": (
+            "function body() { return 0; }\nfunction fallbackRun() { return 0; }\nfunction wrap() { return 0; }\n"
+        ),
+    })  # fmt: skip
+    ws = await Workspace.open(tmp_path)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        emit = await a.get_symbol("src/compile.emitKeys")
+        test_body = await a.call("get_symbol", name="body", path="src/tests/compile.test.ts")
+    finally:
+        await ws.close()
+    # Each was a name-only edge into the test file (a library -> tests dependency that is not there)
+    assert set(emit["callees"]["unresolved"]) >= {"body", "fallbackRun", "wrap"}
+    assert "name-only" not in emit["callees"] and "callers" not in test_body
+    assert emit["callees"]["exact"]["src/compile.ts"] == {"emitKeys.helper": 5}  # a local function: found

@@ -3,9 +3,10 @@ receiver as written and, where the syntax shows it, the receiver's type."""
 
 from __future__ import annotations
 
-from codecairn.model import Relation
+from codecairn.model import OWN_NAME, Relation
 
-from codecairn_typescript.syntax import SPACES
+from codecairn_typescript.scopes import FUNCTION
+from codecairn_typescript.syntax import CLASS_NODES, FUNCTION_VALUES, SPACES
 from codecairn_typescript.walk import FileWalk
 
 RECEIVER_MAX = 120  # characters of an unusual receiver expression kept as written
@@ -65,7 +66,10 @@ class Calls(FileWalk):
             name = self.text(fn)
             if name == "require" and self._require(node):
                 return
-            self.relations.append(Relation("calls", source, name, fn.start_point.row + 1))
+            # A parameter or a local holding no function of its own: nothing elsewhere is this call
+            # (the resolver guessed a namesake: `body(d)` in the library went to a test's `body`)
+            mark = OWN_NAME if self._locally_bound(name) else ""
+            self.relations.append(Relation("calls", source, name, fn.start_point.row + 1, "", mark))
         elif t == "member_expression":
             obj = fn.child(0)
             prop = fn.child(fn.child_count - 1)
@@ -86,6 +90,24 @@ class Calls(FileWalk):
             self.relations.append(Relation("calls", source, "constructor", fn.start_point.row + 1, "super"))
         elif t == "import":
             self._dynamic_import(node)
+
+    def _locally_bound(self, name: str) -> bool:
+        """Whether the functions around the call bind ``name`` themselves: a parameter, or a local
+        variable whose value is no function or class (those are symbols, which resolution finds)."""
+        for scope in reversed(self.stack):
+            if scope.kind != FUNCTION:
+                return False
+            declared = scope.types.get(name) if scope.types else None
+            if declared is not None:
+                if isinstance(declared, str):  # typed already: what it was declared as is gone
+                    return False
+                value = declared.child_by_field_name("value")
+                return value is None or (value.type not in FUNCTION_VALUES and value.type not in CLASS_NODES)
+            if scope.params is None:
+                scope.params = _parameter_names(scope.function)
+            if name in scope.params:
+                return True
+        return False
 
     def _new(self, node) -> None:
         ctor = node.child_by_field_name("constructor")
@@ -112,3 +134,27 @@ class Calls(FileWalk):
             return
         receiver, _, target_name = text.rpartition(".")
         self.relations.append(Relation("calls", self.stack[-1].symbol, target_name, name.start_point.row + 1, receiver))
+
+
+def _parameter_names(function) -> frozenset[str]:
+    """The names a function's parameters bind: `(a, b = 1, ...rest)`, `x => ...`, typed or not;
+    a destructured parameter's names one level deep (`({ a, b })`)."""
+    if function is None:
+        return frozenset()
+    single = function.child_by_field_name("parameter")  # `x => x()`
+    if single is not None:
+        return frozenset({single.text.decode()}) if single.type == "identifier" else frozenset()
+    params = function.child_by_field_name("parameters")
+    names: set[str] = set()
+    for param in params.named_children if params is not None else ():
+        target = param.child_by_field_name("pattern") or param.child_by_field_name("left") or param
+        if target.type == "rest_pattern" and target.named_child_count:
+            target = target.named_children[0]
+        if target.type == "identifier":
+            names.add(target.text.decode())
+        elif target.type in ("object_pattern", "array_pattern"):
+            for part in target.named_children:
+                inner = part.child_by_field_name("value") or part.child_by_field_name("left") or part
+                if inner.type in ("identifier", "shorthand_property_identifier_pattern"):
+                    names.add(inner.text.decode())
+    return frozenset(names)

@@ -88,7 +88,8 @@ _SHARED = dict(
     family="ecmascript",  # a .ts file imports .tsx and .js modules by the same module names
     # "2": module-level variables' returns edges (`const repo = new Repo()`); "3": the calls of a
     # module-level constant's initializer are the constant's, and `this.m = this.m.bind(this)` in a
-    # constructor makes no property beside a method m declared below it
+    # constructor makes no property beside a method m declared below it, and a call of a parameter
+    # or a local is marked as the function's own (no namesake elsewhere answers it)
     version="3",
 )
 

@@ -12,7 +12,7 @@ INHERIT = object()  # FileWalk._push: take the enclosing scope's class
 
 
 class Scope:
-    __slots__ = ("end", "kind", "symbol", "qual", "types", "klass", "node")
+    __slots__ = ("end", "kind", "symbol", "qual", "types", "klass", "node", "function", "params")
 
     def __init__(self, end, kind, symbol, qual, types, klass, node=None):
         self.end = end  # end byte: the scope closes when the walk passes it
@@ -23,7 +23,9 @@ class Scope:
         # once a call on it asked. Parameters are read on the first lookup that misses.
         self.types = types
         self.klass = klass  # the enclosing class's ClassFields (for `this.field` types), or None
-        self.node = node  # the function node (its parameters type receivers), or None
+        self.node = node  # the function node (its parameters type receivers), or None once read
+        self.function = node  # the function node, kept
+        self.params: frozenset[str] | None = None  # its parameters' names, read on the first need
 
 
 class ClassFields:
