@@ -215,6 +215,8 @@ async def test_go_interfaces_are_satisfied_by_method_sets(tmp_path: Path, cache_
 
             func (c Circle) Name() string { return "circle" }
 
+            func (q Square) Perimeter() float64 { return 4 * q.s }
+
             // Named's Name is promoted: Badge's method set has both (ssa.Alloc's Parent and Block
             // come from an embedded anInstruction)
             type Badge struct{ Named }
@@ -241,6 +243,10 @@ async def test_go_interfaces_are_satisfied_by_method_sets(tmp_path: Path, cache_
             "shapes.Named": None,  # embedding, stated by the code
             "shapes.Shape": "method-set",
         }
+        # Methods declared in another file than their type are its members
+        square = await a.call("get_symbol", name="shapes.Square")
+        assert square["members"] == {"field": {"s": 8}, "method": {"Area": 10}}
+        assert square["members_in_other_files"] == {"shapes/circle.go": {"method": {"Perimeter": 9}}}
         assert sorted(m["qualified_name"] for m in shape["overrides"]["Area"]) == [
             "shapes.Badge.Area",
             "shapes.Circle.Area",

@@ -26,6 +26,7 @@ from codecairn.hookspecs import Language, MemoryBook
 from codecairn.metrics.recorder import CallRecorder
 from codecairn.metrics.tokens import TokenCounter
 from codecairn.model import (
+    TYPE_KINDS,
     CallTotals,
     Chains,
     DiffedFile,
@@ -221,6 +222,16 @@ class ServedContext:
         rows = self._state.symbols.rows
         return sorted((rows[c] for c in self._state.symbols.children.get(symbol_id, ()) if c in rows),
                       key=lambda s: (s.start_line, s.id))  # fmt: skip
+
+    def members(self, symbol_id: int) -> list[IndexedSymbol]:
+        rows = self._state.symbols.rows
+        own = self.children(symbol_id)
+        sym = rows.get(symbol_id)
+        if sym is None or sym.kind not in TYPE_KINDS:
+            return own
+        seen = {s.id for s in own}
+        away = [rows[i] for i in self._ws.graph.members().of(self._state, symbol_id) if i not in seen and i in rows]
+        return own + sorted(away, key=lambda s: (self._state.path_of(s), s.start_line, s.id))
 
     def symbols_in_file(self, file_id: int) -> list[IndexedSymbol]:
         rows = self._state.symbols.rows

@@ -274,6 +274,8 @@ class ToolContext(Protocol):
                            limit: int = 20, match: str | None = None) -> SymbolMatches: ...  # fmt: skip
     def symbol_kinds(self) -> set[str]: ...  # every kind of symbol the index holds ("class", "route"...)
     def children(self, symbol_id: int) -> list[IndexedSymbol]: ...  # in line order
+    # children, and a type's methods declared away from it (Go methods in another file, Rust impl blocks)
+    def members(self, symbol_id: int) -> list[IndexedSymbol]: ...
     def symbols_in_file(self, file_id: int) -> list[IndexedSymbol]: ...  # in line order
     def ancestors(self, type_id: int) -> list[IndexedSymbol]: ...  # supertypes, nearest first
     def subtypes(self, type_id: int) -> list[IndexedSymbol]: ...  # direct subtypes

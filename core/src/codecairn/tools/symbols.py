@@ -158,9 +158,18 @@ async def get_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     parent = ctx.symbol(sym.parent_id) if sym.parent_id is not None else None
     if parent is not None and not sym.qualified_name.startswith(parent.qualified_name):
         answer["parent"] = parent.qualified_name  # only when its name does not already say it
-    members = ctx.children(sym.id)
+    members = ctx.members(sym.id)  # a Go type's methods in other files and Rust impl blocks too
     if members:
-        answer["members"] = members_by_kind(members[:limit])
+        shown = members[:limit]
+        here = [m for m in shown if m.file_id == sym.file_id]
+        if here:
+            answer["members"] = members_by_kind(here)
+        away: dict[str, list[IndexedSymbol]] = {}
+        for m in shown:
+            if m.file_id != sym.file_id:
+                away.setdefault(ctx.path_of(m), []).append(m)
+        if away:  # `func (q Square) Perimeter()` in another file of the package: its line is that file's
+            answer["members_in_other_files"] = {path: members_by_kind(ms) for path, ms in away.items()}
         if len(members) > limit:
             answer["members_complete"] = False
     edges = await ctx.edges_from(sym.id)
@@ -303,15 +312,18 @@ FIND_SYMBOLS_ANSWER = out.answer(
     ("results",),
 )
 
+_MEMBERS = {"type": "object", "additionalProperties": {"type": "object", "additionalProperties": out.LINE_OR_LINES}}
 GET_SYMBOL_ANSWER = out.answer(
     {
         **out.SYMBOL_HEADER,
         "doc": out.STRING,
         "modifiers": out.STRINGS,
         "parent": out.STRING,
-        "members": {
+        "members": _MEMBERS,
+        "members_in_other_files": {
             "type": "object",
-            "additionalProperties": {"type": "object", "additionalProperties": out.LINE_OR_LINES},
+            "additionalProperties": _MEMBERS,
+            "description": "path -> members declared there (Go methods in another file of the package)",
         },
         "members_complete": out.FALSE,
         "bases": out.EDGES,
