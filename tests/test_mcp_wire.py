@@ -231,8 +231,9 @@ def test_errors_during_the_first_index_say_indexing_and_generation(stdlib_part: 
         assert server.order()[-1] == "index", "the errors came while the index was being built"
         for key, answer in during.items():
             assert answer["_error"] and answer["indexing"] is True and answer["generation"] == 0, (key, answer)
+            assert "not_found may only be not yet" in answer["first_index"], "an early miss is told apart"
 
         server.send(tool_call("after", "get_symbol", {"name": "NoSuchThingAnywhere"}))
         after = tool_answer(server.reply("after"))
-        assert after["_error"] and after["generation"] >= 1 and "indexing" not in after
+        assert after["_error"] and after["generation"] >= 1 and "indexing" not in after and "first_index" not in after
         server.close()

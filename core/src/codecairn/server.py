@@ -42,6 +42,11 @@ from codecairn.transport import stdio_transport
 from codecairn.workspace import Workspace
 
 log = logging.getLogger("codecairn.server")
+# Said with every answer while a root's first index runs: an early "not found" may only be "not yet".
+FIRST_INDEX = (
+    "the first index of this root is still being built: what it has not reached is missing from this "
+    "answer (a not_found may only be not yet); ask again once it is done (stats shows the progress)"
+)
 
 # A plugin's string or list argument whose schema sets no limit gets these (built-in tools set their own).
 DEFAULT_MAX_CHARS = 64 * 1024
@@ -472,6 +477,8 @@ class CodecairnServer:
         if self.workspace.indexer.running:
             # Answers come from what is stored so far; say so rather than look complete.
             payload["indexing"] = True
+            if self.workspace.state.generation == 0:  # not a refresh: most of the root may be missing
+                payload["first_index"] = FIRST_INDEX
         return payload
 
     def _error(self, exc: ToolError) -> types.CallToolResult:

@@ -444,7 +444,7 @@ CALLS = [
     ("unresolved", "rust", "Order::unknown", {"push": "unresolved"}),
     ("unresolved", "java", "Order.otherPackage", {"elsewhere": "unresolved"}),
     ("unresolved", "go", "server.otherPackage", {"Compute": "unresolved"}),
-    ("unresolved", "go", "server.printed", {"Println": "unresolved"}),
+    ("external", "go", "server.printed", {"fmt.Println": "external"}),  # a package outside the index
 ]
 
 

@@ -28,6 +28,7 @@ STAMPS: dict[str, Any] = {
         "description": "paths named here whose content changed since they were indexed",
     },
     "indexing": {"type": "boolean", "description": "an index run is in progress"},
+    "first_index": {"type": "string", "description": "the root's first index is in progress: what it says"},
 }
 
 # A bounded list that was cut says so (a complete one says nothing).
