@@ -96,6 +96,19 @@ def test_a_package_init_is_the_package_itself():
 # ---- definitions --------------------------------------------------------------------------------
 
 
+def test_a_signature_over_several_lines_keeps_its_parameters_past_their_comments():
+    result = facts("""\
+        def connect(host,  # where to
+                    port=5432,  # the default port
+                    *, ssl=None) -> "Connection":
+            return None
+        """)
+    # joined on one line, the first comment swallowed the rest: `def connect(host, # where to port=...`
+    assert (
+        symbol(result, "shop.orders.connect").signature == 'def connect(host, port=5432, *, ssl=None) -> "Connection"'
+    )
+
+
 def test_classes_methods_and_functions_with_signatures_docs_and_parents():
     result = facts('''\
         class Order(Base, metaclass=Meta):
@@ -226,7 +239,7 @@ def test_a_multiline_header_becomes_a_one_line_signature():
         """)
     assert (
         symbol(result, "shop.orders.resize").signature
-        == 'def resize( image, size: tuple[int, int], # width, height ) -> "Image"'
+        == 'def resize( image, size: tuple[int, int], ) -> "Image"'  # the comment would read as code
     )
 
 

@@ -293,3 +293,26 @@ def test_a_constructor_binding_a_method_declared_below_it_makes_no_property(extr
     assert kinds["src/app/main.ZodType.optional"] == "method"  # one symbol, not a property beside it
     assert [s.kind for s in facts.facts.symbols if s.name == "optional"] == ["method"]
     assert kinds["src/app/main.ZodType.cache"] == "property"  # a field only the constructor gives
+
+
+def test_signatures_keep_their_parameters_past_a_comment_and_leave_a_constant_s_body_out(extract):
+    facts = extract(
+        """
+        export const instanceOfType = <T extends typeof Class>(
+          // const instanceOfType = <T extends new (...args: any[]) => any>(
+          cls: T,
+          params: Params = {}
+        ) => custom(cls, params);
+
+        export const $ZodUUID = $constructor("$ZodUUID", (inst, def) => {
+          def.pattern ??= uuid(def.version);
+          $ZodStringFormat.init(inst, def);
+        });
+
+        export const limit = compute(1, 2);
+        """
+    )
+    sig = {s.name: s.signature for s in facts.facts.symbols}
+    assert sig["instanceOfType"] == "const instanceOfType = <T extends typeof Class>( cls: T, params: Params = {} ) =>"
+    assert sig["$ZodUUID"] == 'const $ZodUUID = $constructor("$ZodUUID", (inst, def) => …'
+    assert sig["limit"] == "const limit = compute(1, 2)"

@@ -7,6 +7,10 @@ import re
 _SPACES = re.compile(r"\s+")
 _DOC_MARKERS = re.compile(r"^\s*(/\*\*+|/\*+|\*+/?|///?!?|//!|#+|--)\s?")
 SIGNATURE_MAX = 240
+# A comment that ends a line of a signature written over several (`(a, // the first` / `b)`,
+# `def f(a,  # the first`): on one line it would swallow the rest. `#` only before a space: Rust's
+# `#[cfg(...)]` is no comment.
+_TRAILING_COMMENT = re.compile(r"(?:(?<=\s)|^)(?://|#(?=[ \t]))[^\n]*(?=\n)", re.M)
 
 
 def text(source: bytes, node) -> str:
@@ -17,8 +21,16 @@ def signature(source: bytes, node, body=None, limit: int = SIGNATURE_MAX) -> str
     """The declaration text up to its body, on one line: ``def f(a, b) -> int``."""
     end = body.start_byte if body is not None else node.end_byte
     raw = source[node.start_byte : end].decode("utf-8", "replace")
-    sig = " ".join(raw.split()).rstrip("{:").rstrip()  # split/join: faster than a regex, on the hot path
+    sig = " ".join(uncommented(raw).split()).rstrip("{:").rstrip()  # split/join: faster than a regex, on the hot path
     return sig if len(sig) <= limit else sig[: limit - 1] + "…"
+
+
+def uncommented(raw: str) -> str:
+    """``raw`` without the comments that end its lines but the last (_TRAILING_COMMENT), for a
+    declaration written over several lines and shown on one."""
+    if "\n" in raw and ("//" in raw or "# " in raw):
+        return _TRAILING_COMMENT.sub("", raw)
+    return raw
 
 
 def first_doc_line(comment: str) -> str:

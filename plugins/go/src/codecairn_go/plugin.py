@@ -28,7 +28,9 @@ def codecairn_languages() -> list[Language]:
                 builtins=GO_BUILTINS,
                 builtins_module="builtin",
             ),
-            version="2",  # "2": calls of built-ins and of packages outside the index are external
+            # "2": calls of built-ins and of packages outside the index are external; a signature over
+            # several lines keeps its parameters past `//` comments that end its lines
+            version="2",
         )
     ]
 

@@ -21,7 +21,9 @@ def codecairn_languages() -> list[Language]:
                 super_names=("super",),
                 directory_scope=True,  # a package's classes see each other without import
             ),
-            version="2",  # "2": a javadoc that opens with <p> has a summary (its first sentence)
+            # "2": a javadoc that opens with <p> has a summary (its first sentence); "3": a signature
+            # over several lines keeps its parameters past `//` comments that end its lines
+            version="3",
         )
     ]
 

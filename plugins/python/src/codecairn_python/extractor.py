@@ -34,7 +34,7 @@ from collections.abc import Callable
 from operator import attrgetter, itemgetter
 from typing import Any
 
-from codecairn.extractors.common import SIGNATURE_MAX, has_errors
+from codecairn.extractors.common import SIGNATURE_MAX, has_errors, uncommented
 from codecairn.model import (
     FLOWED,
     INSTANCE,
@@ -998,7 +998,7 @@ class _FileExtraction:
 
     def _one_line(self, raw: str, cut: bool = False) -> str:
         """Declaration text on one line, at most SIGNATURE_MAX characters."""
-        line = _SPACE.sub(" ", raw).strip(_BLANK)
+        line = _SPACE.sub(" ", uncommented(raw)).strip(_BLANK)
         if cut or len(line) > SIGNATURE_MAX:
             return line[: SIGNATURE_MAX - 1] + self.ellipsis
         return line

@@ -75,7 +75,8 @@ def codecairn_languages() -> list[Language]:
             #     a function-taker imported with `from m import *` is one (`accumulate(s, max)`)
             # 20: a bound Tk event's handler too (`widget.bind("<Escape>", self.close)`)
             # 21: a module ends on its last line, not on the empty one after its last line break
-            version="21",
+            # 22: a signature over several lines keeps its parameters past comments that end its lines
+            version="22",
             resolution=ResolutionRules(
                 separator=".",
                 implicit_members=False,

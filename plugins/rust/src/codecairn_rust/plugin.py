@@ -12,7 +12,9 @@ def codecairn_languages() -> list[Language]:
         Language(
             name="rust",
             extensions=(".rs",),
-            version="2",  # 2: items after a long doc comment in a macro's body; `self: Pin<&mut Self>` is no static
+            # 2: items after a long doc comment in a macro's body; `self: Pin<&mut Self>` is no static;
+            # a signature over several lines keeps its parameters past `//` comments that end its lines
+            version="2",
             grammar=tree_sitter_rust.language,
             extractor=ImportedOnCall("codecairn_rust.extractor:extract"),
             resolution=ResolutionRules(

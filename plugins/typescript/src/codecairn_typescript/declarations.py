@@ -16,7 +16,7 @@ from codecairn_typescript.syntax import (
     SPACES,
     has_function_member,
 )
-from codecairn_typescript.walk import FileWalk
+from codecairn_typescript.walk import FileWalk, Span
 
 
 class Declarations(FileWalk):
@@ -412,6 +412,10 @@ class Declarations(FileWalk):
             kind = "constant" if keyword == "const" else "variable"
             if value_type == "object":
                 sig = f"{keyword} {self._signature(node, value)}".rstrip("= ").rstrip()
+            elif (line_end := self.source.find(b"\n", node.start_byte, node.end_byte)) >= 0:
+                # A value over several lines (`$constructor("$ZodUUID", (inst, def) => {` ...): its first
+                # line says what it is; the rest is a body, not a signature
+                sig = f"{keyword} {self._signature(node, Span(line_end, line_end))} …"
             else:
                 sig = f"{keyword} {self._signature(node)}"
             index = self._add(kind, name, node, sig, doc, parent, scope.qual, mods)
