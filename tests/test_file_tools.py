@@ -605,3 +605,16 @@ async def test_find_symbols_with_a_path_that_holds_nothing_says_so(ws) -> None:
     there = await call(ws, "find_symbols", name="nothing_like_it", path="app")
     assert there["results"] == {} and "note" not in there  # the path is fine: the name matches nothing
     assert (await call(ws, "find_symbols", name="get", path="app"))["results"]
+
+
+async def test_names_as_stack_traces_and_go_docs_print_them_are_found(ws) -> None:
+    (ws.root / "app" / "Outer.java").write_text("class Outer {\n  static class Inner {\n    void run() {}\n  }\n}\n")
+    (ws.root / "pkg").mkdir()
+    (ws.root / "pkg" / "alloc.go").write_text(
+        'package pkg\n\ntype Alloc struct{}\n\nfunc (a *Alloc) String() string { return "" }\n'
+    )
+    await ws.indexer.run()
+    inner = await call(ws, "get_symbol", name="Outer$Inner.run")  # Java's binary name, from a stack trace
+    assert inner["qualified_name"] == "Outer.Inner.run"
+    method = await call(ws, "read_symbol", name="(*Alloc).String")  # Go's method expression
+    assert method["qualified_name"] == "pkg.Alloc.String" and "func (a *Alloc) String()" in method["source"]

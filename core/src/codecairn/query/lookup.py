@@ -10,6 +10,10 @@ from codecairn.index.state import IndexState
 from codecairn.model import CALLABLE_KINDS, CONTAINER_KINDS, TYPE_KINDS, IndexedSymbol
 
 NAME_PARTS = re.compile(r"::|\.|#|/")  # how a written name splits into its parts, in any language
+# Names as other tools print them: Go's method expressions `(*Alloc).String` / `(Alloc).String`,
+# and Java's binary names of nested classes `Outer$Inner` (from a stack trace or javap)
+_GO_METHOD_EXPRESSION = re.compile(r"\(\*?([\w.]+)\)(?=[.])")
+_JAVA_BINARY_NESTING = re.compile(r"(?<=[\w])\$(?=[A-Za-z_])")
 
 
 def kind_rank(kind: str) -> int:
@@ -43,6 +47,10 @@ def lookup(state: IndexState, name: str, path: str | None = None, line: int | No
             qparts = name_parts(rows[sid].qualified_name)
             if qparts[-len(parts) :] == parts:
                 ids.append(sid)
+    if not ids and ("(" in name or "$" in name):
+        written = _JAVA_BINARY_NESTING.sub(".", _GO_METHOD_EXPRESSION.sub(r"\1", name))
+        if written != name:
+            return lookup(state, written, path, line)
     candidates = [rows[i] for i in ids if i in rows]
     if path is not None:
         candidates = [s for s in candidates if state.path_of(s) == path]
