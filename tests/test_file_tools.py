@@ -618,3 +618,14 @@ async def test_names_as_stack_traces_and_go_docs_print_them_are_found(ws) -> Non
     assert inner["qualified_name"] == "Outer.Inner.run"
     method = await call(ws, "read_symbol", name="(*Alloc).String")  # Go's method expression
     assert method["qualified_name"] == "pkg.Alloc.String" and "func (a *Alloc) String()" in method["source"]
+
+
+async def test_an_outline_shows_the_name_a_namespace_import_or_re_export_chooses(ws) -> None:
+    (ws.root / "app" / "iso.ts").write_text("export const a = 1;\n")
+    (ws.root / "app" / "external.ts").write_text(
+        'export { a } from "./iso.js";\nexport * as iso from "./iso.js";\nimport * as util from "./util";\n'
+    )
+    await ws.indexer.run()
+    outline = await call(ws, "file_outline", path="app/external.ts", detail="names")
+    # `iso` was left out as if the module's path implied it (a rule of Go's import paths)
+    assert outline["imports"] == {"./iso.js": ["a", "as iso"], "./util": ["as util"]}

@@ -226,6 +226,8 @@ def binds_by_default(module: str, alias: str) -> bool:
     Python's ``os.path`` binds ``path`` (as ``from os import path``); Go's ``encoding/json``
     binds ``json``, ``gopkg.in/yaml.v3`` ``yaml`` and ``github.com/mattn/go-sqlite3`` ``sqlite3``
     (goimports' guess: the last element but a ``/vN``, no ``go-`` prefix, up to a non-identifier)."""
+    if module.startswith("."):  # `import * as iso from "./iso.js"`: a name chosen, not implied
+        return False
     if alias == module.rsplit(".", 1)[-1]:
         return True
     parts = module.rstrip("/").split("/")
