@@ -90,3 +90,19 @@ async def test_an_inherited_member_is_found_through_its_class_but_never_edited_t
     # a re-exported name is the symbol itself: edited where it is defined
     await a.call("edit_symbol", name="shop.Model", new_text="class Model(Base):\n    kind = 'model'\n")
     assert "kind = 'model'" in (root / "shop" / "base.py").read_text()
+
+
+async def test_a_rust_type_s_trait_method_is_found_through_the_type(tmp_path: Path, cache_dir: Path) -> None:
+    root = tmp_path / "rs"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "lib.rs").write_text(
+        "pub trait Shape {\n    fn describe(&self) -> String { String::new() }\n}\n\n"
+        "pub struct Point;\n\nimpl Shape for Point {}\n"
+    )
+    ws = await Workspace.open(root)
+    await ws.index_now()
+    try:
+        described = await answers(ws).call("get_symbol", name="Point::describe")  # a trait's default method
+    finally:
+        await ws.close()
+    assert described["qualified_name"] == "crate::Shape::describe"

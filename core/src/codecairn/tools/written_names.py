@@ -95,9 +95,10 @@ async def through_bases(ctx: ToolContext, name: str) -> list[IndexedSymbol]:
     if not types and "." in owner:
         types = [s for s in await through_imports(ctx, owner) if s.kind in TYPE_KINDS]
     found: dict[int, IndexedSymbol] = {}
+    joins = dict.fromkeys((split[-1].group(), ".", "::"))  # as written, else a language's own (Rust's ::)
     for cls in types:
         for ancestor in ctx.ancestors(cls.id):
-            inherited = _defined(ctx, f"{ancestor.qualified_name}.{member}")
+            inherited = [s for sep in joins for s in _defined(ctx, f"{ancestor.qualified_name}{sep}{member}")]
             if inherited:
                 found.update((s.id, s) for s in inherited)
                 break  # the nearest ancestor's hides those further up
