@@ -11,8 +11,10 @@ import os
 import shutil
 import sys
 import sysconfig
+import textwrap
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -278,3 +280,25 @@ def _validator(tool: str, schema: dict) -> Any:
 
 def answers(ws) -> Answers:
     return Answers(ws)
+
+
+def write_tree(root: Path, files: dict[str, str]) -> Path:
+    """A small project: each file's text as a test writes it indented, dedented."""
+    for rel, text in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(text).lstrip())
+    return root
+
+
+@asynccontextmanager
+async def indexed(root: Path) -> AsyncIterator[Answers]:
+    """``root`` opened as a workspace and indexed; its tools' answers, closed after."""
+    from codecairn.workspace import Workspace
+
+    ws = await Workspace.open(root)
+    try:
+        await ws.index_now()
+        yield Answers(ws)
+    finally:
+        await ws.close()

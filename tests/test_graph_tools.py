@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import subprocess
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ import tiktoken
 from codecairn.errors import ToolError
 from codecairn.tools import architecture as architecture_tool
 from codecairn.workspace import Workspace
-from realcode import answers
+from realcode import answers, indexed, write_tree
 
 pytestmark = pytest.mark.anyio
 
@@ -83,12 +82,7 @@ SHOP = {
 }
 
 
-def write(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        p = root / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(textwrap.dedent(text).lstrip())
-    return root
+write = write_tree  # (the tests below call it write)
 
 
 @pytest.fixture
@@ -174,18 +168,13 @@ async def test_type_hierarchy_names_the_bases_the_index_has_no_symbol_for(tmp_pa
         "app/errors.py": "from somewhere import Mixin\n\n\nclass Refused(Exception, Mixin):\n    pass\n",
         "src/lib.rs": "pub struct TryLockError(());\nimpl std::fmt::Display for TryLockError {}\nimpl Error for TryLockError {}\n",
     })  # fmt: skip
-    ws = await Workspace.open(root)
-    try:
-        await ws.index_now()
-        a = answers(ws)
+    async with indexed(root) as a:
         refused = await a.call("type_hierarchy", name="Refused")
         assert refused["ancestors"] == [] and refused["bases_outside"] == {
             "external": ["builtins.Exception", "somewhere.Mixin"]
         }
         rust = await a.call("type_hierarchy", name="TryLockError")
         assert rust["ancestors"] == [] and set(rust["bases_outside"]["unresolved"]) == {"std::fmt::Display", "Error"}
-    finally:
-        await ws.close()
 
 
 async def test_go_interfaces_are_satisfied_by_method_sets(tmp_path: Path, cache_dir: Path) -> None:
@@ -664,14 +653,9 @@ async def test_a_caller_outside_any_symbol_is_named_alike_by_trace_and_get_symbo
     tmp_path: Path, cache_dir: Path
 ) -> None:
     root = write(tmp_path / "tool", {"tool.py": "def main():\n    return 1\n\n\nmain()\n"})
-    ws = await Workspace.open(root)
-    await ws.index_now()
-    try:
-        a = answers(ws)
+    async with indexed(root) as a:
         traced = await a.call("trace", name="main")
         got = await a.call("get_symbol", name="main")
-    finally:
-        await ws.close()
     # `main()` at the end of the script: the same words in both answers, not "file level" in one
     assert got["callers"] == {"exact": {"tool.py": {"(top level)": 5}}}
     assert [(h["caller"], h["line"]) for h in traced["callers"]] == [("tool.py (top level)", 5)]
@@ -691,14 +675,9 @@ async def test_a_constant_holding_a_function_is_never_said_to_have_no_callers(tm
             }
             """,
     })  # fmt: skip
-    ws = await Workspace.open(root)
-    try:
-        await ws.index_now()
-        a = answers(ws)
+    async with indexed(root) as a:
         got = await a.call("get_symbol", name="ajax")
         traced = await a.call("trace", name="ajax")
-    finally:
-        await ws.close()
     assert got["kind"] == "constant"
     # `ajax({ url })` in getJSON: a possible call of the constant, counted and shown ("no callers" before)
     assert got["unresolved_call_sites"] == 1
@@ -709,10 +688,7 @@ async def test_a_constant_holding_a_function_is_never_said_to_have_no_callers(tm
 async def test_impact_lists_up_to_its_limit_whatever_the_walk_skips(tmp_path: Path, cache_dir: Path) -> None:
     callers = "".join(f"\n\ndef c{i}():\n    return work(1)\n" for i in range(6))
     root = write(tmp_path / "w", {"w.py": "def work(n):\n    return work(n - 1) if n else 0\n" + callers})
-    ws = await Workspace.open(root)
-    try:
-        await ws.index_now()
-        a = answers(ws)
+    async with indexed(root) as a:
         for limit in (3, 5, 6):
             found = await a.call("impact", symbols=["work"], limit=limit)
             listed = [s["qualified_name"] for g in found["impacted"] for s in g["symbols"]]
@@ -722,5 +698,3 @@ async def test_impact_lists_up_to_its_limit_whatever_the_walk_skips(tmp_path: Pa
                 assert found["cut"] == {"limit": 6 - limit}
             else:
                 assert found["complete"] is True
-    finally:
-        await ws.close()

@@ -68,15 +68,8 @@ def resolve(value, pointer: str):
 
 def trickle(data: bytes, size: int):
     """A reader handing out at most ``size`` bytes a call: chunk ends fall everywhere."""
-    at = 0
-
-    def read(_: int) -> bytes:
-        nonlocal at
-        chunk = data[at : at + size]
-        at += len(chunk)
-        return chunk
-
-    return read
+    read = jsonstream.text_reader(data)
+    return lambda _: read(size)
 
 
 def selected(data: bytes, pointer: str, size: int = 3):

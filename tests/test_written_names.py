@@ -4,13 +4,11 @@
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
 from codecairn.errors import ToolError
-from codecairn.workspace import Workspace
-from realcode import answers
+from realcode import indexed, write_tree
 
 pytestmark = pytest.mark.anyio
 
@@ -48,16 +46,9 @@ SHOP = {
 
 @pytest.fixture
 async def shop(tmp_path: Path, cache_dir: Path):
-    root = tmp_path / "proj"
-    for rel, text in SHOP.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(textwrap.dedent(text).lstrip())
-    ws = await Workspace.open(root)
-    await ws.index_now()
-    try:
-        yield root, answers(ws)
-    finally:
-        await ws.close()
+    root = write_tree(tmp_path / "proj", SHOP)
+    async with indexed(root) as a:
+        yield root, a
 
 
 async def test_a_name_a_package_re_exports_is_its_definition_for_every_tool(shop) -> None:
@@ -93,16 +84,17 @@ async def test_an_inherited_member_is_found_through_its_class_but_never_edited_t
 
 
 async def test_a_rust_type_s_trait_method_is_found_through_the_type(tmp_path: Path, cache_dir: Path) -> None:
-    root = tmp_path / "rs"
-    (root / "src").mkdir(parents=True)
-    (root / "src" / "lib.rs").write_text(
-        "pub trait Shape {\n    fn describe(&self) -> String { String::new() }\n}\n\n"
-        "pub struct Point;\n\nimpl Shape for Point {}\n"
-    )
-    ws = await Workspace.open(root)
-    await ws.index_now()
-    try:
-        described = await answers(ws).call("get_symbol", name="Point::describe")  # a trait's default method
-    finally:
-        await ws.close()
+    root = write_tree(tmp_path / "rs", {
+        "src/lib.rs": """
+            pub trait Shape {
+                fn describe(&self) -> String { String::new() }
+            }
+
+            pub struct Point;
+
+            impl Shape for Point {}
+            """,
+    })  # fmt: skip
+    async with indexed(root) as a:
+        described = await a.call("get_symbol", name="Point::describe")  # a trait's default method
     assert described["qualified_name"] == "crate::Shape::describe"
