@@ -582,6 +582,9 @@ async def test_edit_symbol_refuses_a_symbol_sharing_its_lines_with_its_class_or_
         "Outer.b shares its lines with field Outer.a (which is on line 3)",
     ]
     assert (ws.root / "app" / "Outer.java").read_text() == source  # the enum was deleted before
+    # read_symbol shows whole lines: it says when they hold part of another symbol
+    assert (await call(ws, "read_symbol", name="Outer.Color.m"))["shares_lines_with"] == "Outer.Color"
+    assert "shares_lines_with" not in await call(ws, "read_symbol", name="Outer.whole")
     # a symbol on lines of its own is edited as before
     await call(ws, "edit_symbol", name="Outer.whole", new_text="  void whole() { return; }\n")
     assert "void whole() { return; }\n}\n" in (ws.root / "app" / "Outer.java").read_text()

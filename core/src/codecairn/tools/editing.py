@@ -21,6 +21,7 @@ from codecairn.model import FileChange, IndexedSymbol, TextEdit, WriteReport
 from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
 from codecairn.tools.shaping import LIST_LIMIT, bounded, line_span, symbols_by_path
+from codecairn.tools.shared_lines import ancestor_ids, sharing_lines
 from codecairn.tools.symbols import no_symbol
 from codecairn.tools.written_names import written_as
 
@@ -124,10 +125,10 @@ async def edit_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     start = sym.start_line
     if position != "after":  # its decorators are its own (read_symbol shows them), and so are its comments
         start = await _attached_start(ctx, target, sym, position)
-    if (other := _sharing_lines(ctx, sym, start)) is not None:
+    if (other := sharing_lines(ctx, sym, start)) is not None:
         # Lines are what this tool edits: on a line shared with its class or a sibling, a replace
         # would take them too (`enum Color { RED; void m() {} }`), an insert would land outside
-        where = "starts on" if other.id in _ancestors(ctx, sym) else "is on"
+        where = "starts on" if other.id in ancestor_ids(ctx, sym) else "is on"
         raise ToolError(
             BAD_ARGUMENT,
             f"{sym.qualified_name} shares its lines with {other.kind} {other.qualified_name} "
@@ -151,44 +152,6 @@ async def edit_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     answer["symbol"] = sym.qualified_name
     answer["lines"] = line_span(start if position == "replace" else sym.start_line, sym.end_line)
     return answer
-
-
-def _ancestors(ctx: ToolContext, sym: IndexedSymbol) -> list[int]:
-    out, parent = [], sym.parent_id
-    while parent is not None and (p := ctx.symbol(parent)) is not None:
-        out.append(p.id)
-        parent = p.parent_id
-    return out
-
-
-def _sharing_lines(ctx: ToolContext, sym: IndexedSymbol, start: int) -> IndexedSymbol | None:
-    """A symbol of the file, not inside ``sym``, with part of it on lines ``start``..end of ``sym``:
-    an enclosing one that starts there, or another beside it on one of those lines. The file's own
-    module (the whole file) does not count."""
-    ancestors = set(_ancestors(ctx, sym))
-    in_file = ctx.symbols_in_file(sym.file_id)
-    parent_of = {s.id: s.parent_id for s in in_file}
-
-    def within(symbol_id: int | None) -> bool:  # sym itself or one of its descendants
-        while symbol_id is not None:
-            if symbol_id == sym.id:
-                return True
-            symbol_id = parent_of.get(symbol_id)
-        return False
-
-    for other in in_file:
-        if within(other.id):
-            continue
-        if other.kind == "module" and other.parent_id is None:
-            continue
-        if other.start_line > sym.end_line or other.end_line < start:
-            continue
-        if other.id in ancestors and other.start_line < start:
-            # around it, its header on lines of its own (where it ends says nothing: a Python class
-            # ends with its last method, and a closing brace after a body on its line is rare)
-            continue
-        return other
-    return None
 
 
 async def _attached_start(ctx: ToolContext, path: str, sym: IndexedSymbol, position: str) -> int:

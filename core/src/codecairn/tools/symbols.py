@@ -32,6 +32,7 @@ from codecairn.tools.shaping import (
     symbols_by_path,
     text_blocks,
 )
+from codecairn.tools.shared_lines import sharing_lines
 from codecairn.tools.written_names import written_as
 
 _SELECT = {
@@ -283,6 +284,8 @@ async def read_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     start = max(decorated_start(lines, sym.start_line, f.language) if f is not None else sym.start_line, 1)
     if start != sym.start_line:
         answer["lines"] = line_span(start, sym.end_line)
+    if (other := sharing_lines(ctx, sym, start)) is not None:
+        answer["shares_lines_with"] = other.qualified_name  # the source shown holds part of it too
     end = min(sym.end_line, len(lines), start + max(1, max_lines) - 1)
     out, size = [], 0
     for i in range(start - 1, end):
@@ -346,6 +349,10 @@ READ_SYMBOL_ANSWER = out.answer(
         "truncated": out.TRUE,
         "next_line": out.LINE,
         "hint": out.STRING,
+        "shares_lines_with": {
+            **out.STRING,
+            "description": "another symbol on these lines (`enum C { A; void m() {} }`): the source holds part of it",
+        },
         **out.AMBIGUOUS,
     },
     description="one symbol's source, or ambiguous: true with candidates",

@@ -1,0 +1,47 @@
+"""Symbols that share a line with another: `enum Color { RED, GREEN; void m() {} }`, `int a; int b;`,
+`constructor(private _value: T) {`. Tools that work on whole lines (edit_symbol) must refuse them,
+and tools that show whole lines (read_symbol) say that the lines hold more than the symbol."""
+
+from __future__ import annotations
+
+from codecairn.hookspecs import ToolContext
+from codecairn.model import IndexedSymbol
+
+
+def ancestor_ids(ctx: ToolContext, sym: IndexedSymbol) -> list[int]:
+    """The symbols around ``sym``, innermost first."""
+    out, parent = [], sym.parent_id
+    while parent is not None and (p := ctx.symbol(parent)) is not None:
+        out.append(p.id)
+        parent = p.parent_id
+    return out
+
+
+def sharing_lines(ctx: ToolContext, sym: IndexedSymbol, start: int) -> IndexedSymbol | None:
+    """A symbol of the file, not inside ``sym``, with part of it on lines ``start``..end of ``sym``:
+    an enclosing one that starts there, or another beside it on one of those lines. The file's own
+    module (the whole file) does not count."""
+    ancestors = set(ancestor_ids(ctx, sym))
+    in_file = ctx.symbols_in_file(sym.file_id)
+    parent_of = {s.id: s.parent_id for s in in_file}
+
+    def within(symbol_id: int | None) -> bool:  # sym itself or one of its descendants
+        while symbol_id is not None:
+            if symbol_id == sym.id:
+                return True
+            symbol_id = parent_of.get(symbol_id)
+        return False
+
+    for other in in_file:
+        if within(other.id):
+            continue
+        if other.kind == "module" and other.parent_id is None:
+            continue
+        if other.start_line > sym.end_line or other.end_line < start:
+            continue
+        if other.id in ancestors and other.start_line < start:
+            # around it, its header on lines of its own (where it ends says nothing: a Python class
+            # ends with its last method, and a closing brace after a body on its line is rare)
+            continue
+        return other
+    return None
