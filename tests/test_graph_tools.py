@@ -194,6 +194,11 @@ async def test_go_interfaces_are_satisfied_by_method_sets(tmp_path: Path, cache_
             type Named struct{}
 
             func (Named) Name() string { return "n" }
+
+            // Same method name, another signature: satisfied by no type here
+            type Numbered interface {
+                Name() int
+            }
             """,
         "shapes/circle.go": """
             package shapes
@@ -233,6 +238,8 @@ async def test_go_interfaces_are_satisfied_by_method_sets(tmp_path: Path, cache_
             "shapes.Shape": "method-set",
         }
         # Methods declared in another file than their type are its members
+        numbered = await a.call("type_hierarchy", name="shapes.Numbered")
+        assert numbered["descendants"] == []  # Circle, Badge and Named have Name() string, not Name() int
         square = await a.call("get_symbol", name="shapes.Square")
         assert square["members"] == {"field": {"s": 8}, "method": {"Area": 10}}
         assert square["members_in_other_files"] == {"shapes/circle.go": {"method": {"Perimeter": 9}}}

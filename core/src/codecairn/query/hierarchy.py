@@ -4,8 +4,9 @@ off method sets, and the methods a descendant overrides.
 
 Go types never say which interfaces they implement: a type satisfies an interface when its method
 set has every method the interface (with what it embeds) declares. That is decided here by method
-*names* over the indexed code — signatures are not compared — so such links are labelled
-``method-set``, apart from the ones the code states.
+*names* over the indexed code, and such links are labelled ``method-set``, apart from the ones the
+code states; the type_hierarchy tool then compares the methods' signatures (tools/method_shapes.py),
+which live in the store, not in memory.
 """
 
 from __future__ import annotations

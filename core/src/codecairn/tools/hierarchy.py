@@ -11,6 +11,7 @@ from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
 from codecairn.model import INHERITANCE_KINDS, TYPE_KINDS, TypeLink
 from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
+from codecairn.tools.method_shapes import signature_mismatches
 from codecairn.tools.symbols import edges_by_resolution, one_symbol
 
 DEFAULT_DEPTH, MAX_DEPTH = 3, 10
@@ -41,6 +42,26 @@ async def type_hierarchy(ctx: ToolContext, args: dict[str, Any]) -> dict[str, An
     if sym.kind not in TYPE_KINDS and sym.kind != "impl":
         raise ToolError(BAD_ARGUMENT, f"{sym.qualified_name} is a {sym.kind}, not a type", kinds=sorted(TYPE_KINDS))
     h = ctx.type_hierarchy(sym.id, depth, limit)
+    # Go's method sets match by names: a type whose method of a name has another signature
+    # (`Parent() *Function` for `Parent() string`) does not satisfy the interface
+    dropped: set[int] = set()
+    for key, upward in (("ancestors", True), ("descendants", False)):
+        links = getattr(h, key)
+        wrong = await signature_mismatches(ctx, links, upward)
+        kept = []
+        for link in links:  # (nearest first: a link reached through a dropped one goes too)
+            if link in wrong or (link.depth > 1 and link.near in dropped):
+                dropped.add(link.far)
+                continue
+            kept.append(link)
+        setattr(h, key, kept)
+    if dropped and h.overrides:
+        gone = tuple(f"{t.qualified_name}." for i in dropped if (t := ctx.symbol(i)) is not None)
+        h.overrides = {
+            name: kept_ids
+            for name, ids in h.overrides.items()
+            if (kept_ids := [i for i in ids if not ((m := ctx.symbol(i)) and m.qualified_name.startswith(gone))])
+        }
     answer: dict[str, Any] = {
         "type": {
             "qualified_name": sym.qualified_name,
