@@ -705,3 +705,27 @@ async def test_impact_lists_up_to_its_limit_whatever_the_walk_skips(tmp_path: Pa
                 assert found["cut"] == {"limit": 6 - limit}
             else:
                 assert found["complete"] is True
+
+
+async def test_an_overload_s_callers_are_the_name_s_not_none(tmp_path: Path, cache_dir: Path) -> None:
+    root = write(tmp_path / "j", {
+        "A.java": """
+            class A {
+              static void eq(Object a, Object b) {}
+              static void eq(String m, Object a, Object b) {}
+              static void eq(String m, double a, double b, double d) {}
+              void t() { eq(1, 2); }
+              void u() { eq("m", 1.0, 2.0, 0.1); }
+              void alone() {}
+            }
+            """,
+    })  # fmt: skip
+    async with indexed(root) as a:
+        # Every call reached the first overload: the four-argument one had no callers, `complete`
+        four = await a.call("get_symbol", name="A.eq", line=4)
+        assert four["overloads"] == 3 and four["callers"] == {"exact": {"A.java": {"A.t": 5, "A.u": 6}}}
+        traced = await a.call("trace", name="A.eq", line=3)
+        assert traced["overloads"] == 3 and {h["caller"] for h in traced["callers"]} == {"A.t", "A.u"}
+        refs = await a.call("find_references", name="A.eq", line=4, tokens=False)
+        assert refs["overloads"] == 3 and [(r["line"], r["in"]) for r in refs["references"]] == [(5, "A.t"), (6, "A.u")]
+        assert "overloads" not in await a.call("get_symbol", name="A.alone")

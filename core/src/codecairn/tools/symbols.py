@@ -9,6 +9,7 @@ from codecairn.errors import NOT_FOUND, ToolError, quoted
 from codecairn.files.attached import decorated_start
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
 from codecairn.model import (
+    CALLABLE_KINDS,
     CALLED_KINDS,
     DATA_KINDS,
     INHERITANCE_KINDS,
@@ -193,7 +194,13 @@ async def get_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         answer["callees"] = edges_by_resolution(ctx, callees, limit)
         if sum(1 for e in callees if e.target_id is not None) > limit:
             answer["callees_complete"] = False
-    callers = await ctx.edges_to(sym.id, ("calls",), limit + 1)
+    callers = []
+    siblings = overloads(ctx, sym)
+    for overload in siblings or [sym]:
+        callers += await ctx.edges_to(overload.id, ("calls",), limit + 1)
+    if siblings:  # a call reaches one overload whatever its arguments: the callers are the name's
+        answer["overloads"] = len(siblings)
+        callers.sort(key=lambda e: (e.file_id, e.line))
     if sym.kind in TYPE_KINDS:
         callers += await instantiations(ctx, sym)
     if callers:
@@ -213,6 +220,21 @@ async def get_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         if count:
             answer["unresolved_call_sites"] = count
     return answer
+
+
+def overloads(ctx: ToolContext, sym: IndexedSymbol) -> list[IndexedSymbol]:
+    """The overloads of a callable (itself among them) when it has any, else []: methods of one
+    class and name (Java's `assertEquals(Object, Object)`, `assertEquals(String, double, double,
+    double)`). Resolution does not count a call's arguments, so every call of the name reaches one
+    of them: callers are told for all of them together."""
+    if sym.kind not in CALLABLE_KINDS:
+        return []
+    same = [
+        s
+        for s in ctx.lookup(sym.qualified_name)
+        if s.qualified_name == sym.qualified_name and s.kind == sym.kind and s.parent_id == sym.parent_id
+    ]
+    return same if len(same) > 1 else []
 
 
 async def instantiations(ctx: ToolContext, sym: IndexedSymbol) -> list[Edge]:
@@ -329,6 +351,10 @@ GET_SYMBOL_ANSWER = out.answer(
             "description": "path -> members declared there (Go methods in another file of the package)",
         },
         "members_complete": out.FALSE,
+        "overloads": {
+            **out.COUNT,
+            "description": "the name has this many overloads: callers are those of all of them (arguments are not counted)",
+        },
         "bases": out.EDGES,
         "subclasses": {"type": "object", "additionalProperties": out.NAMES_BY_PATH},
         "subclasses_complete": out.FALSE,

@@ -21,7 +21,7 @@ from codecairn.model import (
 from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
 from codecairn.tools.shaping import TOP_LEVEL
-from codecairn.tools.symbols import one_symbol
+from codecairn.tools.symbols import one_symbol, overloads
 
 DEFAULT_DEPTH, MAX_DEPTH = 3, 8
 DEFAULT_FAN_OUT, MAX_FAN_OUT = 20, 200
@@ -123,10 +123,15 @@ async def possible_callers(ctx: ToolContext, levels: list[list[IndexedSymbol]]) 
 async def walk_answer(
     ctx: ToolContext, sym: IndexedSymbol, direction: str, depth: int, fan_out: int, limit: int
 ) -> dict[str, Any]:
-    walk = await ctx.walk([sym.id], direction, depth=depth, fan_out=fan_out, level_limit=limit)
+    # Callers of an overload are those of the name: a call reaches one overload whatever its arguments
+    siblings = overloads(ctx, sym) if direction == "in" else []
+    start = {s.id for s in siblings} or {sym.id}
+    walk = await ctx.walk(start, direction, depth=depth, fan_out=fan_out, level_limit=limit)
     hops = walk.hops[:limit]
     key = "callers" if direction == "in" else "callees"
-    out: dict[str, Any] = {key: [hop_entry(ctx, h, direction, {sym.id}) for h in hops]}
+    out: dict[str, Any] = {key: [hop_entry(ctx, h, direction, start) for h in hops]}
+    if siblings:
+        out["overloads"] = len(siblings)
     cut = cuts(walk)
     if len(walk.hops) > limit:
         cut["limit"] = len(walk.hops) - limit
@@ -136,7 +141,7 @@ async def walk_answer(
     if direction == "in":
         levels: list[list[IndexedSymbol]] = [[sym]] + [[] for _ in range(depth)]
         for sid, level in walk.depth_of.items():
-            if sid != sym.id and (s := ctx.symbol(sid)) is not None:
+            if sid not in start and (s := ctx.symbol(sid)) is not None:
                 levels[min(level, depth)].append(s)
         possible = await possible_callers(ctx, levels)
         out.update(possible)
@@ -284,6 +289,7 @@ TRACE_ANSWER = out.answer(
         "chains": {"type": "array", "items": {"type": "array", "items": _LINK}},
         "length": out.COUNT,
         "note": out.STRING,
+        "overloads": {**out.COUNT, "description": "callers are those of all this many overloads of the name"},
         **out.AMBIGUOUS,
         **out.BOUNDED,
     },
