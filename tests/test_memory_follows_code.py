@@ -287,3 +287,29 @@ async def test_bad_memory_requests_get_clear_errors_and_change_nothing(
 
             assert (await call(session, "recall")) == before
             assert (await call(session, "stats"))["memories"] == 1
+
+
+async def test_a_function_renamed_where_it_stands_keeps_its_memories_in_its_file(
+    project: Path, cache_dir: Path
+) -> None:
+    root = project
+    (root / "vendored").mkdir()
+    (root / "vendored" / "shlex.py").write_text((root / "shlex.py").read_text())  # a copy elsewhere
+    async with stdio_client(server_params(root, cache_dir)) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            await call(session, "index")
+            start = line_of(root, "shlex.py", "def quote(s):")
+            whole = await call(session, "remember", {"symbol": "shlex.quote", "path": "shlex.py", "reason": "quoting"})
+            header = await call(
+                session, "remember", {"path": "shlex.py", "start_line": start, "reason": "the quote header"}
+            )
+            text = (root / "shlex.py").read_text()
+            (root / "shlex.py").write_text(text.replace("def quote(s):", "def quote_arg(s):"))
+            recalled = by_id(await call(session, "recall", {"path": "shlex.py"}))
+            # Before: the symbol's memory orphaned; the header's moved into vendored/shlex.py, the copy
+            for memory in (whole, header):
+                m = recalled[memory["id"]]
+                assert (m["path"], m["symbol"], m["start_line"]) == ("shlex.py", "shlex.quote_arg", start), m
+                assert m["edited"] is True  # its first line changed: the whole function
+            assert recalled[whole["id"]]["state"] == "current" and recalled[header["id"]]["state"] == "moved"

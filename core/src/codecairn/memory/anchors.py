@@ -247,7 +247,38 @@ def place_in_file(anchor: Anchor, view: FileView, old_start: int) -> Placement |
             exact = [p for p in placements if not p.edited]
             pool = exact or placements
             return min(pool, key=lambda p: abs(p.start_line - old_start))
-    return place_by_content(anchor, view, old_start)
+    found = place_by_content(anchor, view, old_start)
+    if found is None and anchor.symbol and anchor.symbol_kind not in FILE_LEVEL_KINDS:
+        # Before looking in other files (a copy of the file would match there): renamed where it is
+        found = renamed_in_place(anchor, view, old_start - anchor.offset_start)
+    return found
+
+
+def renamed_in_place(anchor: Anchor, view: FileView, symbol_start: int) -> Placement | None:
+    """The anchor's symbol renamed where it stands (`def get(` became `def fetch(`): the one
+    symbol of the same kind under the same parent that starts where it started, and is the same
+    code — its first line is the remembered one with the old name (a memory from the symbol's
+    first line), or the remembered lines are inside it. The next function, moved up into the place
+    of a deleted one, is neither. Inside it the lines are placed as ever (the whole symbol,
+    ``edited``, when the first line was among them)."""
+    same_place = [
+        i
+        for i, s in enumerate(view.symbols)
+        if s.start_line == symbol_start
+        and s.kind == anchor.symbol_kind
+        and s.name != anchor.symbol_name
+        and view.parent_name(i) == anchor.parent_name
+    ]
+    if len(same_place) != 1:
+        return None
+    i = same_place[0]
+    s = view.symbols[i]
+    placement = place_in_symbol(anchor, view, i)
+    header = view.lines[s.start_line - 1] if 0 < s.start_line <= len(view.lines) else ""
+    was_header = anchor.offset_start == 0 and line_hash(header.replace(s.name, anchor.symbol_name, 1)) == (
+        anchor.first_line_hash
+    )
+    return placement if was_header or not placement.edited else None
 
 
 def matches_elsewhere(anchor: Anchor, view: FileView, i: int, origin_gone: bool) -> Placement | None:
