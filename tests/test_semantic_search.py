@@ -289,3 +289,16 @@ async def test_without_a_model_semantic_search_says_what_to_install(tmp_path: Pa
             assert "missing.onnx" in answer["message"]
             assert (await call(s, "find_symbols", {"name": "ArgumentParser"}))["results"], "names still work"
     shutil.rmtree(cache_dir, ignore_errors=True)
+
+
+async def test_a_server_started_without_embedding_says_semantic_search_is_off(tmp_path: Path, cache_dir: Path) -> None:
+    root = stdlib_copy(tmp_path / "root", ("shlex",))
+    async with stdio_client(server(root, cache_dir, "--no-watch", "--no-embed")) as (r, w):
+        async with ClientSession(r, w) as s:
+            await s.initialize()
+            await call(s, "index")
+            # It answered `embeddings_loading: true` for the server's whole life
+            answer = await call(s, "find_symbols", {"query": "split a shell command line into words"})
+            assert answer["_error"] and answer["error"] == "unavailable" and "--no-embed" in answer["message"]
+            assert "--no-embed" in (await call(s, "stats"))["semantic"]
+            assert (await call(s, "find_symbols", {"name": "split"}))["results"], "names still work"

@@ -553,6 +553,11 @@ async def _serve(server: CodecairnServer, workspace: Workspace, index_on_start: 
         if embed:
             tg.start_soon(workspace.embeddings.run_forever)
             workspace.embeddings.notify()  # symbols stored by earlier runs may still lack vectors
+        else:  # a semantic query is told why, not "loading" for the server's whole life
+            workspace.embeddings.off = (
+                "semantic search is off in this server (started with --no-embed, or embed: false in the "
+                "project's configuration, or a damaged index): search by name or pattern instead"
+            )
         try:
             await server.run_stdio()
         finally:

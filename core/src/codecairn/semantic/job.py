@@ -207,6 +207,9 @@ class EmbeddingJob:
         self.wakeup = asyncio.Event()
         self.running = False
         self.computed = 0  # vectors computed (not loaded) by this process
+        # Why this process embeds nothing and loads nothing (a server started with --no-embed): said
+        # to a semantic query instead of "loading" forever. "" when it is on.
+        self.off = ""
         self._lock = asyncio.Lock()
 
     # ---- what needs doing ---------------------------------------------------------------------
@@ -304,6 +307,8 @@ class EmbeddingJob:
     def status(self) -> dict[str, Any]:
         """For `stats`: vectors held, still pending (or still loading), the model — or why
         semantic search is off."""
+        if self.off:
+            return {"semantic": self.off}
         if self.model_id is None and not self.embedded:
             from codecairn.semantic.minilm import unavailable_reason
 

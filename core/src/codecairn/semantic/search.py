@@ -39,6 +39,8 @@ class SemanticSearch:
     ) -> SearchAnswer:
         """The ``k`` best symbols for ``text`` (only among ``candidates`` when given)."""
         job = self.job
+        if job.off:
+            raise ToolError(UNAVAILABLE, job.off)
         if not job.loaded.is_set():
             job.notify()  # the background job loads first; make sure it is on its way
         load_numpy()  # here, not in the loading thread (codecairn.numeric)
