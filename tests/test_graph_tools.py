@@ -288,6 +288,14 @@ async def test_impact_of_a_work_tree_change_reaches_callers_and_flags_tests(shop
     git(root, "commit", "-qm", "second")
     between = await a.call("impact", base="HEAD~1", head="HEAD")
     assert {c["qualified_name"] for c in between["changed"]} == {"shop.payments.log", "shop.new.fresh"}
+    # The work tree moved on: twenty lines above log since the commit. The commit's lines are where
+    # the work tree has them now (they were looked up as they were: nothing there, "nothing changed")
+    payments = root / "shop/payments.py"
+    payments.write_text("".join(f"# note {i}\n" for i in range(20)) + payments.read_text())
+    await ws.index_now()
+    shifted = await a.call("impact", base="HEAD~1", head="HEAD")
+    assert {c["qualified_name"] for c in shifted["changed"]} == {"shop.payments.log", "shop.new.fresh"}
+    assert shifted["lines_from"].startswith("HEAD's lines, mapped onto the work tree")
 
 
 async def test_architecture_finds_packages_cycles_entry_points_and_fits_the_map(tmp_path: Path, cache_dir: Path):

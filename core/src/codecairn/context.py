@@ -65,7 +65,7 @@ from codecairn.model import (
 from codecairn.paths import confine, read_confined, read_for_answer
 from codecairn.query import architecture
 from codecairn.query import graph as call_graph
-from codecairn.query.diff import parse
+from codecairn.query.diff import onto, parse
 from codecairn.query.graph_index import CALL_KINDS
 from codecairn.query.hierarchy import hierarchy, overriding
 from codecairn.query.lookup import lookup
@@ -382,6 +382,17 @@ class ServedContext:
         found = parse(out)
         known = {c.path for c in found}
         found.extend(DiffedFile(p, "added") for p in untracked if p not in known)
+        if head is not None and found:
+            # The index holds the work tree: head's lines are where the work tree has them now
+            try:
+                since, _ = await diff(self.root, head, None)
+            except GitUnavailable as exc:
+                raise ToolError(UNAVAILABLE, f"git could not say what changed since {head}: {exc}") from None
+            moved = {c.path: c.hunks for c in parse(since) if c.hunks}
+            for change in found:
+                if hunks := moved.get(change.path):
+                    change.ranges = [(onto(a, hunks), onto(b, hunks)) for a, b in change.ranges]
+                    change.removed_at = [onto(line, hunks) for line in change.removed_at]
         return found
 
     def is_test_file(self, path: str) -> bool:

@@ -738,6 +738,8 @@ class DiffedFile:
     ranges: list[tuple[int, int]] = field(default_factory=list)  # new-side (first, last) lines
     removed_at: list[int] = field(default_factory=list)  # new-side lines before which lines went
     binary: bool = False
+    # Each hunk as (old start, old count, new start, new count): how the old side's lines moved
+    hunks: list[tuple[int, int, int, int]] = field(default_factory=list)
 
 
 class TokenOccurrence(NamedTuple):

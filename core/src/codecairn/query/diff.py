@@ -66,8 +66,29 @@ def parse(diff: bytes) -> list[DiffedFile]:
             m = _HUNK.match(line)
             if m:
                 new_start, new_count = int(m.group(3)), int(m.group(4) if m.group(4) is not None else 1)
+                old_start, old_count = int(m.group(1)), int(m.group(2) if m.group(2) is not None else 1)
+                current.hunks.append((old_start, old_count, new_start, new_count))
                 if new_count:
                     current.ranges.append((new_start, new_start + new_count - 1))
                 else:
                     current.removed_at.append(max(new_start, 1))
     return [c for c in changes if c.path]
+
+
+def onto(line: int, hunks: list[tuple[int, int, int, int]]) -> int:
+    """Where the old side's ``line`` is on the new side of a diff with these hunks (in order): shifted
+    by what was inserted and removed above it; a line the diff replaced is at the start of what
+    replaced it (the replacing line at the same distance, when there is one)."""
+    shift = 0
+    for old_start, old_count, new_start, new_count in hunks:
+        if old_count == 0:  # inserted after old_start
+            if line > old_start:
+                shift += new_count
+                continue
+            break
+        if line < old_start:
+            break
+        if line < old_start + old_count:
+            return max(new_start + min(line - old_start, max(new_count - 1, 0)), 1)
+        shift += new_count - old_count
+    return line + shift

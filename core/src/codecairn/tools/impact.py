@@ -85,8 +85,8 @@ async def impact(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
             start.extend(symbols)
         answer["changed_files"] = files
         if head is not None:
-            # The index holds the work tree: lines of `head` are mapped onto it as they are.
-            answer["lines_from"] = "the work tree (the index): exact only when it matches head"
+            # The index holds the work tree: the commit's lines are mapped onto it (ctx.changes)
+            answer["lines_from"] = f"{head}'s lines, mapped onto the work tree (the index) by git diff {head}"
     if not start:
         answer.update(changed=[], impacted=[], complete=True)
         answer["note"] = "nothing indexed was changed" if "changed_files" in answer else "no symbols"
