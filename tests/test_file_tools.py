@@ -169,6 +169,16 @@ async def test_search_text_names_the_enclosing_symbol_and_skips_vendored_dirs(ws
     assert symbols == {"app.service.Cache.__init__", "app.service.Cache.get", "app.service.Cache.put"}
     named = await call(ws, "search_text", pattern="make_cache", path="node_modules")
     assert [f["path"] for f in named["files"]] == ["node_modules/dep/index.js"], "naming it as the scope searches it"
+    # A decorator line is the decorated method's, not the class's (it stands above the def)
+    (ws.root / "app" / "shapes.py").write_text(
+        "class Circle:\n    r = 1\n\n    @property\n    @cached\n    def area(self):\n        return 3 * self.r\n"
+    )
+    await ws.indexer.run()
+    decorated = await call(ws, "search_text", pattern=r"^\s+@", path="app/shapes.py")
+    assert [(m["line"], m["symbol"]) for m in decorated["files"][0]["matches"]] == [
+        (4, "app.shapes.Circle.area"),
+        (5, "app.shapes.Circle.area"),
+    ]
 
 
 async def test_search_text_stops_at_max_matches_and_says_so(ws) -> None:

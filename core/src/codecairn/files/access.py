@@ -27,6 +27,7 @@ from codecairn import subprocesses
 from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, OUTSIDE_WORKSPACE, STALE, UNAVAILABLE, ToolError, quoted
 from codecairn.files import compare as comparing
 from codecairn.files import edits, fuzzy, jsonstream, reading, ripgrep, risk, writing
+from codecairn.files.attached import SYNTAX
 from codecairn.files.roots import DeclaredRoots, Place, traverses_link
 from codecairn.model import (
     CALLABLE_KINDS,
@@ -306,7 +307,7 @@ class FileAccess:
                 raise ripgrep.unavailable(exc) from None
             for m in found.matches:
                 shown = self._shown(place, m.path)
-                symbol = self.enclosing_symbol(shown, m.line) if place.primary else None
+                symbol = self.enclosing_symbol(shown, m.line, m.text) if place.primary else None
                 out.matches.append(
                     TextMatch(
                         shown,
@@ -337,14 +338,29 @@ class FileAccess:
         out.filters = _filters(places, include, exclude, literal, case, word, pattern)
         return out
 
-    def enclosing_symbol(self, path: str, line: int) -> IndexedSymbol | None:
+    def enclosing_symbol(self, path: str, line: int, text: str | None = None) -> IndexedSymbol | None:
         """The innermost function or type of ``path`` (root-relative) whose lines hold ``line`` —
         what an agent wants to know of a match — else the innermost symbol of any kind (a module,
-        a field: ``self.items = {}`` inside ``__init__`` is ``__init__``'s, not the field's)."""
+        a field: ``self.items = {}`` inside ``__init__`` is ``__init__``'s, not the field's). A
+        decorator line (``text`` starting ``@``, Rust's ``#[``) is the decorated symbol's, below it."""
         indexed = self.state.files_by_path.get(path)
         if indexed is None:
             return None
         rows = self.state.symbols.rows
+        syntax = SYNTAX.get(indexed.language)
+        if (
+            text is not None
+            and syntax is not None
+            and syntax.decorators
+            and text.lstrip().startswith(syntax.decorators)
+        ):
+            below = [
+                s
+                for sid in self.state.symbols.by_file.get(indexed.id, ())
+                if (s := rows.get(sid)) is not None and line < s.start_line <= line + DECORATOR_REACH
+            ]
+            if below:
+                return min(below, key=lambda s: (s.start_line, s.kind not in ENCLOSING_KINDS))
         best: IndexedSymbol | None = None
         best_key: tuple[bool, int, int] | None = None
         for sid in self.state.symbols.by_file.get(indexed.id, ()):
@@ -616,6 +632,9 @@ def _entries(access: FileAccess, paths: list[str], stop: Callable[[], bool]) -> 
             size = 0
         out.append(access._entry(shown, size))
     return out
+
+
+DECORATOR_REACH = 12  # lines a stack of decorators may stand above its definition
 
 
 def _checked_globs(include: Iterable[str], exclude: Iterable[str]) -> tuple[list[str], list[str]]:
