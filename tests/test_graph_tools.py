@@ -533,7 +533,10 @@ async def test_query_graph_reads_views_and_refuses_the_rest(shop) -> None:
             await a.call("query_graph", sql=sql, seconds=0.3)
         assert says in refused.value.message, (sql, refused.value.message)
     limited = await a.call("query_graph", sql="SELECT name FROM symbols", limit=2)
-    assert limited["row_count"] == 2 and limited["complete"] is False
+    assert limited["row_count"] == 2 and limited["complete"] is False and "raise limit" in limited["limit_reason"]
+    many = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1500) SELECT i FROM n"
+    at_most = await a.call("query_graph", sql=many, limit=1000)  # the most: raising it is no way on
+    assert at_most["row_count"] == 1000 and "LIMIT/OFFSET" in at_most["limit_reason"]
 
 
 WEB = {

@@ -32,7 +32,8 @@ async def query_graph(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     answer: dict[str, Any] = {"columns": found.columns, "rows": found.rows, "row_count": len(found.rows)}
     answer["complete"] = not found.more
     if found.more:
-        answer.update(limit_reached=True, limit_reason="limit (add a LIMIT/WHERE, or raise limit)")
+        more = "raise limit" if limit < MAX_ROWS else "page with LIMIT/OFFSET"  # (at the most, raising is no way on)
+        answer.update(limit_reached=True, limit_reason=f"limit (add a WHERE, or {more})")
     if found.cut_cells:
         answer["truncated_cells"] = found.cut_cells
     answer["seconds"] = round(found.seconds, 3)
