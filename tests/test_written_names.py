@@ -93,8 +93,14 @@ async def test_a_rust_type_s_trait_method_is_found_through_the_type(tmp_path: Pa
             pub struct Point;
 
             impl Shape for Point {}
+
+            impl Point {
+                pub fn new() -> Self { Point }
+            }
             """,
     })  # fmt: skip
     async with indexed(root) as a:
         described = await a.call("get_symbol", name="Point::describe")  # a trait's default method
+        point = await a.call("get_symbol", name="Point")  # its impl block's methods are its members
+        assert point["members"]["method"] == {"new": 10}
     assert described["qualified_name"] == "crate::Shape::describe"

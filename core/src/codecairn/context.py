@@ -229,6 +229,10 @@ class ServedContext:
         sym = rows.get(symbol_id)
         if sym is None or sym.kind not in TYPE_KINDS:
             return own
+        home = self._state.files_by_id.get(sym.file_id)
+        language = self.languages.get(home.language) if home is not None else None
+        if language is None or not language.resolution.members_apart:
+            return own  # (the look-up sorts every qualified name once per index generation: only where needed)
         seen = {s.id for s in own}
         away = [rows[i] for i in self._ws.graph.members().of(self._state, symbol_id) if i not in seen and i in rows]
         return own + sorted(away, key=lambda s: (self._state.path_of(s), s.start_line, s.id))

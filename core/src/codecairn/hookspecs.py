@@ -158,6 +158,10 @@ class ResolutionRules:
     # The method a call of a class runs (Python's ``__init__``), found through the supertypes: a
     # call of a class that has one in the index is an edge to it. Empty: to the class itself.
     constructor: str = ""
+    # Are a type's methods declared apart from it (Go's `func (t *T) m()` in any file of the
+    # package, Rust's `impl T` blocks)? Then they are found by qualified name as its members
+    # (get_symbol); else a type's members are its children, and nothing more is looked up.
+    members_apart: bool = False
     # Heads of a path that name a module relative to the current one (Rust's `crate`, `self`,
     # `super`): ``path_root(head, current_module) -> module``, or None when ``head`` is no such
     # word. A module-level function (it must pickle).

@@ -22,6 +22,7 @@ def codecairn_languages() -> list[Language]:
                 self_names=(),
                 super_names=(),
                 directory_scope=True,  # one package = one directory: its files see each other
+                members_apart=True,  # methods in other files / impl blocks are the type's members
                 # Go's predeclared functions and types (documented as the package `builtin`): `len(x)`
                 # is builtin.len, and a call into a package that is not indexed (`fmt.Sprintf`) is
                 # external to it by its import path, not unresolved

@@ -24,6 +24,7 @@ def codecairn_languages() -> list[Language]:
                 self_names=("self", "Self"),
                 super_names=(),
                 directory_scope=False,  # visibility follows `mod`/`use`, not directories
+                members_apart=True,  # methods in other files / impl blocks are the type's members
                 path_root=path_root,
             ),
         )
