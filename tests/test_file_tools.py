@@ -231,7 +231,25 @@ async def test_compare_directories_finds_added_removed_modified_renamed(ws) -> N
     assert got["added"] == ["extra.py"] and got["removed"] == ["__init__.py"]
     (modified,) = got["modified"]
     assert modified["path"] == "service.py" and "+    return Cache()  # new" in modified["diff"]
-    assert got["complete"] is True
+    assert got["complete"] is True and "diff_note" not in modified
+
+
+async def test_compare_directories_says_what_a_diff_of_the_text_cannot_show(ws) -> None:
+    root = Path(ws.root)
+    for side, (crlf, final, blob) in {
+        "l": (b"a\nb\n", b"no newline", b"\0\1"),
+        "r": (b"a\r\nb\r\n", b"no newline\n", b"\0\2"),
+    }.items():
+        (root / side).mkdir()
+        (root / side / "crlf.txt").write_bytes(crlf)
+        (root / side / "final.txt").write_bytes(final)
+        (root / side / "blob.bin").write_bytes(blob)
+    got = await call(ws, "compare_directories", left="l", right="r", include_diff=True)
+    by_path = {m["path"]: m for m in got["modified"]}
+    # Each was `modified` with no diff, or with "-no newline" / "+no newline" that read the same
+    assert by_path["crlf.txt"]["diff_note"] == "line endings lf -> crlf" and "diff" not in by_path["crlf.txt"]
+    assert "\\ No newline at end of file" in by_path["final.txt"]["diff"]
+    assert by_path["blob.bin"]["diff_note"] == "binary: sizes only"
 
 
 async def test_compare_symbols_diffs_bodies_and_reports_ambiguity(ws) -> None:

@@ -532,6 +532,7 @@ class TreeChange(NamedTuple):
     right_size_bytes: int = 0
     diff: str = ""  # unified diff, when asked and text
     diff_truncated: bool = False
+    diff_note: str = ""  # why there is no diff, or what the diff cannot show (line endings, a BOM)
 
 
 @dataclass

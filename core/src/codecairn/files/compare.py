@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import os
 from collections.abc import Callable
+from typing import NamedTuple
 
 from codecairn.files.reading import Stopped, digest, sniff
 from codecairn.model import DirectoryComparison, TreeChange
@@ -102,35 +103,53 @@ def compare(
     )
 
 
-def _text_of(root: str, rel: str) -> list[str] | None:
+class _Side(NamedTuple):
+    lines: list[str] | None  # the text's lines (LF), None when binary, too large or unreadable
+    why: str = ""  # why there are no lines
+    endings: str = ""  # "crlf", "cr" or "" (LF)
+    bom: bool = False
+
+
+def _text_of(root: str, rel: str) -> _Side:
     try:
         fd = open_confined(root, rel)
     except OSError:
-        return None
+        return _Side(None, "unreadable")
     with os.fdopen(fd, "rb") as fh:
         data = fh.read(DIFF_FILE_BYTES + 1)
     if len(data) > DIFF_FILE_BYTES:
-        return None
+        return _Side(None, f"larger than {DIFF_FILE_BYTES} bytes: sizes only")
     s = sniff(data)
     if s.binary:
-        return None
+        return _Side(None, "binary: sizes only")
     text = data[len(s.bom) :].decode(s.encoding, "replace")
-    return text.replace("\r\n", "\n").replace("\r", "\n").splitlines(keepends=True)
+    endings = "crlf" if "\r\n" in text else "cr" if "\r" in text else ""
+    return _Side(text.replace("\r\n", "\n").replace("\r", "\n").splitlines(keepends=True), "", endings, bool(s.bom))
 
 
 def _with_diff(change: TreeChange, left: tuple[str, str], right: tuple[str, str], budget: list[int]) -> TreeChange:
     if budget[0] <= 0:
         return change._replace(diff_truncated=True)
     a, b = _text_of(*left), _text_of(*right)
-    if a is None or b is None:
-        return change  # binary or too large: sizes only
-    lines = difflib.unified_diff(a, b, f"a/{change.path}", f"b/{change.path}", n=2)
+    if a.lines is None or b.lines is None:
+        return change._replace(diff_note=a.why or b.why)
+    notes = []  # what a diff of the text cannot show
+    if a.endings != b.endings:
+        notes.append(f"line endings {a.endings or 'lf'} -> {b.endings or 'lf'}")
+    if a.bom != b.bom:
+        notes.append("a byte order mark " + ("removed" if a.bom else "added"))
+    lines = difflib.unified_diff(a.lines, b.lines, f"a/{change.path}", f"b/{change.path}", n=2)
     out, used, cut = [], 0, False
     for line in lines:
         if used + len(line) > budget[0]:
             cut = True
             break
-        out.append(line if line.endswith("\n") else line + "\n")
+        if line.endswith("\n"):
+            out.append(line)
+        else:  # (as diff marks it: else "-x" and "+x" read the same)
+            out.append(line + "\n\\ No newline at end of file\n")
         used += len(line)
     budget[0] -= used
-    return change._replace(diff="".join(out), diff_truncated=cut)
+    if not out and not notes:
+        notes.append("the same text in another encoding")
+    return change._replace(diff="".join(out), diff_truncated=cut, diff_note="; ".join(notes))

@@ -44,6 +44,8 @@ async def compare_directories(ctx: ToolContext, args: dict[str, Any]) -> dict[st
                 item["diff"] = c.diff
             if c.diff_truncated:
                 item["diff_truncated"] = True
+            if c.diff_note:
+                item["diff_note"] = c.diff_note
             groups["modified"].append(item)
         elif c.change == "renamed":
             groups["renamed"].append({"from": c.old_path, "to": c.path})
@@ -196,6 +198,10 @@ MODIFIED_FILE = {
         "right_size_bytes": out.COUNT,
         "diff": {"type": "string", "description": "unified diff (include_diff)"},
         "diff_truncated": out.TRUE,
+        "diff_note": {
+            "type": "string",
+            "description": "why there is no diff (binary, too large), or what it cannot show (line endings, a BOM)",
+        },
     },
     "required": ["path", "left_size_bytes", "right_size_bytes"],
     "additionalProperties": False,
