@@ -389,7 +389,7 @@ class ServedContext:
         if head is not None and found:
             # The index holds the work tree: head's lines are where the work tree has them now
             try:
-                since, _ = await diff(self.root, head, None)
+                since, _ = await diff(self.root, head, None, untracked=False)  # (lines of tracked files only)
             except GitUnavailable as exc:
                 raise ToolError(UNAVAILABLE, f"git could not say what changed since {head}: {exc}") from None
             moved = {c.path: c.hunks for c in parse(since) if c.hunks}

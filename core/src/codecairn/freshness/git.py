@@ -101,9 +101,9 @@ def valid_revision(text: str) -> bool:
     return bool(REVISION.match(text)) and ".." not in text
 
 
-async def diff(root: Path, base: str | None, head: str | None) -> tuple[bytes, list[str]]:
+async def diff(root: Path, base: str | None, head: str | None, untracked: bool = True) -> tuple[bytes, list[str]]:
     """``git diff --unified=0`` of the work tree under ``root`` against ``base`` (default HEAD), or
-    between two revisions; paths relative to ``root``. With no ``head`` (the work tree), also the
+    between two revisions; paths relative to ``root``. With no ``head`` (the work tree) and ``untracked``, also the
     untracked files (``ls-files --others``), which a diff does not show. Revisions must be
     valid_revision (checked here too: nothing an agent writes reaches git as an option)."""
     for rev in (base, head):
@@ -113,8 +113,8 @@ async def diff(root: Path, base: str | None, head: str | None) -> tuple[bytes, l
     out = await run_git(
         root, "diff", "--no-color", "--no-ext-diff", "--unified=0", "--relative", "--find-renames", *revs, "--", "."
     )
-    untracked: list[str] = []
-    if head is None:
+    others: list[str] = []
+    if head is None and untracked:
         listed = await run_git(root, "ls-files", "--others", "--exclude-standard", "-z", "--", ".")
-        untracked = [p.decode(errors="surrogateescape") for p in listed.split(b"\0") if p]
-    return out, untracked
+        others = [p.decode(errors="surrogateescape") for p in listed.split(b"\0") if p]
+    return out, others

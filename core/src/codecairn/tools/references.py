@@ -10,7 +10,7 @@ from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
 from codecairn.model import TYPE_KINDS
 from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
-from codecairn.tools.symbols import instantiations, one_symbol, overloads
+from codecairn.tools.symbols import edges_to_overloads, instantiations, one_symbol
 from codecairn.tools.trace import label, place
 
 DEFAULT_LIMIT, MAX_LIMIT = 100, 1000
@@ -28,11 +28,9 @@ async def find_references(ctx: ToolContext, args: dict[str, Any]) -> dict[str, A
         "symbol": {"qualified_name": sym.qualified_name, "kind": sym.kind, "path": home, "line": sym.start_line},
         "definition": {"path": home, "line": sym.start_line},
     }
-    siblings = overloads(ctx, sym)  # a call reaches one overload whatever its arguments: the name's uses
-    edges = [e for s in siblings or [sym] for e in await ctx.edges_to(s.id, limit=limit + 1)]
-    if siblings:
-        answer["overloads"] = len(siblings)
-        edges.sort(key=lambda e: (e.file_id, e.line))
+    edges, count = await edges_to_overloads(ctx, sym, (), limit + 1)
+    if count:
+        answer["overloads"] = count
     if sym.kind in TYPE_KINDS:  # `Order()`: an edge to the __init__ it runs, a use of the class
         edges = sorted([*edges, *await instantiations(ctx, sym)], key=lambda e: (e.file_id, e.line))
     resolved: list[dict[str, Any]] = []

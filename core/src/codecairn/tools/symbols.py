@@ -194,13 +194,9 @@ async def get_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         answer["callees"] = edges_by_resolution(ctx, callees, limit)
         if sum(1 for e in callees if e.target_id is not None) > limit:
             answer["callees_complete"] = False
-    callers = []
-    siblings = overloads(ctx, sym)
-    for overload in siblings or [sym]:
-        callers += await ctx.edges_to(overload.id, ("calls",), limit + 1)
-    if siblings:  # a call reaches one overload whatever its arguments: the callers are the name's
-        answer["overloads"] = len(siblings)
-        callers.sort(key=lambda e: (e.file_id, e.line))
+    callers, count = await edges_to_overloads(ctx, sym, ("calls",), limit + 1)
+    if count:
+        answer["overloads"] = count
     if sym.kind in TYPE_KINDS:
         callers += await instantiations(ctx, sym)
     if callers:
@@ -235,6 +231,18 @@ def overloads(ctx: ToolContext, sym: IndexedSymbol) -> list[IndexedSymbol]:
         if s.qualified_name == sym.qualified_name and s.kind == sym.kind and s.parent_id == sym.parent_id
     ]
     return same if len(same) > 1 else []
+
+
+async def edges_to_overloads(
+    ctx: ToolContext, sym: IndexedSymbol, kinds: tuple[str, ...], limit: int
+) -> tuple[list[Edge], int]:
+    """The edges to ``sym`` — to each of its overloads when it has any (a call reaches one overload
+    whatever its arguments: its uses are the name's), by file and line — and how many overloads."""
+    siblings = overloads(ctx, sym)
+    if not siblings:
+        return await ctx.edges_to(sym.id, kinds, limit), 0
+    edges = [e for s in siblings for e in await ctx.edges_to(s.id, kinds, limit)]
+    return sorted(edges, key=lambda e: (e.file_id, e.line)), len(siblings)
 
 
 async def instantiations(ctx: ToolContext, sym: IndexedSymbol) -> list[Edge]:
