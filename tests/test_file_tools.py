@@ -660,3 +660,19 @@ async def test_an_outline_shows_the_name_a_namespace_import_or_re_export_chooses
     outline = await call(ws, "file_outline", path="app/external.ts", detail="names")
     # `iso` was left out as if the module's path implied it (a rule of Go's import paths)
     assert outline["imports"] == {"./iso.js": ["a", "as iso"], "./util": ["as util"]}
+
+
+async def test_an_include_glob_does_not_bring_back_what_gitignore_leaves_out(ws) -> None:
+    # ripgrep's --glob overrides ignore rules: "**/*.log" listed and searched the ignored debug.log
+    root = Path(ws.root)
+    (root / ".gitignore").write_text("*.log\n")
+    (root / "debug.log").write_text("make_cache failed\n")
+    (root / "app" / "keep.txt").write_text("make_cache\n")
+    listed = await call(ws, "list_files", include=["**/*.log", "**/*.txt"])
+    assert listed["files"] == ["app/keep.txt"] and listed["total"] == 1
+    found = await call(ws, "search_text", pattern="make_cache", include=["*.log", "*.txt"])
+    assert [f["path"] for f in found["files"]] == ["app/keep.txt"] and found["complete"] is True
+    none = await call(ws, "search_text", pattern="failed", include=["*.log"])
+    assert none["matches"] == 0 and none["files_searched"] == 0
+    named = await call(ws, "search_text", pattern="make_cache", path="debug.log", include=["*.log"])
+    assert [f["path"] for f in named["files"]] == ["debug.log"], "a file named as the scope is searched"

@@ -20,6 +20,7 @@ import json
 import os
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from codecairn import subprocesses
@@ -84,7 +85,9 @@ async def list_files(
 ) -> Listed:
     """Files under ``root/scope`` that the walk rules let through, sorted; at most ``limit`` kept
     (``total`` counts them all); what is found in ``timeout`` seconds."""
-    args = ["--files", "--null", *walk_arguments(), *_globs(include or [], exclude or []), *_scope(scope)]
+    include, exclude = include or [], exclude or []
+    walked = await walked_files(root, scope, timeout) if include else None
+    args = ["--files", "--null", *walk_arguments(), *_globs(include, exclude), *_scope(scope)]
     paths: list[str] = []
     total = 0
     timed_out = False
@@ -97,6 +100,8 @@ async def list_files(
                     pieces = (pending + chunk).split(b"\0")
                     pending = pieces.pop()
                     for piece in pieces:
+                        if walked is not None and piece not in walked:
+                            continue
                         total += 1
                         if len(paths) < limit:
                             paths.append(piece.decode("utf-8", "surrogateescape"))
@@ -108,6 +113,21 @@ async def list_files(
     paths = [p[2:] if p.startswith("./") else p for p in paths]
     paths.sort()
     return Listed(paths, total, timed_out)
+
+
+async def walked_files(root: str, scope: str, timeout: float) -> frozenset[bytes] | None:
+    """Every file the walk lets through under ``root/scope``, as ripgrep prints them. An include
+    glob overrides ripgrep's ignore rules (``--glob=**/*.log`` lists the .gitignore'd
+    ``debug.log``): what a glob finds is kept only if it is here too. None: not listed in time."""
+    async with subprocesses.started("rg", ["--files", "--null", *walk_arguments(), *_scope(scope)], root) as proc:
+        assert proc.stdout is not None
+        try:
+            async with asyncio.timeout(timeout):
+                found = (await proc.stdout.read()).split(b"\0")
+                await proc.wait()
+        except TimeoutError:
+            return None
+    return frozenset(found)
 
 
 # ---- searches ------------------------------------------------------------------------------------
@@ -171,7 +191,8 @@ async def search(root: str, q: TextQuery) -> Searched:
     """Run the search in ``root``, stopping at the first limit reached."""
     started_at = time.perf_counter()
     out = Searched([])
-    state = _Collector(root, q, out)
+    walked = await walked_files(root, q.scope, q.timeout) if q.include else None
+    state = _Collector(root, q, out, walked)
     async with subprocesses.started("rg", search_arguments(q), root) as proc:
         assert proc.stdout is not None
         try:
@@ -180,6 +201,9 @@ async def search(root: str, q: TextQuery) -> Searched:
                 code = await proc.wait() if not state.done else 0
         except TimeoutError:
             out.timed_out, code = True, 0
+    if state.readmitted_files:  # ripgrep counted them as searched
+        out.files_searched = max(0, out.files_searched - len(state.readmitted_files))
+        out.files_matched = max(0, out.files_matched - len(state.readmitted_files))
     stderr = getattr(proc, "stderr_head", b"")
     if code == 2 and not state.saw_output:
         raise _bad_usage(stderr, "the search failed")
@@ -231,7 +255,7 @@ def _text(value: dict) -> str:
 class _Collector:
     """Turns ripgrep's records into matches with their context, and says when to stop."""
 
-    def __init__(self, root: str, q: TextQuery, out: Searched) -> None:
+    def __init__(self, root: str, q: TextQuery, out: Searched, walked: frozenset[bytes] | None = None) -> None:
         self.root = root
         self.q = q
         self.out = out
@@ -240,6 +264,8 @@ class _Collector:
         self.used = 0
         self._context: list[tuple[str, int, str]] = []  # (path, line, text) not yet given to a match
         self._last: RawMatch | None = None
+        self.walked = walked  # when an include glob may re-admit ignored files: those the walk keeps
+        self.readmitted_files: set[str] = set()
 
     def record(self, raw: bytes) -> None:
         self.saw_output = True
@@ -280,6 +306,9 @@ class _Collector:
         self._match(name, int(where.group(1)), column, shown, True)
 
     def _match(self, path: str, line: int, column: int, shown: str, cut: bool, more: list[int] | None = None) -> None:
+        if self.walked is not None and path.encode("utf-8", "surrogateescape") not in self.walked:
+            self.readmitted_files.add(path)
+            return
         if len(self.out.matches) >= self.q.max_matches:
             self._stop("max_matches")
             return
