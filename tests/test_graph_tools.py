@@ -537,6 +537,15 @@ async def test_query_graph_reads_views_and_refuses_the_rest(shop) -> None:
     many = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1500) SELECT i FROM n"
     at_most = await a.call("query_graph", sql=many, limit=1000)  # the most: raising it is no way on
     assert at_most["row_count"] == 1000 and "LIMIT/OFFSET" in at_most["limit_reason"]
+    # "none" is NULL in every view, as the schema says (`doc IS NULL` found nothing: it was '')
+    none = await a.call(
+        "query_graph",
+        sql="SELECT (SELECT count(*) FROM symbols WHERE doc IS NULL), (SELECT count(*) FROM symbols WHERE doc = ''),"
+        " (SELECT count(*) FROM edges WHERE receiver IS NULL), (SELECT count(*) FROM edges WHERE receiver = '')",
+    )
+    undocumented, empty_doc, bare_calls, empty_receiver = none["rows"][0]
+    assert undocumented > 0 and bare_calls > 0 and empty_doc == empty_receiver == 0
+    assert "NULL when none" in schema["views"]["symbols"]["doc"]
 
 
 WEB = {

@@ -191,6 +191,28 @@ MIGRATIONS: list[str] = [
     DROP INDEX IF EXISTS edges_in;
     CREATE INDEX edges_in ON edges(target_id, kind, source_id, resolution, file_id, line) WHERE target_id IS NOT NULL;
     """,
+    # 10: the views say "none" as NULL everywhere (an agent's `WHERE doc IS NULL` found nothing: the
+    # tables keep '' for an absent signature, doc, receiver or alias).
+    """
+    DROP VIEW graph_symbols;
+    CREATE VIEW graph_symbols AS
+        SELECT s.id, s.kind, s.name, s.qualified_name, f.path, s.file_id, s.parent_id,
+               s.start_line, s.end_line, NULLIF(s.signature, '') AS signature, NULLIF(s.doc, '') AS doc
+        FROM symbols s JOIN files f ON f.id = s.file_id;
+    DROP VIEW graph_edges;
+    CREATE VIEW graph_edges AS
+        SELECT e.id, e.kind, e.source_id, src.qualified_name AS source, e.target_id,
+               tgt.qualified_name AS target, e.target AS written, NULLIF(e.receiver, '') AS receiver, f.path,
+               e.line, e.resolution
+        FROM edges e JOIN files f ON f.id = e.file_id
+        LEFT JOIN symbols src ON src.id = e.source_id
+        LEFT JOIN symbols tgt ON tgt.id = e.target_id;
+    DROP VIEW graph_imports;
+    CREATE VIEW graph_imports AS
+        SELECT i.file_id, f.path, i.module, i.name, NULLIF(i.alias, '') AS alias, i.line,
+               NULLIF(i.kind, '') AS kind, NULLIF(i.target, '') AS target
+        FROM imports i JOIN files f ON f.id = i.file_id;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
