@@ -649,6 +649,13 @@ async def test_names_as_stack_traces_and_go_docs_print_them_are_found(ws) -> Non
     assert inner["qualified_name"] == "Outer.Inner.run"
     method = await call(ws, "read_symbol", name="(*Alloc).String")  # Go's method expression
     assert method["qualified_name"] == "pkg.Alloc.String" and "func (a *Alloc) String()" in method["source"]
+    for written in ("Outer$Inner", "(*Alloc).String"):  # find_symbols reads them as get_symbol does
+        found = await call(ws, "find_symbols", name=written)
+        first = next(iter(found["results"].items()), ("", [{}]))
+        assert (first[0], first[1][0].get("name")) == {
+            "Outer$Inner": ("app/Outer.java", "Outer.Inner"),
+            "(*Alloc).String": ("pkg/alloc.go", "Alloc.String"),
+        }[written], found
 
 
 async def test_an_outline_shows_the_name_a_namespace_import_or_re_export_chooses(ws) -> None:

@@ -68,7 +68,7 @@ from codecairn.query import graph as call_graph
 from codecairn.query.diff import onto, parse
 from codecairn.query.graph_index import CALL_KINDS
 from codecairn.query.hierarchy import hierarchy, overriding
-from codecairn.query.lookup import lookup
+from codecairn.query.lookup import as_declared, lookup
 from codecairn.query.names import check_kinds, qualified, symbol_filter
 from codecairn.query.references import scan
 from codecairn.store import console
@@ -185,9 +185,9 @@ class ServedContext:
         rows = self._state.symbols.rows
         unlisted: dict[str, int] = {}
         if name and not pattern and query is None:
-            if not self._state.symbols.exact_matches(name):  # (a TypeScript module is named `src/a/b`)
-                name, keep = qualified(name, keep)  # `Console.print`: print, in Console
-            ranked, total, at_least, unlisted = await self._ws.names.find_name(name, keep, limit, match)
+            ranked, total, at_least, unlisted = await self._find_name(name, keep, limit, match)
+            if not ranked and (declared := as_declared(name)) != name:  # Outer$Inner, (*T).M
+                ranked, total, at_least, unlisted = await self._find_name(declared, keep, limit, match)
         elif query is None or name or pattern:
             ranked, total, at_least = await self._ws.names.find(name, pattern, keep, SEMANTIC_POOL if query else limit)
         else:
@@ -197,6 +197,11 @@ class ServedContext:
             matches = [SymbolMatch(rows[sid], ("name",)) for sid in ranked[:limit] if sid in rows]
             return SymbolMatches(matches, total, at_least, unlisted=unlisted)
         return await self._hybrid(query, ranked, bool(name or pattern), keep, limit, prefix)
+
+    async def _find_name(self, name: str, keep, limit: int, match: str | None):
+        if not self._state.symbols.exact_matches(name):  # (a TypeScript module is named `src/a/b`)
+            name, keep = qualified(name, keep)  # `Console.print`: print, in Console
+        return await self._ws.names.find_name(name, keep, limit, match)
 
     async def _hybrid(
         self, query: str, lexical: list[int], by_name: bool, keep, limit: int, path: str | None

@@ -31,6 +31,15 @@ def name_parts(name: str) -> list[str]:
     return [p for p in NAME_PARTS.split(name.strip()) if p]
 
 
+def as_declared(name: str) -> str:
+    """A name as another tool prints it (``(*Alloc).String``, ``Outer$Inner``) as the index
+    names it (``Alloc.String``, ``Outer.Inner``); any other name as it is. Asked only when the
+    name as given finds nothing: ``$`` is part of a JavaScript name."""
+    if "(" not in name and "$" not in name:
+        return name
+    return _JAVA_BINARY_NESTING.sub(".", _GO_METHOD_EXPRESSION.sub(r"\1", name))
+
+
 def lookup(state: IndexState, name: str, path: str | None = None, line: int | None = None) -> list[IndexedSymbol]:
     """Every symbol ``name`` can mean, best first; ``path`` (root-relative, already confined) and
     ``line`` narrow them: to the symbols starting at that line, else the innermost spanning it."""
@@ -47,10 +56,8 @@ def lookup(state: IndexState, name: str, path: str | None = None, line: int | No
             qparts = name_parts(rows[sid].qualified_name)
             if qparts[-len(parts) :] == parts:
                 ids.append(sid)
-    if not ids and ("(" in name or "$" in name):
-        written = _JAVA_BINARY_NESTING.sub(".", _GO_METHOD_EXPRESSION.sub(r"\1", name))
-        if written != name:
-            return lookup(state, written, path, line)
+    if not ids and (written := as_declared(name)) != name:
+        return lookup(state, written, path, line)
     candidates = [rows[i] for i in ids if i in rows]
     if path is not None:
         candidates = [s for s in candidates if state.path_of(s) == path]
