@@ -404,7 +404,19 @@ async def test_edit_files_is_all_or_nothing(ws) -> None:
         ],
     )
     assert failed.code == "not_found" or "not in" in failed.message
+    assert failed.message.startswith("files[2] (app/user_controller.py)") and failed.details["index"] == 2
     assert (root / "app/service.py").read_bytes() == service and not (root / "app/created.py").exists()
+    # The second edit of a file is tried on the first's result: the refusal says so
+    twice = await refused(
+        ws,
+        "edit_files",
+        files=[
+            {"path": "app/service.py", "old_text": "class Cache:", "new_text": "class Store:"},
+            {"path": "app/service.py", "old_text": "class Cache:", "new_text": "class Shop:"},
+        ],
+    )
+    assert twice.message.startswith("files[1] (app/service.py, as the batch's earlier changes to it left it)")
+    assert (root / "app/service.py").read_bytes() == service
     ok = await call(
         ws,
         "edit_files",

@@ -445,18 +445,24 @@ class FileAccess:
         async with self._lock():
             acknowledged: list[str] = []
             plans: dict[str, writing.Planned] = {}
-            for change in changes:
-                place = self.place(change.path, allow_root=False)
-                acknowledged += risk.check(place, change.path, acknowledge_risk)
-                plan = plans.get(place.real)
-                if plan is None:
-                    plan = await asyncio.to_thread(writing.plan_file, place)
-                    plan.after = plan.before  # unchanged until a change says otherwise
-                    _check_expected(plan, change)
-                    plans[place.real] = plan
-                elif change.expected_hash is not None:
-                    _check_expected(plan, change)
-                _apply(plan, change)
+            for number, change in enumerate(changes):
+                earlier = False
+                try:
+                    place = self.place(change.path, allow_root=False)
+                    acknowledged += risk.check(place, change.path, acknowledge_risk)
+                    plan = plans.get(place.real)
+                    if plan is None:
+                        plan = await asyncio.to_thread(writing.plan_file, place)
+                        plan.after = plan.before  # unchanged until a change says otherwise
+                        _check_expected(plan, change)
+                        plans[place.real] = plan
+                    else:
+                        earlier = True
+                        if change.expected_hash is not None:
+                            _check_expected(plan, change)
+                    _apply(plan, change)
+                except ToolError as exc:
+                    raise _in_batch(exc, number, len(changes), change.path, earlier) from None
             ordered = list(plans.values())
             report = await self._commit(ordered, tool)
             report.warnings = sorted(set(acknowledged))
@@ -579,6 +585,16 @@ class FileAccess:
             report.warnings = sorted(set(acknowledged))
             await self._follow(report, plans)
             return report
+
+
+def _in_batch(exc: ToolError, number: int, count: int, path: str, earlier: bool) -> ToolError:
+    """A batch's refusal says which of its changes it is (and that an earlier one had changed the
+    file it was applied to): "old_text not found" alone does not tell which of ten edits failed."""
+    if count == 1:
+        return exc
+    where = f"files[{number}] ({path}"
+    where += ", as the batch's earlier changes to it left it)" if earlier else ")"
+    return ToolError(exc.code, f"{where}: {exc.message}", **{"index": number, **exc.details})
 
 
 def _check_expected(plan: writing.Planned, change: FileChange) -> None:
