@@ -447,7 +447,7 @@ async def test_undo_and_history_survive_a_restart(tmp_path: Path, cache_dir: Pat
             "sha256_after": hashlib.sha256(b"Y = 2\n").hexdigest(),
         }
         undone = await call(ws, "undo")
-        assert undone["deleted"] is True and not (root / "app/extra.py").exists()
+        assert undone["files"][0]["deleted"] is True and not (root / "app/extra.py").exists()
         # An entry whose file changed since is not undone: that would lose the later change.
         (root / "app/service.py").write_text((root / "app/service.py").read_text() + "# by hand\n")
         stale = await refused(ws, "undo", id=first["history_id"])

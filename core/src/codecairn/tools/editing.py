@@ -173,7 +173,7 @@ async def undo(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
             raise ToolError(NOT_FOUND, "there is nothing to undo (see history)")
         entry_id = recent[0].id
     report = await ctx.undo(entry_id, acknowledge_risk=args.get("acknowledge_risk", False))
-    answer = report_answer(report, single=len(report.files) == 1)
+    answer = report_answer(report, single=False)  # one shape whatever the entry held, as history lists it
     answer["undone"] = entry_id
     return answer
 
