@@ -15,7 +15,8 @@ from codecairn.memory.notes import NotesFile
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from mcp import ClientSession, StdioServerParameters, stdio_client
-from realcode import copy_stdlib
+from codecairn.workspace import Workspace
+from realcode import answers, copy_stdlib
 
 pytestmark = pytest.mark.anyio
 
@@ -159,6 +160,30 @@ async def test_an_agent_records_decisions_a_human_can_read(project: Path, cache_
             assert (await call(session, "notes", {"action": "get", "heading": "ADR-003"}))["text"].endswith(
                 "By a human."
             )
+
+
+async def test_sections_with_the_same_heading_are_told_apart_by_a_line(project: Path, cache_dir: Path) -> None:
+    # Two "## Open questions" side by side: no parent tells them apart, a line does
+    adr = project / ".codecairn" / "adr.md"
+    adr.parent.mkdir()
+    adr.write_text("# Decisions\n\n## Open questions\n\nfirst\n\n## Open questions\n\nsecond\n\n## Last\n\nend\n")
+    ws = await Workspace.open(str(project))
+    try:
+        a = answers(ws)
+        with pytest.raises(ToolError) as both:
+            await a.call("notes", action="get", heading="Open questions")
+        assert "line" in both.value.message
+        second_line = both.value.details["candidates"][1]["line"]
+        got = await a.call("notes", action="get", heading="Open questions", line=second_line)
+        assert got["text"] == "## Open questions\n\nsecond"
+        await a.call("notes", action="set", heading="Open questions", text="answered", line=second_line + 2)
+        with pytest.raises(ToolError) as elsewhere:  # a line the section does not hold changes nothing
+            await a.call("notes", action="delete", heading="Last", line=second_line)
+        assert "outside" in elsewhere.value.message
+        await a.call("notes", action="delete", heading="Open questions", line=3)
+        assert adr.read_text() == "# Decisions\n\n## Open questions\n\nanswered\n\n## Last\n\nend\n"
+    finally:
+        await ws.close()
 
 
 async def test_notes_refuse_bad_requests_and_paths_that_leave_the_root(

@@ -297,8 +297,8 @@ class Memories:
         allowed = {
             "outline": set(),
             "get": {"heading", "line"},
-            "set": {"heading", "text", "mode", "level"},
-            "delete": {"heading"},
+            "set": {"heading", "text", "mode", "level", "line"},
+            "delete": {"heading", "line"},
         }
         if action not in allowed:
             raise ToolError(BAD_ARGUMENT, f"action must be one of {', '.join(allowed)}")
@@ -325,8 +325,10 @@ class Memories:
             assert heading is not None  # set and delete were refused above without one
             if action == "set":
                 assert text is not None
-                return await asyncio.to_thread(file_.set, heading, text, append=mode == "append", level=level)
-            return await asyncio.to_thread(file_.delete, heading)
+                return await asyncio.to_thread(
+                    file_.set, heading, text, append=mode == "append", level=level, line=line
+                )
+            return await asyncio.to_thread(file_.delete, heading, line)
 
     # ---- following the code ---------------------------------------------------------------------
 

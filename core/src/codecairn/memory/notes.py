@@ -82,10 +82,13 @@ def section_of(lines: list[str], hs: tuple[Heading, ...], index: int) -> Section
     return Section(h, end, own_end if own_end is not None else end)
 
 
-def find(lines: list[str], hs: tuple[Heading, ...], address: str, *, exact_last: bool = False) -> Section:
+def find(
+    lines: list[str], hs: tuple[Heading, ...], address: str, *, exact_last: bool = False, line: int | None = None
+) -> Section:
     """The one section ``address`` names, or a ToolError (not found / ambiguous, with candidates).
     ``exact_last``: the last part must match exactly (``set`` creates a section rather than
-    overwrite one whose heading merely starts with the text)."""
+    overwrite one whose heading merely starts with the text). ``line`` chooses among sections whose
+    headings read the same (two "## Notes" side by side): the one holding that line."""
     parts = [p for p in (s.strip() for s in address.split(" > ")) if p]
     if not parts:
         raise ToolError(BAD_ARGUMENT, "heading is empty")
@@ -112,10 +115,14 @@ def find(lines: list[str], hs: tuple[Heading, ...], address: str, *, exact_last:
             # Shallowest first: "Decision" under an ADR is a nearer match than a deeper namesake.
             top = min(h.level for _, h in matches)
             shallow = [(i, h) for i, h in matches if h.level == top]
+            if len(shallow) > 1 and line is not None:
+                holding = [(i, h) for i, h in shallow if h.line <= line <= section_of(lines, hs, i).end_line]
+                shallow = holding or shallow
             if len(shallow) > 1:
                 raise ToolError(
                     BAD_ARGUMENT,
-                    f"heading {part[:QUOTE_CHARS]!r} is ambiguous; use 'Parent > {part[:QUOTE_CHARS]}' or the full text",
+                    f"heading {part[:QUOTE_CHARS]!r} is ambiguous; use 'Parent > {part[:QUOTE_CHARS]}', the full "
+                    "text, or line (a candidate's line) to choose one",
                     ambiguous=True,
                     candidates=[{"heading": h.text, "level": h.level, "line": h.line} for _, h in matches][:50],
                 )
@@ -123,6 +130,12 @@ def find(lines: list[str], hs: tuple[Heading, ...], address: str, *, exact_last:
         chosen = section_of(lines, hs, matches[0][0])
         lo, hi = chosen.heading.line, chosen.end_line
     assert chosen is not None
+    if line is not None and not chosen.heading.line <= line <= max(chosen.end_line, chosen.heading.line):
+        raise ToolError(
+            BAD_ARGUMENT,
+            f"line {line} is outside {chosen.heading.text[:QUOTE_CHARS]!r} "
+            f"({chosen.heading.line}-{chosen.end_line}); nothing was changed",
+        )
     return chosen
 
 
@@ -247,7 +260,7 @@ class NotesFile:
             start, end = 1, len(lines)
             answer: dict[str, Any] = {"path": self.rel, "lines": len(lines)}
         else:
-            s = find(lines, parse(lines).headings, heading)
+            s = find(lines, parse(lines).headings, heading, line=line)
             start, end = s.heading.line, s.end_line
             answer = {
                 "path": self.rel,
@@ -282,7 +295,9 @@ class NotesFile:
 
     # ---- writing ---------------------------------------------------------------------------------
 
-    def set(self, heading: str, text: str, *, append: bool = False, level: int | None = None) -> dict[str, Any]:
+    def set(
+        self, heading: str, text: str, *, append: bool = False, level: int | None = None, line: int | None = None
+    ) -> dict[str, Any]:
         heading = _clean_heading(heading)
         body = _body(text)
         with _lock_for(self.path):
@@ -291,7 +306,7 @@ class NotesFile:
             if lines is None:
                 lines = [f"# {NEW_FILE_TITLE}\n", "\n"]
             old = parse(lines)
-            target = _existing_section(lines, old, heading)
+            target = _existing_section(lines, old, heading, line)
             if target is not None:
                 edit = _rewrite_section(lines, old, target, body, append)
                 action = "appended" if append else "replaced"
@@ -318,12 +333,12 @@ class NotesFile:
             answer["created_file"] = True
         return answer
 
-    def delete(self, heading: str) -> dict[str, Any]:
+    def delete(self, heading: str, line: int | None = None) -> dict[str, Any]:
         heading = _clean_heading(heading)
         with _lock_for(self.path):
             lines = self._existing()
             old = parse(lines)
-            s = find(lines, old.headings, heading)
+            s = find(lines, old.headings, heading, line=line)
             start, end = s.heading.line, s.end_line
             removed = end - start + 1
             kept = lines[: start - 1] + lines[end:]
@@ -381,10 +396,10 @@ class NotesFile:
 # ---- composing an edit -------------------------------------------------------------------------
 
 
-def _existing_section(lines: list[str], old: Structure, heading: str) -> Section | None:
+def _existing_section(lines: list[str], old: Structure, heading: str, line: int | None = None) -> Section | None:
     """The section ``set`` changes, or None when it is to be created."""
     try:
-        return find(lines, old.headings, heading, exact_last=True)
+        return find(lines, old.headings, heading, exact_last=True, line=line)
     except ToolError as exc:
         if exc.code != NOT_FOUND:
             raise

@@ -143,7 +143,12 @@ def codecairn_tools() -> list[Tool]:
                     "text": a.NOTES_TEXT,
                     "mode": {"enum": ["replace", "append"], "default": "replace"},
                     "level": {"type": "integer", "minimum": 1, "maximum": 6, "description": "for a new section"},
-                    "line": {"type": "integer", "minimum": 1, "description": "get: continue from this line"},
+                    "line": {
+                        "type": "integer",
+                        "minimum": 1,
+                        "description": "get: continue from this line; with a heading sections share: the one "
+                        "holding this line",
+                    },
                     "file": a.path("another Markdown file in the repo"),
                 },
                 "additionalProperties": False,
