@@ -199,6 +199,12 @@ async def test_a_search_with_no_match_says_what_could_explain_it(ws) -> None:
     assert "capitals" in got["hint"] and "include" in got["hint"]
     bad = await refused(ws, "search_text", pattern="(unclosed")
     assert bad.code == "bad_argument" and "regex" in bad.message.lower()
+    # ripgrep's advice names flags search_text does not take: said in the tool's own terms
+    for pattern, says in ((r"def\nclass", "within one line"), (r"(?<=def )get", "without them")):
+        refusal = await refused(ws, "search_text", pattern=pattern)
+        assert says in refusal.message and "--" not in refusal.message, refusal.message
+    nothing = await call(ws, "search_text", pattern="x", include=["*.nothing"])
+    assert nothing["files_searched"] == 0 and "errors" not in nothing, "no advice to run ripgrep --debug"
 
 
 async def test_find_files_ranks_like_quick_open_and_list_files_globs(ws) -> None:
@@ -206,6 +212,11 @@ async def test_find_files_ranks_like_quick_open_and_list_files_globs(ws) -> None
     assert found["files"][0] == "app/user_controller.py"
     listed = await call(ws, "list_files", include=["*.py"])
     assert listed["files"] == ["app/__init__.py", "app/service.py", "app/user_controller.py"]
+    for directory in ("app", "app/", "/app"):  # a directory's name as a glob means the files under it
+        named = await call(ws, "list_files", include=[directory])
+        assert named["files"] == listed["files"], directory
+    searched = await call(ws, "search_text", pattern="make_cache", include=["app"])
+    assert [f["path"] for f in searched["files"]] == ["app/service.py", "app/user_controller.py"]
     cut = await call(ws, "list_files", limit=2)
     assert cut["complete"] is False and cut["total"] == 4 and len(cut["files"]) == 2
     tree = await call(ws, "project_map")

@@ -52,16 +52,51 @@ def walk_arguments() -> list[str]:
 
 def _globs(include: list[str], exclude: list[str]) -> list[str]:
     # rg: a later glob wins; includes first, excludes after them.
-    return [f"--glob={g}" for g in include] + [f"--glob=!{g}" for g in exclude]
+    return [f"--glob={form}" for g in include for form in _include_forms(g)] + [f"--glob=!{g}" for g in exclude]
+
+
+def _include_forms(glob: str) -> list[str]:
+    """An include glob, and, when its last part names no pattern (``tests``, ``src/app/``), the
+    files under a directory of that name: a glob matches the paths of files, and an agent's
+    ``include: ["tests"]`` means the tests directory (ripgrep alone found nothing). Like a
+    .gitignore line, a name without an inner ``/`` is a directory at any depth."""
+    name = glob.rstrip("/")
+    last = name.rsplit("/", 1)[-1]
+    if not name or name.startswith("!") or any(c in last for c in "*?[{"):
+        return [glob]
+    under = f"{name.lstrip('/')}/**" if "/" in name else f"**/{name}/**"
+    return [glob, under]
 
 
 def _scope(scope: str) -> list[str]:
     return ["--", scope] if scope else []
 
 
+# ripgrep's advice names its own flags, which search_text does not take: said in the tool's terms
+_ADVICE = (
+    (
+        re.compile(r"\n*Consider enabling multiline mode.*", re.S),
+        "\nsearch_text matches within one line: search for one line of the text (context shows the lines "
+        "around a match)",
+    ),
+    (
+        re.compile(r"(error: (?:look-around|backreferences)[^\n]*)(?:\n*Consider enabling PCRE2.*)?", re.S),
+        "\\1\nsearch for the text without them and narrow the matches with context or include",
+    ),
+    # (the answer's files_searched and hint say it, in the search's own terms)
+    (re.compile(r"^[^\n]*(?:No files were searched|Running with --debug)[^\n]*\n?", re.M), ""),
+)
+
+
+def _in_our_terms(text: str) -> str:
+    for pattern, replacement in _ADVICE:
+        text = pattern.sub(replacement, text)
+    return text.strip()
+
+
 def _bad_usage(stderr: bytes, what: str) -> ToolError:
     text = stderr.decode("utf-8", "replace").strip()
-    text = re.sub(r"^rg: ", "", text, flags=re.M)
+    text = _in_our_terms(re.sub(r"^rg: ", "", text, flags=re.M))
     return ToolError(BAD_ARGUMENT, clipped(f"{what}: {text}" if text else f"{what}: ripgrep refused it"))
 
 
@@ -207,7 +242,8 @@ async def search(root: str, q: TextQuery) -> Searched:
     stderr = getattr(proc, "stderr_head", b"")
     if code == 2 and not state.saw_output:
         raise _bad_usage(stderr, "the search failed")
-    out.errors = [line for line in stderr.decode("utf-8", "replace").splitlines() if line.strip()][:ERRORS_KEPT]
+    said = _in_our_terms(stderr.decode("utf-8", "replace"))
+    out.errors = [line for line in said.splitlines() if line.strip()][:ERRORS_KEPT]
     out.seconds = time.perf_counter() - started_at
     return out
 
