@@ -131,3 +131,31 @@ async def test_a_call_of_a_parameter_or_a_local_is_no_guess_at_a_namesake_elsewh
     assert set(emit["callees"]["unresolved"]) >= {"body", "fallbackRun", "wrap"}
     assert "name-only" not in emit["callees"] and "callers" not in test_body
     assert emit["callees"]["exact"]["src/compile.ts"] == {"emitKeys.helper": 5}  # a local function: found
+
+
+async def test_a_name_a_module_exports_under_another_reaches_its_function(tmp_path: Path, cache_dir: Path) -> None:
+    # zod's `export { _instanceof as instanceof }`: importers call `instanceof`, the function is `_instanceof`
+    write(tmp_path, {
+        "src/a.ts": (
+            "function _instanceof(x: unknown) { return true; }\nexport { _instanceof as instanceof };\n"
+            "export function own() { return _instanceof(0); }\n"
+        ),
+        "src/b.ts": (
+            "import { instanceof as inst } from './a';\nimport * as z from './a';\n"
+            "export function caller() { inst(1); z.instanceof(2); }\n"
+        ),
+    })  # fmt: skip
+    ws = await Workspace.open(tmp_path)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        target = await a.get_symbol("src/a._instanceof")
+        written = await a.get_symbol("src/a.instanceof")  # as the module makes it available
+        outline = await a.call("file_outline", path="src/a.ts")
+    finally:
+        await ws.close()
+    assert target["callers"]["import"] == {
+        "src/b.ts": {"caller": 3}
+    }, target["callers"]
+    assert written["qualified_name"] == "src/a._instanceof"
+    assert "imports" not in outline and outline["exports"][0]["names"] == ["_instanceof as instanceof"]

@@ -892,6 +892,9 @@ class Resolver:
                     ids = self.index.by_qn.get(ref + rules.separator + name)
                     if ids:
                         return ids[0], how
+                    hit = self._via_reexport(ref + rules.separator + name, info.language, rules.separator)
+                    if hit is not None:  # `H.instanceof()`: H's `export { _instanceof as instanceof }`
+                        return hit, IMPORT
                     default = self.default_export(info.language, ref, rules.separator)
                     if default is not None:  # `Foo.make()` where Foo = require('./foo')
                         member = self.member(default, name)

@@ -72,7 +72,9 @@ async def outline(
     symbols = [s for s in in_file if first <= s.start_line <= last and (wanted is None or s.kind in wanted)]
     imports = exports = []
     if wanted is None:  # a kinds filter asks for symbols only
-        imports = await ctx.imports_of(state.id, first, last)
+        # (an import of no module is the file's own name made available under another — JavaScript's
+        # `export { _instanceof as instanceof }`, which the exports show)
+        imports = [i for i in await ctx.imports_of(state.id, first, last) if i.module]
         exports = await ctx.exports_of(state.id, first, last)
     # One page: the first `limit` symbols by line, with the imports and exports among them (at most
     # IMPORTS_PER_SYMBOL times as many: a file of imports alone is paged too), ending between two

@@ -66,6 +66,8 @@ async def _bound_as(ctx: ToolContext, name: str) -> list[str]:
     while (at := name.rfind(".", 0, at)) > 0:
         module, rest = name[:at], name[at + 1 :]
         files = {s.file_id for s in _defined(ctx, module) if s.kind == "module"}
+        if not files and "/" in module:  # a JavaScript module is its path, not a symbol (`src/a`)
+            files = {f.id for f in ctx.files() if f.module == module}
         if not files:
             continue
         head, dot, tail = rest.partition(".")

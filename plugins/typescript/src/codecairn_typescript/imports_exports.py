@@ -119,15 +119,17 @@ class ImportsExports(FileWalk):
             for spec in clause.named_children:
                 if spec.type == "export_specifier":
                     alias_node = spec.child_by_field_name("alias")
-                    self.exports.append(
-                        Export(
-                            self._string(spec.child_by_field_name("name")),
-                            spec.start_point.row + 1,
-                            "",
-                            "",
-                            self._string(alias_node) if alias_node else "",
+                    name = self._string(spec.child_by_field_name("name"))
+                    alias = self._string(alias_node) if alias_node else ""
+                    spec_line = spec.start_point.row + 1
+                    self.exports.append(Export(name, spec_line, "", "", alias))
+                    if alias and alias != name and alias != "default":
+                        # `export { _instanceof as instanceof }`: the module makes its own name
+                        # available under another, which an importer's `instanceof` reaches
+                        # (a re-export of itself, as `export { x as y } from "./self"` would be)
+                        self.imports.append(
+                            Import("", name, alias, spec_line, "re-export", target(self.module, name))
                         )
-                    )
             return
         if declaration is not None:
             for name in self._declared_names(declaration):

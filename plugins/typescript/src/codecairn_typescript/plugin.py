@@ -90,7 +90,7 @@ _SHARED = dict(
     # module-level constant's initializer are the constant's, and `this.m = this.m.bind(this)` in a
     # constructor makes no property beside a method m declared below it, and a call of a parameter
     # or a local is marked as the function's own (no namesake elsewhere answers it)
-    version="3",
+    version="4",
 )
 
 
