@@ -296,6 +296,15 @@ async def test_impact_of_a_work_tree_change_reaches_callers_and_flags_tests(shop
     shifted = await a.call("impact", base="HEAD~1", head="HEAD")
     assert {c["qualified_name"] for c in shifted["changed"]} == {"shop.payments.log", "shop.new.fresh"}
     assert shifted["lines_from"].startswith("HEAD's lines, mapped onto the work tree")
+    # A deleted module takes its symbols out of the index: what still imports it is what breaks
+    # (the answer was "nothing indexed was changed")
+    payments.unlink()
+    await ws.index_now()
+    deleted = await a.call("impact")
+    assert deleted["still_importing"] == [
+        {"path": "shop/orders.py", "imports": [{"line": 1, "name": "shop.payments.charge"}]}
+    ], deleted
+    assert "still_importing" in deleted["note"]
 
 
 async def test_architecture_finds_packages_cycles_entry_points_and_fits_the_map(tmp_path: Path, cache_dir: Path):

@@ -46,6 +46,39 @@ def changed_symbols(ctx: ToolContext, change: DiffedFile) -> list[IndexedSymbol]
     return sorted(hit.values(), key=lambda s: (s.start_line, s.id))
 
 
+IMPORTERS_LISTED = 100
+
+
+def _module_spellings(path: str) -> set[str]:
+    """The names a file's module may go by in imports, from its path: `src/pkg/a.py` is `pkg.a`
+    (or `src.pkg.a`), `src/a.ts` is `src/a`, `org/x/Foo.java` is `org.x.Foo` — its path's last
+    parts at least two deep (a lone `a` would be any module's namesake)."""
+    parts = path.rsplit(".", 1)[0].split("/")
+    if len(parts) > 1 and parts[-1] in ("__init__", "index", "mod"):
+        parts = parts[:-1]
+    return {sep.join(parts[i:]) for i in range(len(parts) - 1) for sep in (".", "/")} | {".".join(parts)}
+
+
+async def importers_left(ctx: ToolContext, deleted: list[str]) -> list[dict[str, Any]]:
+    """Imports in the index that name a deleted file's module or something in it, by file."""
+    spellings = set().union(*(_module_spellings(p) for p in deleted))
+    tests = []
+    for name in sorted(spellings):
+        quoted_name = name.replace("'", "''")
+        tests.append(f"target = '{quoted_name}'")
+        for sep in (".", "/"):
+            tests.append(f"substr(target, 1, {len(name) + 1}) = '{quoted_name}{sep}'")
+    sql = f"SELECT path, line, target FROM imports WHERE {' OR '.join(tests)} ORDER BY path, line"
+    found = await ctx.query_graph(sql, limit=IMPORTERS_LISTED * 4, seconds=3.0)
+    by_file: dict[str, dict[str, Any]] = {}
+    for path, line, target in found.rows:
+        if path in deleted:
+            continue
+        entry = by_file.setdefault(path, {"path": path, "imports": []})
+        entry["imports"].append({"line": line, "name": target})
+    return list(by_file.values())
+
+
 async def impact(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     depth, limit = args.get("depth", DEFAULT_DEPTH), args.get("limit", DEFAULT_LIMIT)
     answer: dict[str, Any] = {}
@@ -84,12 +117,23 @@ async def impact(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
             files.append(changed_file)
             start.extend(symbols)
         answer["changed_files"] = files
+        gone = [f["path"] for f in files if f["status"] == "deleted"]
+        if gone:
+            # A deleted file's symbols left the index with it, and the links to them: what still
+            # imports its module is what the deletion breaks
+            left = await importers_left(ctx, gone)
+            if left:
+                answer["still_importing"] = left[:IMPORTERS_LISTED]
+                if len(left) > IMPORTERS_LISTED:
+                    answer["still_importing_total"] = len(left)
         if head is not None:
             # The index holds the work tree: the commit's lines are mapped onto it (ctx.changes)
             answer["lines_from"] = f"{head}'s lines, mapped onto the work tree (the index) by git diff {head}"
     if not start:
         answer.update(changed=[], impacted=[], complete=True)
         answer["note"] = "nothing indexed was changed" if "changed_files" in answer else "no symbols"
+        if "still_importing" in answer:
+            answer["note"] = "deleted files took their symbols out of the index: see still_importing"
         return answer
     cut_changed = max(0, len(start) - CHANGED_LIMIT)
     start = list({s.id: s for s in start}.values())[:CHANGED_LIMIT]
@@ -213,6 +257,28 @@ IMPACT_ANSWER = out.answer(
         },
         "impacted_symbols": out.COUNT,
         "tests": {**out.STRINGS, "description": "the impacted files that are tests"},
+        "still_importing": {
+            "type": "array",
+            "description": "files whose imports name a deleted file's module or its names",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "path": out.STRING,
+                    "imports": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {"line": out.LINE, "name": out.STRING},
+                            "required": ["line", "name"],
+                            "additionalProperties": False,
+                        },
+                    },
+                },
+                "required": ["path", "imports"],
+                "additionalProperties": False,
+            },
+        },
+        "still_importing_total": out.COUNT,
         **out.POSSIBLE_CALLERS,
         "note": out.STRING,
         "cut": {**out.COUNTS, "description": "what the bounds left out: fan_out, level, limit, changed"},
