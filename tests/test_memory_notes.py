@@ -143,17 +143,26 @@ async def test_an_agent_records_decisions_a_human_can_read(project: Path, cache_
                 "Snapshots get committed; source text must not leak.\n\nReviewed by the team."
             )
 
+            before_delete = adr.read_bytes()
             gone = await call(session, "notes", {"action": "delete", "heading": "ADR-001 > Decision"})
             assert gone == {
                 "path": ".codecairn/adr.md",
                 "deleted": "Decision",
                 "removed_lines": 4,
+                "history_id": gone["history_id"],
                 "generation": gone["generation"],
             }
             everything = await call(session, "notes", {"action": "get"})
             assert "Decision" not in everything["text"] and "\n\n\n" not in everything["text"]
             assert everything["text"] == adr.read_text().rstrip("\n")
             assert sorted(p.name for p in adr.parent.iterdir()) == ["adr.md"], "no temporary files left"
+            # A notes write is an edit like any other: in the history, and undone by undo
+            history = await call(session, "history", {"path": ".codecairn/adr.md"})
+            assert [e["tool"] for e in history["entries"]][:2] == ["notes", "notes"]
+            assert history["entries"][0]["id"] == gone["history_id"]
+            undone = await call(session, "undo", {"id": gone["history_id"]})
+            assert undone["undone"] == gone["history_id"] and adr.read_bytes() == before_delete
+            await call(session, "notes", {"action": "delete", "heading": "ADR-001 > Decision"})
 
             # A human edits the file by hand; the agent sees it.
             adr.write_text(adr.read_text() + "\n## ADR-003: Hand-written\n\nBy a human.\n")

@@ -612,6 +612,9 @@ class FileChange(NamedTuple):
     create: str | None = None
     delete: bool = False
     expected_hash: str | None = None
+    # The file's whole new bytes, written as they are (the notes tool's rewrite of its document):
+    # replaces the file, or creates it.
+    content: bytes | None = None
 
 
 # ---- graph answers (trace, references, hierarchy, impact, architecture, query_graph) ------------------

@@ -613,6 +613,9 @@ def _check_expected(plan: writing.Planned, change: FileChange) -> None:
 def _apply(plan: writing.Planned, change: FileChange) -> None:
     """Work ``change`` out on top of what the plan will write (a batch may change one file twice)."""
     shown = plan.place.shown
+    if change.content is not None:
+        plan.after = change.content
+        return
     if change.delete:
         if plan.after is None:
             raise ToolError(NOT_FOUND, f"{shown} does not exist; nothing was changed", path=shown)

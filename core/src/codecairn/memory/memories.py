@@ -17,7 +17,7 @@ import logging
 import re
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -293,7 +293,10 @@ class Memories:
         level: int | None = None,
         line: int | None = None,
         file: str | None = None,
+        write: Callable[[str, str, bytes], Awaitable[dict[str, Any]]] | None = None,
     ) -> dict[str, Any]:
+        """``write(path, sha256 read, new bytes)``: how set and delete write the document (the
+        file tools: one history entry, undo); without it, the notes file writes it itself."""
         allowed = {
             "outline": set(),
             "get": {"heading", "line"},
@@ -323,12 +326,17 @@ class Memories:
             if action == "get":
                 return await asyncio.to_thread(file_.get, heading, line)
             assert heading is not None  # set and delete were refused above without one
+            file_.deferred = write is not None
             if action == "set":
                 assert text is not None
-                return await asyncio.to_thread(
+                answer = await asyncio.to_thread(
                     file_.set, heading, text, append=mode == "append", level=level, line=line
                 )
-            return await asyncio.to_thread(file_.delete, heading, line)
+            else:
+                answer = await asyncio.to_thread(file_.delete, heading, line)
+            if write is not None and file_.pending is not None:
+                answer.update(await write(file_.rel, file_.read_sha, file_.pending))
+            return answer
 
     # ---- following the code ---------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ confined to the root after resolving symlinks; nothing is written inside ``.git`
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 import tempfile
@@ -184,6 +185,11 @@ class NotesFile:
         if any(r.rule == "credentials" for r in risks(Place(str(self.root), self.rel, self.rel, False, True))):
             raise ToolError(BAD_ARGUMENT, f"notes cannot live where {CREDENTIAL_RULE}", file=name[:200])
         self.path = self.root / self.rel
+        # deferred: set and delete leave the new document in `pending` instead of writing it, for
+        # the caller to write through the file tools (history, undo); `read_sha` is what they read.
+        self.deferred = False
+        self.pending: bytes | None = None
+        self.read_sha = ""
 
     def remove(self) -> str | None:
         """Delete the notes file (the `clear` tool with include_memories); its root-relative path,
@@ -217,14 +223,17 @@ class NotesFile:
         """The one place the notes file is opened for reading: confined on the descriptor actually
         opened (paths.read_confined), a regular file, not over the size limit."""
         try:
-            return read_confined(str(self.root), self.rel, MAX_FILE_BYTES)
+            data = read_confined(str(self.root), self.rel, MAX_FILE_BYTES)
         except FileNotFoundError:
+            self.read_sha = ""
             return None
         except Refused as exc:
             code = OUTSIDE_WORKSPACE if "outside" in str(exc) else BAD_ARGUMENT
             raise ToolError(code, f"{exc}; not read", path=self.rel) from None
         except OSError as exc:
             raise ToolError(BAD_ARGUMENT, f"{self.rel} cannot be read ({exc.strerror or exc})", path=self.rel) from exc
+        self.read_sha = hashlib.sha256(data).hexdigest()
+        return data
 
     def outline(self) -> dict[str, Any]:
         lines = self.read()
@@ -361,6 +370,9 @@ class NotesFile:
         data = "".join(lines).encode("utf-8")
         if len(data) > MAX_FILE_BYTES:
             raise ToolError(BAD_ARGUMENT, f"{self.rel} would be larger than {MAX_FILE_BYTES} bytes")
+        if self.deferred:
+            self.pending = data
+            return
         target = self.root / self.rel
         parent = target.parent
         parent.mkdir(parents=True, exist_ok=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, ToolHints, hookimpl
+from codecairn.model import FileChange
 from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
 
@@ -40,6 +41,19 @@ async def forget(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 
 
 async def notes(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+    async def write(path: str, read_sha: str, data: bytes) -> dict[str, Any]:
+        # Through the file tools, like any edit: a history entry an agent can undo, the file's
+        # hash checked against what the notes were read from. The notes file already refuses
+        # .git and credential files and stays in the root; a link inside the root is allowed.
+        change = FileChange(path, content=data, expected_hash=read_sha or None)
+        report = await ctx.write_files([change], tool="notes", acknowledge_risk=True)
+        said: dict[str, Any] = {}
+        if report.entry_id is not None:
+            said["history_id"] = report.entry_id
+        if report.history_note:
+            said["history"] = report.history_note
+        return said
+
     return await ctx.memories.notes(
         args.get("action", "outline"),
         heading=args.get("heading"),
@@ -48,6 +62,7 @@ async def notes(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         level=args.get("level"),
         line=args.get("line"),
         file=args.get("file"),
+        write=write,
     )
 
 
