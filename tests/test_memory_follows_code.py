@@ -313,3 +313,29 @@ async def test_a_function_renamed_where_it_stands_keeps_its_memories_in_its_file
                 assert (m["path"], m["symbol"], m["start_line"]) == ("shlex.py", "shlex.quote_arg", start), m
                 assert m["edited"] is True  # its first line changed: the whole function
             assert recalled[whole["id"]]["state"] == "current" and recalled[header["id"]]["state"] == "moved"
+
+
+async def test_a_file_level_memory_follows_its_first_line_through_an_edit_inside_it(
+    project: Path, cache_dir: Path
+) -> None:
+    root = project
+    async with stdio_client(server_params(root, cache_dir)) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            await call(session, "index")
+            first = line_of(root, "shlex.py", "import os")
+            last = line_of(root, "shlex.py", '__all__ = ["shlex", "split", "quote", "join"]')
+            kept = await call(
+                session, "remember", {"path": "shlex.py", "start_line": first, "end_line": last, "reason": "imports"}
+            )
+            assert "symbol" not in kept or not kept["symbol"], "no one symbol holds the imports and __all__"
+            text = (root / "shlex.py").read_text()
+            # One token changed inside the block, and a line added above it: it was orphaned
+            edited = text.replace("from io import StringIO", "from io import StringIO, BytesIO")
+            (root / "shlex.py").write_text(edited.replace("import os\n", "# the imports\nimport os\n", 1))
+            m = by_id(await call(session, "recall", {"path": "shlex.py"}))[kept["id"]]
+            assert (m["state"], m["start_line"], m["end_line"]) == ("moved", first + 1, last + 1), m
+            assert m["edited"] is True, "its lines changed: said"
+            (root / "shlex.py").write_text(text)  # undone: back to the very lines, unedited
+            m = by_id(await call(session, "recall", {"path": "shlex.py"}))[kept["id"]]
+            assert (m["state"], m["start_line"], m["end_line"]) == ("current", first, last) and "edited" not in m

@@ -206,6 +206,8 @@ def place_in_symbol(anchor: Anchor, view: FileView, i: int) -> Placement:
 def place_by_content(anchor: Anchor, view: FileView, near: int) -> Placement | None:
     """The remembered lines found by their hash alone: only a unique, distinctive match counts."""
     found = view.find_windows(anchor.first_line_hash, anchor.lines_hash, anchor.line_count, 1, len(view.lines))
+    if not found and not anchor.symbol:
+        return _edited_file_level(anchor, view, near)
     if len(found) != 1:
         if len(found) > 1 and anchor.offset_start + 1 in found and not anchor.symbol:
             # A file-level memory whose lines are still exactly where they were: nothing moved.
@@ -219,6 +221,25 @@ def place_by_content(anchor: Anchor, view: FileView, near: int) -> Placement | N
     if view.distinct_chars(start, end) < MIN_DISTINCT_CHARS and start != near:
         return None
     return Placement(start, end, view.innermost(start, end), False)
+
+
+def _edited_file_level(anchor: Anchor, view: FileView, near: int) -> Placement | None:
+    """A file-level memory (no one symbol holds its lines: imports, a block of several
+    functions) whose lines changed inside: no structure to follow, only its first line. Where
+    that line still is — the one line like it in the file (a short one only near the old place),
+    or the one at the old place — the range starts, as long as it was; flagged ``edited`` (one
+    changed token no longer orphans fifteen remembered lines)."""
+    heads = [n for n, line in enumerate(view.lines, 1) if line_hash(line) == anchor.first_line_hash]
+    if len(heads) == 1 and (
+        view.distinct_chars(heads[0], heads[0]) >= MIN_DISTINCT_CHARS or abs(heads[0] - near) <= anchor.line_count
+    ):  # (a short line like `import os` only close by: lines added or removed around it)
+        start = heads[0]
+    elif near in heads:
+        start = near
+    else:
+        return None
+    end = min(start + anchor.line_count - 1, len(view.lines))
+    return Placement(start, end, -1, True)  # still file level: its offsets are the file's
 
 
 def symbol_candidates(anchor: Anchor, view: FileView) -> list[int]:
