@@ -639,6 +639,11 @@ async def test_edit_symbol_refuses_a_symbol_sharing_its_lines_with_its_class_or_
     # a symbol on lines of its own is edited as before
     await call(ws, "edit_symbol", name="Outer.whole", new_text="  void whole() { return; }\n")
     assert "void whole() { return; }\n}\n" in (ws.root / "app" / "Outer.java").read_text()
+    # the fields a method sets in its body are the method's lines, not lines shared with them
+    # (every Python __init__ assigning self.x was refused)
+    assert "shares_lines_with" not in await call(ws, "read_symbol", name="Cache.__init__")
+    await call(ws, "edit_symbol", name="Cache.__init__", new_text="    def __init__(self):\n        self.items = []\n")
+    assert "        self.items = []\n" in (ws.root / "app" / "service.py").read_text()
 
 
 async def test_edit_symbol_and_compare_symbols_say_when_only_the_line_is_wrong(ws) -> None:

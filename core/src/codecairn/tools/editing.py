@@ -128,11 +128,14 @@ async def edit_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     if (other := sharing_lines(ctx, sym, start)) is not None:
         # Lines are what this tool edits: on a line shared with its class or a sibling, a replace
         # would take them too (`enum Color { RED; void m() {} }`), an insert would land outside
-        where = "starts on" if other.id in ancestor_ids(ctx, sym) else "is on"
+        if other.id in ancestor_ids(ctx, sym):
+            where = f"starts on line {other.start_line}"
+        else:
+            first, last = max(start, other.start_line), min(sym.end_line, other.end_line)
+            where = f"is on line{'s' if first != last else ''} {line_span(first, last)}"
         raise ToolError(
             BAD_ARGUMENT,
-            f"{sym.qualified_name} shares its lines with {other.kind} {other.qualified_name} "
-            f"(which {where} line{'s' if start != sym.end_line else ''} {line_span(start, sym.end_line)}); "
+            f"{sym.qualified_name} shares its lines with {other.kind} {other.qualified_name} (which {where}); "
             "nothing was changed: edit the text itself (edit with old_text)",
             symbol=sym.qualified_name,
             shared_with=other.qualified_name,

@@ -5,7 +5,7 @@ and tools that show whole lines (read_symbol) say that the lines hold more than 
 from __future__ import annotations
 
 from codecairn.hookspecs import ToolContext
-from codecairn.model import IndexedSymbol
+from codecairn.model import CALLABLE_KINDS, DATA_KINDS, IndexedSymbol
 
 
 def ancestor_ids(ctx: ToolContext, sym: IndexedSymbol) -> list[int]:
@@ -15,6 +15,18 @@ def ancestor_ids(ctx: ToolContext, sym: IndexedSymbol) -> list[int]:
         out.append(p.id)
         parent = p.parent_id
     return out
+
+
+def set_in_body(method: IndexedSymbol, other: IndexedSymbol) -> bool:
+    """Is ``other`` a field ``method`` sets in its body (Python's ``self.x = x`` in ``__init__``,
+    a constructor's ``this.x = …``)? A member of the class on the method's lines, below its first:
+    replacing the method replaces the assignment with it, nothing of the field's elsewhere."""
+    return (
+        method.kind in CALLABLE_KINDS
+        and other.kind in DATA_KINDS
+        and other.parent_id == method.parent_id
+        and method.start_line < other.start_line <= method.end_line
+    )
 
 
 def sharing_lines(ctx: ToolContext, sym: IndexedSymbol, start: int) -> IndexedSymbol | None:
@@ -38,6 +50,8 @@ def sharing_lines(ctx: ToolContext, sym: IndexedSymbol, start: int) -> IndexedSy
         if other.kind == "module" and other.parent_id is None:
             continue
         if other.start_line > sym.end_line or other.end_line < start:
+            continue
+        if set_in_body(sym, other):
             continue
         if other.id in ancestors and other.start_line < start:
             # around it, its header on lines of its own (where it ends says nothing: a Python class
