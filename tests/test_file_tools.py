@@ -130,6 +130,15 @@ async def test_json_pointer_selects_inside_a_json_file(ws) -> None:
     cut = await refused(ws, "read", path="cut.json", json_pointer="/deps/react")
     assert cut.code == "bad_argument" and cut.message.startswith("not valid JSON")
     assert (cut.details["line"], cut.details["column"]) == (2, 10)
+    # A byte order mark is read past (as read shows the text); a lone surrogate escape, valid JSON
+    # but no character, comes back as U+FFFD (it crashed the read)
+    (ws.root / "bom.json").write_bytes(b'\xef\xbb\xbf{"k": "v"}')
+    assert (await call(ws, "read", path="bom.json", json_pointer="/k"))["value"] == "v"
+    (ws.root / "bom_cut.json").write_bytes(b'\xef\xbb\xbf{"k": }')
+    bom_cut = await refused(ws, "read", path="bom_cut.json", json_pointer="/k")
+    assert (bom_cut.details["line"], bom_cut.details["column"]) == (1, 7)
+    (ws.root / "lone.json").write_text('{"s": "\\ud800", "t": "ok"}')
+    assert (await call(ws, "read", path="lone.json", json_pointer=""))["value"] == {"s": "\ufffd", "t": "ok"}
 
 
 async def test_read_snippets_answers_each_in_place(ws) -> None:
@@ -684,6 +693,22 @@ async def test_names_as_stack_traces_and_go_docs_print_them_are_found(ws) -> Non
             "Outer$Inner": ("app/Outer.java", "Outer.Inner"),
             "(*Alloc).String": ("pkg/alloc.go", "Alloc.String"),
         }[written], found
+
+
+async def test_a_bare_name_and_a_php_namespace_name_are_found_in_every_language(ws) -> None:
+    # A C function's qualified name is its bare name: it hid every other `make_cache` (get_symbol
+    # picked it, and with a path the Python one was "not there")
+    (ws.root / "native.c").write_text("int make_cache(void) { return 1; }\n")
+    (ws.root / "app" / "Foo.php").write_text("<?php\nnamespace App;\nclass Foo {\n  public function bar() { return 1; }\n}\n")
+    await ws.indexer.run()
+    both = await call(ws, "get_symbol", name="make_cache")
+    assert both["ambiguous"] is True and set(both["candidates"]) == {"native.c", "app/service.py"}
+    python = await call(ws, "read_symbol", name="make_cache", path="app/service.py")
+    assert python["qualified_name"] == "app.service.make_cache"
+    # PHP names its parts with \: any suffix of them is the symbol, as in every other language
+    for written in ("bar", "Foo\\bar", "Foo::bar", "Foo.bar"):
+        assert (await call(ws, "read_symbol", name=written))["qualified_name"] == "App\\Foo\\bar", written
+    assert (await call(ws, "get_symbol", name="Foo"))["qualified_name"] == "App\\Foo"
 
 
 async def test_an_outline_shows_the_name_a_namespace_import_or_re_export_chooses(ws) -> None:

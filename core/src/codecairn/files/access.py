@@ -691,10 +691,13 @@ def _select_json(place: Place, pointer: str, max_bytes: int, stop: Callable[[], 
     fd = open_confined(place.root, place.rel)
     try:
         d = reading.digest_fd(fd, stop)
-        os.lseek(fd, 0, os.SEEK_SET)
+        # A byte order mark (Visual Studio writes one in tsconfig.json, appsettings.json) is no
+        # part of the JSON: read past it, as `read` shows the text without it
+        skip = 3 if os.pread(fd, 3, 0) == b"\xef\xbb\xbf" else 0
+        os.lseek(fd, skip, os.SEEK_SET)
         out = JsonSelection(place.shown, pointer, d.sha256, d.size)
         try:
-            value = jsonstream.select(jsonstream.file_reader(fd), pointer, max_bytes, stop)
+            value = _valid_unicode(jsonstream.select(jsonstream.file_reader(fd), pointer, max_bytes, stop))
         except jsonstream.NotThere as exc:
             out.problem = str(exc)
             return out
@@ -706,7 +709,7 @@ def _select_json(place: Place, pointer: str, max_bytes: int, stop: Callable[[], 
             return out
         except jsonstream.JsonError as exc:
             out.problem = f"not valid JSON: {exc.message}"
-            out.line, out.column = jsonstream.line_and_column(lambda n, at: os.pread(fd, n, at), exc.offset)
+            out.line, out.column = jsonstream.line_and_column(lambda n, at: os.pread(fd, n, at + skip), exc.offset)
             return out
         out.found = True
         out.value = value
@@ -714,6 +717,21 @@ def _select_json(place: Place, pointer: str, max_bytes: int, stop: Callable[[], 
         return out
     finally:
         os.close(fd)
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _valid_unicode(value: Any) -> Any:
+    """``value`` with every lone surrogate (``"\\ud800"``: valid JSON, no character) replaced by
+    U+FFFD: no answer can carry one as text (it crashed the read)."""
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_valid_unicode(v) for v in value]
+    if isinstance(value, dict):
+        return {_valid_unicode(k): _valid_unicode(v) for k, v in value.items()}
+    return value
 
 
 def _check_json_file(place: Place, stop: Callable[[], bool]) -> JsonCheck:

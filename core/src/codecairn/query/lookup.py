@@ -9,7 +9,7 @@ from codecairn.errors import BAD_ARGUMENT, ToolError, quoted
 from codecairn.index.state import IndexState
 from codecairn.model import CALLABLE_KINDS, CONTAINER_KINDS, TYPE_KINDS, IndexedSymbol
 
-NAME_PARTS = re.compile(r"::|\.|#|/")  # how a written name splits into its parts, in any language
+NAME_PARTS = re.compile(r"::|\.|#|/|\\")  # how a written name splits into its parts, in any language (PHP: \)
 # Names as other tools print them: Go's method expressions `(*Alloc).String` / `(Alloc).String`,
 # and Java's binary names of nested classes `Outer$Inner` (from a stack trace or javap)
 _GO_METHOD_EXPRESSION = re.compile(r"\(\*?([\w.]+)\)(?=[.])")
@@ -48,6 +48,10 @@ def lookup(state: IndexState, name: str, path: str | None = None, line: int | No
     index = state.symbols
     rows = index.rows
     ids = list(index.by_qn.get(name, ()))
+    if ids and len(name_parts(name)) == 1 and not any(rows[i].kind in CONTAINER_KINDS for i in ids if i in rows):
+        # A bare name that is some symbol's whole qualified name (a C function, `helper`) is no
+        # better a match than `util.helper`: it does not hide the others
+        ids = []
     if not ids:
         parts = name_parts(name)
         if not parts:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from codecairn.errors import NOT_FOUND, ToolError, quoted
@@ -18,6 +17,7 @@ from codecairn.model import (
     IndexedSymbol,
     external_name,
 )
+from codecairn.query.lookup import name_parts
 from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
 from codecairn.tools.shaping import (
@@ -43,7 +43,6 @@ _SELECT = {
 }
 
 
-_NAME_PARTS = re.compile(r"::|\.|#|/")
 READ_MAX_LINES = 400
 READ_MAX_BYTES = 64 * 1024
 NEAR_NAMES = 5  # names a not_found answer suggests
@@ -117,7 +116,7 @@ async def no_symbol(
             + then,
             elsewhere=symbols_by_path(ctx, elsewhere[:LIST_LIMIT]),
         )
-    last = [p for p in _NAME_PARTS.split(name) if p][-1:] or [name]
+    last = name_parts(name)[-1:] or [name]
     near = await ctx.find_symbols(name=last[0], limit=NEAR_NAMES * 4, match="substring")
     # Each name once: overloads (Java, TypeScript) share one, and five of them said nothing more
     suggested = list(dict.fromkeys(m.symbol.qualified_name for m in near.matches))[:NEAR_NAMES]
