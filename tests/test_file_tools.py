@@ -711,6 +711,22 @@ async def test_a_bare_name_and_a_php_namespace_name_are_found_in_every_language(
     assert (await call(ws, "get_symbol", name="Foo"))["qualified_name"] == "App\\Foo"
 
 
+async def test_edit_symbol_does_not_trust_a_grammar_pack_s_extents_in_a_file_that_did_not_parse(ws) -> None:
+    # zlib's K&R definitions: the C pack's `inflateEnd` ended at its header, and a replace left the
+    # old body behind, reported as a clean edit
+    kr = "int good(int a) {\n  return a;\n}\n\nint ZEXPORT ended(strm)\nz_streamp strm;\n{\n    return 0;\n}\n"
+    (ws.root / "kr.c").write_text(kr)
+    (ws.root / "clean.c").write_text("int fine(int a) {\n  return a;\n}\n")
+    await ws.indexer.run()
+    for position in ("replace", "after"):
+        refusal = await refused(ws, "edit_symbol", name="ended", position=position, new_text="int x;\n")
+        assert refusal.code == "bad_argument" and "did not parse cleanly" in refusal.message
+    assert (ws.root / "kr.c").read_text() == kr
+    await call(ws, "edit_symbol", name="ended", position="before", new_text="int before_it;\n")
+    await call(ws, "edit_symbol", name="fine", new_text="int fine(int a) { return 2; }\n")
+    assert (ws.root / "clean.c").read_text() == "int fine(int a) { return 2; }\n"
+
+
 async def test_an_outline_shows_the_name_a_namespace_import_or_re_export_chooses(ws) -> None:
     (ws.root / "app" / "iso.ts").write_text("export const a = 1;\n")
     (ws.root / "app" / "external.ts").write_text(

@@ -125,6 +125,18 @@ async def edit_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     start = sym.start_line
     if position != "after":  # its decorators are its own (read_symbol shows them), and so are its comments
         start = await _attached_start(ctx, target, sym, position)
+    f = ctx.file_by_id(sym.file_id)
+    if f is not None and f.partial and f.extractor == "tags" and position != "before":
+        # A grammar pack's tags in a file that did not parse cleanly: a definition's extent may stop
+        # at its header (zlib's K&R `inflateEnd(strm) z_streamp strm;` ended there), and replacing
+        # those lines left the old body behind — a broken file reported as a clean edit
+        raise ToolError(
+            BAD_ARGUMENT,
+            f"{target} did not parse cleanly and {sym.qualified_name} comes from a grammar pack's tags: "
+            f"where it ends is not known for sure (lines {line_span(sym.start_line, sym.end_line)} may stop "
+            "inside it); nothing was changed: read around it, then edit the text itself (edit with old_text)",
+            symbol=sym.qualified_name,
+        )
     if (other := sharing_lines(ctx, sym, start)) is not None:
         # Lines are what this tool edits: on a line shared with its class or a sibling, a replace
         # would take them too (`enum Color { RED; void m() {} }`), an insert would land outside
