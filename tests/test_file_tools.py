@@ -114,6 +114,19 @@ async def test_bom_and_crlf_are_normalised_and_said_binary_never_returned(ws) ->
     assert blob["binary"] is True and "text" not in blob and len(blob["sha256"]) == 64
 
 
+async def test_a_last_line_without_a_line_break_is_shown_as_it_is_and_edited_as_shown(ws) -> None:
+    # read added a "\n" the file does not have; an edit's old_text copied from it was "not in" the file
+    (ws.root / "noeol.py").write_text("x = 1\ny = 2")
+    whole = await call(ws, "read", path="noeol.py")
+    assert (whole["text"], whole["no_final_newline"]) == ("x = 1\ny = 2", True)
+    assert (await call(ws, "read", path="noeol.py", tail=1))["text"] == "y = 2"
+    first = await call(ws, "read", path="noeol.py", end_line=1)
+    assert first["text"] == "x = 1\n" and "no_final_newline" not in first
+    await call(ws, "edit", path="noeol.py", old_text="x = 1\ny = 2", new_text="x = 1\ny = 3")
+    assert (ws.root / "noeol.py").read_text() == "x = 1\ny = 3"
+    assert "no_final_newline" not in await call(ws, "read", path="app/service.py")
+
+
 async def test_json_pointer_selects_inside_a_json_file(ws) -> None:
     got = await call(ws, "read", path="config.json", json_pointer="/deps/react")
     assert got["value"] == "18.2"

@@ -442,6 +442,7 @@ class TextWindow:
     bom: bool = False
     line_endings: str = "lf"
     encoding: str = "utf-8"
+    no_final_newline: bool = False  # the window ends the file, whose last line has no line break
 
 
 @dataclass(slots=True)

@@ -256,9 +256,20 @@ def read_lines(
             return w
         if s.encoding in WIDE_ENCODINGS:
             return _lines_of_text(w, _whole_text(fd, s, WIDE_LIMIT), start_line, end_line, max_bytes)
-        return _scan_lines(fd, w, s, start_line, end_line, max_bytes, stop)
+        return _as_it_ends(fd, _scan_lines(fd, w, s, start_line, end_line, max_bytes, stop))
     finally:
         os.close(fd)
+
+
+def _as_it_ends(fd: int, w: TextWindow) -> TextWindow:
+    """A window that ends the file shows its last line as the file has it: without a line break
+    when it has none (``no_final_newline``) — an edit's ``old_text`` copied from it must be there."""
+    if w.end_line is None or w.end_line != w.total_lines or not w.text.endswith("\n") or w.line_truncated:
+        return w
+    if w.size_bytes and os.pread(fd, 1, w.size_bytes - 1) not in (b"\n", b"\r"):
+        w.text = w.text[:-1]
+        w.no_final_newline = True
+    return w
 
 
 def _scan_lines(
@@ -424,7 +435,7 @@ def read_tail(
         first = max(1, d.lines - count + 1)
         if s.encoding in WIDE_ENCODINGS:
             return _lines_of_text(w, _whole_text(fd, s, WIDE_LIMIT), first, None, max_bytes)
-        return _scan_tail(fd, w, s, first, max_bytes, stop)
+        return _as_it_ends(fd, _scan_tail(fd, w, s, first, max_bytes, stop))
     finally:
         os.close(fd)
 

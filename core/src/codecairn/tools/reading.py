@@ -63,6 +63,8 @@ def window_answer(w: TextWindow) -> dict[str, Any]:
         out["line_endings"] = w.line_endings  # shown as LF
     if w.encoding not in ("utf-8", ""):
         out["encoding"] = w.encoding
+    if w.no_final_newline:
+        out["no_final_newline"] = True  # the text's last line is the file's, without a line break
     out["text"] = w.text
     return out
 
@@ -148,6 +150,7 @@ WINDOW_FIELDS: dict[str, Any] = {
     "bom": {**out.TRUE, "description": "the file starts with a byte order mark (stripped)"},
     "line_endings": {"enum": ["crlf", "cr", "mixed"], "description": "the file's (shown as LF)"},
     "encoding": out.STRING,
+    "no_final_newline": {**out.TRUE, "description": "the file's last line (shown) has no line break"},
     "text": out.STRING,
     "binary": {**out.TRUE, "description": "binary content: never returned"},
     "json_pointer": out.STRING,
