@@ -666,6 +666,15 @@ async def test_edit_symbol_refuses_a_symbol_sharing_its_lines_with_its_class_or_
     assert "shares_lines_with" not in await call(ws, "read_symbol", name="Cache.__init__")
     await call(ws, "edit_symbol", name="Cache.__init__", new_text="    def __init__(self):\n        self.items = []\n")
     assert "        self.items = []\n" in (ws.root / "app" / "service.py").read_text()
+    # an insert asks about the line it goes next to: after a constructor whose first line declares
+    # a parameter property, nothing of the property is taken (a replace would take it)
+    (ws.root / "app" / "p.ts").write_text("class P {\n  constructor(private x: number) {\n    this.y = 1;\n  }\n}\n")
+    await ws.indexer.run()
+    assert (await refused(ws, "edit_symbol", name="P.constructor", new_text="  constructor() {}\n")).code == (
+        "bad_argument"
+    )
+    await call(ws, "edit_symbol", name="P.constructor", position="after", new_text="  m() {}\n")
+    assert (ws.root / "app" / "p.ts").read_text().endswith("    this.y = 1;\n  }\n  m() {}\n}\n")
 
 
 async def test_edit_symbol_and_compare_symbols_say_when_only_the_line_is_wrong(ws) -> None:

@@ -137,14 +137,15 @@ async def edit_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
             "inside it); nothing was changed: read around it, then edit the text itself (edit with old_text)",
             symbol=sym.qualified_name,
         )
-    if (other := sharing_lines(ctx, sym, start)) is not None:
+    first, last = {"before": (start, start), "after": (sym.end_line, sym.end_line)}.get(position, (start, sym.end_line))
+    if (other := sharing_lines(ctx, sym, first, last)) is not None:
         # Lines are what this tool edits: on a line shared with its class or a sibling, a replace
         # would take them too (`enum Color { RED; void m() {} }`), an insert would land outside
         if other.id in ancestor_ids(ctx, sym):
             where = f"starts on line {other.start_line}"
         else:
-            first, last = max(start, other.start_line), min(sym.end_line, other.end_line)
-            where = f"is on line{'s' if first != last else ''} {line_span(first, last)}"
+            on = max(first, other.start_line), min(last, other.end_line)
+            where = f"is on line{'s' if on[0] != on[1] else ''} {line_span(*on)}"
         raise ToolError(
             BAD_ARGUMENT,
             f"{sym.qualified_name} shares its lines with {other.kind} {other.qualified_name} (which {where}); "

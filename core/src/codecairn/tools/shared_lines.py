@@ -29,10 +29,12 @@ def set_in_body(method: IndexedSymbol, other: IndexedSymbol) -> bool:
     )
 
 
-def sharing_lines(ctx: ToolContext, sym: IndexedSymbol, start: int) -> IndexedSymbol | None:
-    """A symbol of the file, not inside ``sym``, with part of it on lines ``start``..end of ``sym``:
-    an enclosing one that starts there, or another beside it on one of those lines. The file's own
-    module (the whole file) does not count."""
+def sharing_lines(ctx: ToolContext, sym: IndexedSymbol, start: int, last: int | None = None) -> IndexedSymbol | None:
+    """A symbol of the file, not inside ``sym``, with part of it on lines ``start``..``last``
+    (default: where ``sym`` ends) of ``sym``: an enclosing one that starts there, or another beside
+    it on one of those lines. The file's own module (the whole file) does not count. An insert
+    asks about the one line it goes next to (before: the first; after: the last)."""
+    last = sym.end_line if last is None else last
     ancestors = set(ancestor_ids(ctx, sym))
     in_file = ctx.symbols_in_file(sym.file_id)
     parent_of = {s.id: s.parent_id for s in in_file}
@@ -49,7 +51,7 @@ def sharing_lines(ctx: ToolContext, sym: IndexedSymbol, start: int) -> IndexedSy
             continue
         if other.kind == "module" and other.parent_id is None:
             continue
-        if other.start_line > sym.end_line or other.end_line < start:
+        if other.start_line > last or other.end_line < start:
             continue
         if set_in_body(sym, other):
             continue
