@@ -196,6 +196,10 @@ async def test_search_text_names_the_enclosing_symbol_and_skips_vendored_dirs(ws
         "class Circle:\n    r = 1\n\n    @property\n    @cached\n    def area(self):\n        return 3 * self.r\n"
     )
     await ws.indexer.run()
+    # the line read_symbol's `lines` start at (its decorators') names the symbol too
+    area = await call(ws, "read_symbol", name="Circle.area")
+    assert area["lines"] == "4-7"
+    assert (await call(ws, "read_symbol", name="Circle.area", line=4))["lines"] == "4-7"
     decorated = await call(ws, "search_text", pattern=r"^\s+@", path="app/shapes.py")
     assert [(m["line"], m["symbol"]) for m in decorated["files"][0]["matches"]] == [
         (4, "app.shapes.Circle.area"),

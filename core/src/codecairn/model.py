@@ -341,6 +341,9 @@ class Dropped:
 CURRENT, MOVED, ORPHANED = "current", "moved", "orphaned"  # where a memory's code is now
 
 
+DECORATED_REACH = 12  # lines a stack of decorators (annotations, attributes) may stand above a symbol
+
+
 class Anchor(NamedTuple):
     """What a memory keeps to find its code again (the ``memories`` row's anchor columns)."""
 

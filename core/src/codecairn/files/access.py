@@ -31,6 +31,7 @@ from codecairn.files.attached import SYNTAX
 from codecairn.files.roots import DeclaredRoots, Place, traverses_link
 from codecairn.model import (
     CALLABLE_KINDS,
+    DECORATED_REACH,
     TYPE_KINDS,
     DirectoryComparison,
     FileChange,
@@ -357,7 +358,7 @@ class FileAccess:
             below = [
                 s
                 for sid in self.state.symbols.by_file.get(indexed.id, ())
-                if (s := rows.get(sid)) is not None and line < s.start_line <= line + DECORATOR_REACH
+                if (s := rows.get(sid)) is not None and line < s.start_line <= line + DECORATED_REACH
             ]
             if below:
                 return min(below, key=lambda s: (s.start_line, s.kind not in ENCLOSING_KINDS))
@@ -653,7 +654,6 @@ def _entries(access: FileAccess, paths: list[str], stop: Callable[[], bool]) -> 
     return out
 
 
-DECORATOR_REACH = 12  # lines a stack of decorators may stand above its definition
 
 
 def _checked_globs(include: Iterable[str], exclude: Iterable[str]) -> tuple[list[str], list[str]]:

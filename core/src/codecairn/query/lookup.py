@@ -7,7 +7,7 @@ import re
 
 from codecairn.errors import BAD_ARGUMENT, ToolError, quoted
 from codecairn.index.state import IndexState
-from codecairn.model import CALLABLE_KINDS, CONTAINER_KINDS, TYPE_KINDS, IndexedSymbol
+from codecairn.model import CALLABLE_KINDS, CONTAINER_KINDS, DECORATED_REACH, TYPE_KINDS, IndexedSymbol
 
 NAME_PARTS = re.compile(r"::|\.|#|/|\\")  # how a written name splits into its parts, in any language (PHP: \)
 # Names as other tools print them: Go's method expressions `(*Alloc).String` / `(Alloc).String`,
@@ -68,5 +68,12 @@ def lookup(state: IndexState, name: str, path: str | None = None, line: int | No
     if line is not None:
         spanning = [s for s in candidates if s.start_line <= line <= s.end_line]
         exact = [s for s in spanning if s.start_line == line]
-        candidates = exact or sorted(spanning, key=lambda s: s.end_line - s.start_line)[:1] or []
+        # A line just above a symbol is its decorators' (`@width.setter`): read_symbol's `lines`
+        # start there, and an agent passes that line back
+        below = [s for s in candidates if line < s.start_line <= line + DECORATED_REACH]
+        candidates = (
+            exact
+            or sorted(spanning, key=lambda s: s.end_line - s.start_line)[:1]
+            or sorted(below, key=lambda s: s.start_line)[:1]
+        )
     return sorted(candidates, key=lambda s: (kind_rank(s.kind), state.path_of(s), s.start_line))
