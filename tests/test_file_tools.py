@@ -725,7 +725,9 @@ async def test_a_bare_name_and_a_php_namespace_name_are_found_in_every_language(
     # A C function's qualified name is its bare name: it hid every other `make_cache` (get_symbol
     # picked it, and with a path the Python one was "not there")
     (ws.root / "native.c").write_text("int make_cache(void) { return 1; }\n")
-    (ws.root / "app" / "Foo.php").write_text("<?php\nnamespace App;\nclass Foo {\n  public function bar() { return 1; }\n}\n")
+    (ws.root / "app" / "Foo.php").write_text(
+        "<?php\nnamespace App;\nclass Foo {\n  public function bar() { return 1; }\n}\n"
+    )
     await ws.indexer.run()
     both = await call(ws, "get_symbol", name="make_cache")
     assert both["ambiguous"] is True and set(both["candidates"]) == {"native.c", "app/service.py"}
@@ -751,6 +753,28 @@ async def test_edit_symbol_does_not_trust_a_grammar_pack_s_extents_in_a_file_tha
     await call(ws, "edit_symbol", name="ended", position="before", new_text="int before_it;\n")
     await call(ws, "edit_symbol", name="fine", new_text="int fine(int a) { return 2; }\n")
     assert (ws.root / "clean.c").read_text() == "int fine(int a) { return 2; }\n"
+
+
+async def test_code_inserted_before_a_symbol_goes_above_its_comments_in_every_language(ws) -> None:
+    # The grammar packs' languages kept their doc comments (and C++ its template line) above the
+    # inserted code: it took the documentation, and a template header now applied to `int pre;`
+    files = {
+        "a.cpp": ("h", "/// Doc for h\ntemplate <typename T>\nT h(T x) {\n  return x;\n}\n"),
+        "a.c": ("g", "int f(void) {\n  return 1;\n}\n\n/* Doc for g */\nint g(void) {\n  return 2;\n}\n"),
+        "a.rb": ("foo", "# Doc for foo\n# more doc\ndef foo\n  1\nend\n"),
+        "a.php": ("m", "<?php\nclass K {\n  /** method doc */\n  #[Pure]\n  public function m() { return 1; }\n}\n"),
+        "a.cs": ("Run", "class C {\n  /// <summary>Doc</summary>\n  [Obsolete]\n  void Run() {}\n}\n"),
+    }
+    for rel, (_, text) in files.items():
+        (ws.root / rel).write_text(text)
+    await ws.indexer.run()
+    cpp = await call(ws, "read_symbol", name="h", path="a.cpp")
+    assert cpp["source"].startswith("template <typename T>\nT h(T x)"), "its template line is its own"
+    for rel, (name, text) in files.items():
+        await call(ws, "edit_symbol", name=name, path=rel, position="before", new_text="PRE\n")
+        now = (ws.root / rel).read_text().splitlines()
+        after = now[now.index("PRE") + 1]
+        assert after.strip().startswith(("///", "/*", "/**", "#")), (rel, now)
 
 
 async def test_an_outline_shows_the_name_a_namespace_import_or_re_export_chooses(ws) -> None:

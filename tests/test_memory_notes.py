@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from codecairn.errors import ToolError
 from codecairn.memory.notes import NotesFile
+from codecairn.workspace import Workspace
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from mcp import ClientSession, StdioServerParameters, stdio_client
-from codecairn.workspace import Workspace
 from realcode import answers, copy_stdlib
 
 pytestmark = pytest.mark.anyio

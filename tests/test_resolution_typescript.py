@@ -154,8 +154,6 @@ async def test_a_name_a_module_exports_under_another_reaches_its_function(tmp_pa
         outline = await a.call("file_outline", path="src/a.ts")
     finally:
         await ws.close()
-    assert target["callers"]["import"] == {
-        "src/b.ts": {"caller": 3}
-    }, target["callers"]
+    assert target["callers"]["import"] == {"src/b.ts": {"caller": 3}}, target["callers"]
     assert written["qualified_name"] == "src/a._instanceof"
     assert "imports" not in outline and outline["exports"][0]["names"] == ["_instanceof as instanceof"]

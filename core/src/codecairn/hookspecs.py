@@ -169,6 +169,21 @@ class ResolutionRules:
 
 
 @dataclass(frozen=True)
+class AttachedLines:
+    """How the lines above a definition that belong to it start: its decorators, annotations or
+    attributes (``@``, ``#[``, C++'s ``template``) and the comments that document it (``//``,
+    ``/*``, ``#``). Reading a symbol takes its decorators with it; code inserted before it goes
+    above both (files/attached.py). A line of either kind, at the definition's indentation,
+    directly above it (a blank line ends them)."""
+
+    decorators: tuple[str, ...] = ()
+    comments: tuple[str, ...] = ()
+
+
+C_COMMENTS = ("//", "/*")
+
+
+@dataclass(frozen=True)
 class Language:
     """A language codecairn can index: who it is and how to parse it, then how its names resolve.
 
@@ -193,6 +208,8 @@ class Language:
     # Bump it when the extractor finds something else in the same code: the next index extracts
     # every file of this language again, though its text did not change (index/extractor_versions.py).
     version: str = "1"
+    # The decorators and comments above a definition that go with it (read_symbol, edit_symbol).
+    attached: AttachedLines = AttachedLines()
 
 
 @dataclass(frozen=True)
@@ -230,9 +247,13 @@ class MemoryBook(Protocol):
     async def forget(self, *, ids: list[int] | None = None, path: str | None = None,
                      symbol: str | None = None, tags: list[str] | None = None) -> dict[str, Any]: ...  # fmt: skip
 
+    # write(path, sha256 read, new bytes) -> what to add to the answer: how set and delete write the
+    # notes file (the tool passes the file tools' write, for history and undo)
     async def notes(self, action: str = "outline", *, heading: str | None = None, text: str | None = None,
                     mode: str = "replace", level: int | None = None, line: int | None = None,
-                    file: str | None = None) -> dict[str, Any]: ...  # fmt: skip
+                    file: str | None = None,
+                    write: Callable[[str, str, bytes], Awaitable[dict[str, Any]]] | None = None,
+                    ) -> dict[str, Any]: ...  # fmt: skip
 
     async def count(self) -> int: ...
 

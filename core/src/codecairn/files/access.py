@@ -27,7 +27,7 @@ from codecairn import subprocesses
 from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, OUTSIDE_WORKSPACE, STALE, UNAVAILABLE, ToolError, quoted
 from codecairn.files import compare as comparing
 from codecairn.files import edits, fuzzy, jsonstream, reading, ripgrep, risk, writing
-from codecairn.files.attached import SYNTAX
+from codecairn.files.attached import syntax_of
 from codecairn.files.roots import DeclaredRoots, Place, traverses_link
 from codecairn.model import (
     CALLABLE_KINDS,
@@ -348,13 +348,8 @@ class FileAccess:
         if indexed is None:
             return None
         rows = self.state.symbols.rows
-        syntax = SYNTAX.get(indexed.language)
-        if (
-            text is not None
-            and syntax is not None
-            and syntax.decorators
-            and text.lstrip().startswith(syntax.decorators)
-        ):
+        syntax = syntax_of(self.language_for(path.rsplit("/", 1)[-1]))
+        if text is not None and syntax.decorators and text.lstrip().startswith(syntax.decorators):
             below = [
                 s
                 for sid in self.state.symbols.by_file.get(indexed.id, ())
@@ -652,8 +647,6 @@ def _entries(access: FileAccess, paths: list[str], stop: Callable[[], bool]) -> 
             size = 0
         out.append(access._entry(shown, size))
     return out
-
-
 
 
 def _checked_globs(include: Iterable[str], exclude: Iterable[str]) -> tuple[list[str], list[str]]:

@@ -5,53 +5,41 @@ the comments that document it (javadoc, ``///``, Go's ``//``). Code inserted "be
 above all of them — between a decorator and its ``def`` it would take the decorator from it — and
 reading or replacing a symbol covers its decorators, which are part of what it is.
 
-Read from the text alone, by the language's syntax for decorators and comments, upwards from the
-symbol's first line, stopping at the first line that is neither (a blank line ends them too).
+Read from the text alone, by the language's syntax for decorators and comments (its plugin's
+``Language.attached``), upwards from the symbol's first line, stopping at the first line that is
+neither (a blank line ends them too).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+
+from codecairn.hookspecs import AttachedLines, Language
 
 
-class _Syntax(NamedTuple):
-    decorators: tuple[str, ...]  # how a decorator, annotation or attribute line starts
-    comments: tuple[str, ...]  # how a comment line starts (block comments: "/*" ... "*/")
-
-
-_C_COMMENTS = ("//", "/*")
-SYNTAX = {
-    "python": _Syntax(("@",), ("#",)),
-    "java": _Syntax(("@",), _C_COMMENTS),
-    "typescript": _Syntax(("@",), _C_COMMENTS),
-    "tsx": _Syntax(("@",), _C_COMMENTS),
-    "javascript": _Syntax(("@",), _C_COMMENTS),
-    "rust": _Syntax(("#[",), _C_COMMENTS),
-    "go": _Syntax((), _C_COMMENTS),
-}
+def syntax_of(language: Language | None) -> AttachedLines:
+    return language.attached if language is not None else AttachedLines()
 
 
 def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
-def decorated_start(lines: Sequence[str], start_line: int, language: str) -> int:
+def decorated_start(lines: Sequence[str], start_line: int, syntax: AttachedLines) -> int:
     """The first line of the decorators (annotations, attributes) directly above ``start_line``
     (1-based), a decorator written over several lines included; ``start_line`` when there are none
     or the language is not known here."""
-    return _attached_start(lines, start_line, language, comments=False)
+    return _attached_start(lines, start_line, syntax, comments=False)
 
 
-def leading_start(lines: Sequence[str], start_line: int, language: str) -> int:
+def leading_start(lines: Sequence[str], start_line: int, syntax: AttachedLines) -> int:
     """decorated_start, and above it the comments directly above the definition: where code
     inserted before the definition goes."""
-    return _attached_start(lines, start_line, language, comments=True)
+    return _attached_start(lines, start_line, syntax, comments=True)
 
 
-def _attached_start(lines: Sequence[str], start_line: int, language: str, comments: bool) -> int:
-    syntax = SYNTAX.get(language)
-    if syntax is None or not 1 < start_line <= len(lines):
+def _attached_start(lines: Sequence[str], start_line: int, syntax: AttachedLines, comments: bool) -> int:
+    if not (syntax.decorators or syntax.comments) or not 1 < start_line <= len(lines):
         return start_line
     indent = _indent(lines[start_line - 1])
     top = start_line

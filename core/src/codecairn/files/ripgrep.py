@@ -20,7 +20,6 @@ import json
 import os
 import re
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from codecairn import subprocesses

@@ -14,7 +14,7 @@ import datetime as dt
 from typing import Any
 
 from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, ToolError
-from codecairn.files.attached import decorated_start, leading_start
+from codecairn.files.attached import decorated_start, leading_start, syntax_of
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, ToolHints, hookimpl
 from codecairn.limits import MAX_BATCH_FILES
 from codecairn.model import FileChange, IndexedSymbol, TextEdit, WriteReport
@@ -178,7 +178,7 @@ async def _attached_start(ctx: ToolContext, path: str, sym: IndexedSymbol, posit
         return sym.start_line
     lines = (await ctx.read_file(path)).decode("utf-8", "replace").splitlines()
     find = decorated_start if position == "replace" else leading_start
-    return find(lines, sym.start_line, f.language)
+    return find(lines, sym.start_line, syntax_of(ctx.languages.get(f.language)))
 
 
 async def undo(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:

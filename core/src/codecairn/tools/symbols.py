@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from codecairn.errors import NOT_FOUND, ToolError, quoted
-from codecairn.files.attached import decorated_start
+from codecairn.files.attached import decorated_start, syntax_of
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
 from codecairn.model import (
     CALLABLE_KINDS,
@@ -310,7 +310,8 @@ async def read_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     lines = data.decode("utf-8", "replace").splitlines()
     f = ctx.file_by_id(sym.file_id)
     # From its decorators on (`@property`, `#[derive(...)]`): what edit_symbol replaces
-    start = max(decorated_start(lines, sym.start_line, f.language) if f is not None else sym.start_line, 1)
+    syntax = syntax_of(ctx.languages.get(f.language) if f is not None else None)
+    start = max(decorated_start(lines, sym.start_line, syntax), 1)
     if start != sym.start_line:
         answer["lines"] = line_span(start, sym.end_line)
     if (other := sharing_lines(ctx, sym, start)) is not None:

@@ -5,7 +5,7 @@ blanks lines holding only an unexpanded macro before the query runs (macros.py).
 from importlib.resources import files
 
 from codecairn.extractors.packs import grammar_pack
-from codecairn.hookspecs import hookimpl
+from codecairn.hookspecs import C_COMMENTS, AttachedLines, hookimpl
 
 from codecairn_grammar_c.macros import blank_macro_lines
 
@@ -20,5 +20,6 @@ def codecairn_languages():
             queries=[files(__name__) / "tags.scm"],
             bundled=False,
             repair=blank_macro_lines,
+            attached=AttachedLines(comments=C_COMMENTS),
         )
     ]

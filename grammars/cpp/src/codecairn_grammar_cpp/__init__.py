@@ -7,7 +7,7 @@ Lines holding only an unexpanded macro are blanked before the query runs, as the
 from importlib.resources import files
 
 from codecairn.extractors.packs import grammar_pack
-from codecairn.hookspecs import hookimpl
+from codecairn.hookspecs import C_COMMENTS, AttachedLines, hookimpl
 from codecairn_grammar_c.macros import blank_macro_lines
 
 EXTENSIONS = (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++")
@@ -27,5 +27,6 @@ def codecairn_languages():
             implicit_members=True,
             self_names=("this",),
             super_names=(),
+            attached=AttachedLines(("template", "[["), C_COMMENTS),
         )
     ]

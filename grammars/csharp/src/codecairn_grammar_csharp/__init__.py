@@ -4,7 +4,7 @@ base lists, usings and namespaces (a namespace is the file's module, shared acro
 from importlib.resources import files
 
 from codecairn.extractors.packs import grammar_pack
-from codecairn.hookspecs import hookimpl
+from codecairn.hookspecs import C_COMMENTS, AttachedLines, hookimpl
 
 
 @hookimpl
@@ -19,5 +19,6 @@ def codecairn_languages():
             self_names=("this",),
             super_names=("base",),
             directory_scope=True,
+            attached=AttachedLines(("[",), C_COMMENTS),
         )
     ]

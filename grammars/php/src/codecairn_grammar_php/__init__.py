@@ -4,7 +4,7 @@ enums, constants, `extends`/`implements`/trait `use`, `use` imports and plain fu
 from importlib.resources import files
 
 from codecairn.extractors.packs import grammar_pack
-from codecairn.hookspecs import hookimpl
+from codecairn.hookspecs import C_COMMENTS, AttachedLines, hookimpl
 
 
 @hookimpl
@@ -20,5 +20,6 @@ def codecairn_languages():
             directory_scope=True,
             self_names=("$this", "self", "static"),
             super_names=("parent",),
+            attached=AttachedLines(("#[",), (*C_COMMENTS, "#")),
         )
     ]

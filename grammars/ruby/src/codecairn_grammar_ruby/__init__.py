@@ -4,7 +4,7 @@ as "implements"), require/require_relative, constants, attr_* accessors and qual
 from importlib.resources import files
 
 from codecairn.extractors.packs import grammar_pack
-from codecairn.hookspecs import hookimpl
+from codecairn.hookspecs import AttachedLines, hookimpl
 
 
 @hookimpl
@@ -20,5 +20,6 @@ def codecairn_languages():
             implicit_members=True,
             self_names=("self",),
             super_names=("super",),
+            attached=AttachedLines(comments=("#",)),
         )
     ]

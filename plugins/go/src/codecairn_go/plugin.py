@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 import tree_sitter_go
-from codecairn.hookspecs import ImportedOnCall, Language, ResolutionRules, RouteDetector, hookimpl
+from codecairn.hookspecs import (
+    C_COMMENTS,
+    AttachedLines,
+    ImportedOnCall,
+    Language,
+    ResolutionRules,
+    RouteDetector,
+    hookimpl,
+)
 
 
 @hookimpl
@@ -32,6 +40,7 @@ def codecairn_languages() -> list[Language]:
             # "2": calls of built-ins and of packages outside the index are external; a signature over
             # several lines keeps its parameters past `//` comments that end its lines
             version="2",
+            attached=AttachedLines(comments=C_COMMENTS),
         )
     ]
 

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 import tree_sitter_java
-from codecairn.hookspecs import ImportedOnCall, Language, ResolutionRules, RouteDetector, hookimpl
+from codecairn.hookspecs import (
+    C_COMMENTS,
+    AttachedLines,
+    ImportedOnCall,
+    Language,
+    ResolutionRules,
+    RouteDetector,
+    hookimpl,
+)
 
 
 @hookimpl
@@ -24,6 +32,7 @@ def codecairn_languages() -> list[Language]:
             # "2": a javadoc that opens with <p> has a summary (its first sentence); "3": a signature
             # over several lines keeps its parameters past `//` comments that end its lines
             version="3",
+            attached=AttachedLines(("@",), C_COMMENTS),
         )
     ]
 

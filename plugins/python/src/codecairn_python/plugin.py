@@ -5,7 +5,7 @@ from __future__ import annotations
 import builtins
 
 import tree_sitter_python
-from codecairn.hookspecs import ImportedOnCall, Language, ResolutionRules, RouteDetector, hookimpl
+from codecairn.hookspecs import AttachedLines, ImportedOnCall, Language, ResolutionRules, RouteDetector, hookimpl
 
 
 @hookimpl
@@ -92,6 +92,7 @@ def codecairn_languages() -> list[Language]:
                 wildcard_public_only=True,
                 constructor="__init__",
             ),
+            attached=AttachedLines(("@",), ("#",)),
         )
     ]
 

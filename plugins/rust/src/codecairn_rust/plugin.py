@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 import tree_sitter_rust
-from codecairn.hookspecs import ImportedOnCall, Language, ResolutionRules, RouteDetector, hookimpl
+from codecairn.hookspecs import (
+    C_COMMENTS,
+    AttachedLines,
+    ImportedOnCall,
+    Language,
+    ResolutionRules,
+    RouteDetector,
+    hookimpl,
+)
 
 
 @hookimpl
@@ -27,6 +35,7 @@ def codecairn_languages() -> list[Language]:
                 members_apart=True,  # methods in other files / impl blocks are the type's members
                 path_root=path_root,
             ),
+            attached=AttachedLines(("#[",), C_COMMENTS),
         )
     ]
 

@@ -127,9 +127,7 @@ class ImportsExports(FileWalk):
                         # `export { _instanceof as instanceof }`: the module makes its own name
                         # available under another, which an importer's `instanceof` reaches
                         # (a re-export of itself, as `export { x as y } from "./self"` would be)
-                        self.imports.append(
-                            Import("", name, alias, spec_line, "re-export", target(self.module, name))
-                        )
+                        self.imports.append(Import("", name, alias, spec_line, "re-export", target(self.module, name)))
             return
         if declaration is not None:
             for name in self._declared_names(declaration):

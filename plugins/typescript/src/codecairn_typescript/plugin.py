@@ -10,7 +10,15 @@ argument list), at the same speed.
 from __future__ import annotations
 
 import tree_sitter_typescript
-from codecairn.hookspecs import ImportedOnCall, Language, ResolutionRules, RouteDetector, hookimpl
+from codecairn.hookspecs import (
+    C_COMMENTS,
+    AttachedLines,
+    ImportedOnCall,
+    Language,
+    ResolutionRules,
+    RouteDetector,
+    hookimpl,
+)
 
 _RULES = ResolutionRules(
     separator=".",
@@ -89,8 +97,10 @@ _SHARED = dict(
     # "2": module-level variables' returns edges (`const repo = new Repo()`); "3": the calls of a
     # module-level constant's initializer are the constant's, and `this.m = this.m.bind(this)` in a
     # constructor makes no property beside a method m declared below it, and a call of a parameter
-    # or a local is marked as the function's own (no namesake elsewhere answers it)
+    # or a local is marked as the function's own (no namesake elsewhere answers it); "4": a module's
+    # own name exported under another (`export { _instanceof as instanceof }`) binds that name
     version="4",
+    attached=AttachedLines(("@",), C_COMMENTS),
 )
 
 
