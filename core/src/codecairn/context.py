@@ -278,6 +278,10 @@ class ServedContext:
     async def imports_of(self, file_id: int, first: int = 1, last: int = 1 << 31) -> list[Import]:
         return await self._ws.store.imports_of(file_id, first, last)
 
+    async def imports_naming(self, modules: list[str], limit: int = 1000) -> list[tuple[str, int, str]]:
+        found = await self._ws.store.imports_naming(modules, limit)
+        return [(f.path, line, target) for file_id, line, target in found if (f := self.file_by_id(file_id))]
+
     async def exports_of(self, file_id: int, first: int = 1, last: int = 1 << 31) -> list[Export]:
         return await self._ws.store.exports_of(file_id, first, last)
 

@@ -114,6 +114,8 @@ def test_es_exports(extract):
     # it makes available (what a resolver follows through barrel files)
     re_imports = [(i.module, i.name, i.alias, i.target) for i in facts.facts.imports if i.kind == "re-export"]
     assert re_imports == [
+        # the module's own name made available under another: a name importers reach it by
+        ("", "local", "renamed", "src/lib.local"),
         ("./all", "*", "", "src/lib/all"),
         ("./utils/index.js", "", "utils", "src/lib/utils"),
         ("../other", "x", "y", "src/other.x"),

@@ -70,10 +70,25 @@ def lookup(state: IndexState, name: str, path: str | None = None, line: int | No
         exact = [s for s in spanning if s.start_line == line]
         # A line just above a symbol is its decorators' (`@width.setter`): read_symbol's `lines`
         # start there, and an agent passes that line back
-        below = [s for s in candidates if line < s.start_line <= line + DECORATED_REACH]
+        below = [s for s in candidates if line < s.start_line <= line + DECORATED_REACH and _just_above(state, s, line)]
         candidates = (
             exact
             or sorted(spanning, key=lambda s: s.end_line - s.start_line)[:1]
             or sorted(below, key=lambda s: s.start_line)[:1]
         )
     return sorted(candidates, key=lambda s: (kind_rank(s.kind), state.path_of(s), s.start_line))
+
+
+def _just_above(state: IndexState, sym: IndexedSymbol, line: int) -> bool:
+    """Are lines ``line``..(sym's first - 1) part of no symbol but those around ``sym`` (its class,
+    its module)? Then they may be its decorators; a line of another symbol above it is that one's."""
+    rows = state.symbols.rows
+    for other_id in state.symbols.by_file.get(sym.file_id, ()):
+        other = rows.get(other_id)
+        if other is None or other.id == sym.id:
+            continue
+        if other.start_line <= sym.start_line and other.end_line >= sym.end_line:
+            continue  # around it
+        if other.start_line < sym.start_line and other.end_line >= line:
+            return False
+    return True

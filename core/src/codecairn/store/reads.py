@@ -358,6 +358,24 @@ class IndexReads:
         )
         return [Import(*r) for r in rows]
 
+    async def imports_naming(self, modules: list[str], limit: int = 1000) -> list[tuple[int, int, str]]:
+        """(file_id, line, target) of the imports whose target is one of ``modules`` or a name in
+        one (``pkg.a``, ``pkg.a.f``, ``src/a.f``), by file and line."""
+        out: list[tuple[int, int, str]] = []
+        for at in range(0, len(modules), 500):  # (SQLite's bound on a statement's parameters)
+            tests, params = [], []
+            for module in modules[at : at + 500]:
+                tests.append("target = ? OR substr(target, 1, ?) IN (?, ?)")
+                params += [module, len(module) + 1, module + ".", module + "/"]
+            rows = await self.fetch(
+                f"SELECT file_id, line, target FROM imports WHERE {' OR '.join(tests)} ORDER BY file_id, line LIMIT ?",
+                (*params, limit - len(out)),
+            )
+            out += [tuple(r) for r in rows]
+            if len(out) >= limit:
+                break
+        return sorted(set(out))
+
     async def exports_of(self, file_id: int, first: int = 1, last: int = 1 << 31) -> list[Export]:
         rows = await self.fetch(
             "SELECT name, line, kind, source, alias FROM exports WHERE file_id=? AND line BETWEEN ? AND ? "

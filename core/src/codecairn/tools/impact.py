@@ -61,17 +61,10 @@ def _module_spellings(path: str) -> set[str]:
 
 async def importers_left(ctx: ToolContext, deleted: list[str]) -> list[dict[str, Any]]:
     """Imports in the index that name a deleted file's module or something in it, by file."""
-    spellings = set().union(*(_module_spellings(p) for p in deleted))
-    tests = []
-    for name in sorted(spellings):
-        quoted_name = name.replace("'", "''")
-        tests.append(f"target = '{quoted_name}'")
-        for sep in (".", "/"):
-            tests.append(f"substr(target, 1, {len(name) + 1}) = '{quoted_name}{sep}'")
-    sql = f"SELECT path, line, target FROM imports WHERE {' OR '.join(tests)} ORDER BY path, line"
-    found = await ctx.query_graph(sql, limit=IMPORTERS_LISTED * 4, seconds=3.0)
+    spellings = sorted(set().union(*(_module_spellings(p) for p in deleted)))
+    found = await ctx.imports_naming(spellings, limit=IMPORTERS_LISTED * 4)
     by_file: dict[str, dict[str, Any]] = {}
-    for path, line, target in found.rows:
+    for path, line, target in found:
         if path in deleted:
             continue
         entry = by_file.setdefault(path, {"path": path, "imports": []})
