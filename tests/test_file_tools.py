@@ -127,6 +127,21 @@ async def test_a_last_line_without_a_line_break_is_shown_as_it_is_and_edited_as_
     assert "no_final_newline" not in await call(ws, "read", path="app/service.py")
 
 
+async def test_read_symbol_numbers_lines_as_the_index_does_and_decodes_as_read_does(ws) -> None:
+    # A form feed (CPython's email/parser.py has them) is no line break to the parser: read_symbol
+    # split there and showed lines above the symbol, cut short; a byte order mark was shown as text
+    (ws.root / "ff.py").write_text("import os\n\x0c\n\n@decorate\ndef after_ff():\n    return os.sep\n")
+    (ws.root / "bom.py").write_bytes("\ufeffdef first():\n    return 'café'\n".encode("utf-8"))
+    (ws.root / "latin.py").write_bytes("def named():\n    return 'café'\n".encode("latin-1"))
+    await ws.indexer.run()
+    ff = await call(ws, "read_symbol", name="after_ff")
+    assert ff["source"] == "@decorate\ndef after_ff():\n    return os.sep" and ff["lines"] == "4-6"
+    assert (await call(ws, "read_symbol", name="first"))["source"] == "def first():\n    return 'café'"
+    assert (await call(ws, "read_symbol", name="named"))["source"] == "def named():\n    return 'café'"
+    await call(ws, "edit_symbol", name="after_ff", new_text="@decorate\ndef after_ff():\n    return 1\n")
+    assert (ws.root / "ff.py").read_text() == "import os\n\x0c\n\n@decorate\ndef after_ff():\n    return 1\n"
+
+
 async def test_json_pointer_selects_inside_a_json_file(ws) -> None:
     got = await call(ws, "read", path="config.json", json_pointer="/deps/react")
     assert got["value"] == "18.2"

@@ -75,6 +75,20 @@ def sniff(head: bytes) -> Sniffed:
     return Sniffed("utf-8", b"", False)
 
 
+def source_lines(data: bytes) -> list[str]:
+    """A file's lines as the index numbers them — tree-sitter's rows, which end at ``\n`` only: a
+    form feed, U+2028 or U+0085 inside a line is part of it (``str.splitlines`` split there, and
+    read_symbol showed other lines than the symbol's) — decoded as ``read`` shows them: the byte
+    order mark left out, the file's encoding, ``\r\n`` as a line break."""
+    s = sniff(data[:65536])
+    encoding = s.encoding or "utf-8"
+    text = data[len(s.bom) :].decode(encoding, "replace")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
 class _Endings:
     """Counts line endings across chunks (a CRLF split between two chunks is one ending)."""
 

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from codecairn.files.reading import source_lines
 from codecairn.model import Anchor
 
 # Anchoring to these would tie a memory to the whole file; they are located by content instead.
@@ -32,7 +33,7 @@ def _digest(text: str) -> str:
 
 def trimmed_lines(data: bytes) -> list[str]:
     """The file's lines with surrounding whitespace removed, so re-indenting is not a change."""
-    return [line.strip() for line in data.decode("utf-8", "replace").splitlines()]
+    return [line.strip() for line in source_lines(data)]  # numbered as the index numbers them
 
 
 def lines_hash(lines: Sequence[str]) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 
 from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, ToolError
 from codecairn.files.attached import decorated_start, leading_start, syntax_of
+from codecairn.files.reading import source_lines
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, ToolHints, hookimpl
 from codecairn.limits import MAX_BATCH_FILES
 from codecairn.model import FileChange, IndexedSymbol, TextEdit, WriteReport
@@ -176,7 +177,7 @@ async def _attached_start(ctx: ToolContext, path: str, sym: IndexedSymbol, posit
     f = ctx.file_by_id(sym.file_id)
     if f is None:
         return sym.start_line
-    lines = (await ctx.read_file(path)).decode("utf-8", "replace").splitlines()
+    lines = source_lines(await ctx.read_file(path))
     find = decorated_start if position == "replace" else leading_start
     return find(lines, sym.start_line, syntax_of(ctx.languages.get(f.language)))
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from codecairn.errors import NOT_FOUND, ToolError, quoted
 from codecairn.files.attached import decorated_start, syntax_of
+from codecairn.files.reading import source_lines
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
 from codecairn.model import (
     CALLABLE_KINDS,
@@ -307,7 +308,7 @@ async def read_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         answer["hint"] = (
             "the file changed since it was indexed; lines may have moved (re-index or wait for the watcher)"
         )
-    lines = data.decode("utf-8", "replace").splitlines()
+    lines = source_lines(data)
     f = ctx.file_by_id(sym.file_id)
     # From its decorators on (`@property`, `#[derive(...)]`): what edit_symbol replaces
     syntax = syntax_of(ctx.languages.get(f.language) if f is not None else None)
