@@ -366,6 +366,13 @@ async def test_edit_symbol_replaces_a_method_by_name(ws) -> None:
     assert after["symbol"] == "app.service.make_cache"
     (other,) = (await call(ws, "find_symbols", name="other"))["results"]["app/service.py"]
     assert other["lines"].split("-")[0] == "19"
+    # `lines` is where the symbol is after the write, as everywhere else (it was where it had been)
+    longer = "    def get(self, key, default=None):\n        found = self.items.get(key)\n        return found\n"
+    assert (await call(ws, "edit_symbol", name="Cache.get", new_text=longer))["lines"] == "8-10"
+    above = await call(ws, "edit_symbol", name="Cache.put", position="before", new_text="    X = 1\n\n")
+    assert above["lines"] == (await call(ws, "get_symbol", name="Cache.put"))["lines"] == "14-15"
+    renamed = await call(ws, "edit_symbol", name="Cache.put", new_text="    def store(self, k, v):\n        pass\n")
+    assert renamed["lines"] == "14-15" and "renamed" in renamed["symbol_now"]
 
 
 DECORATED = """class Text:

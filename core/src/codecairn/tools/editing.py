@@ -167,7 +167,20 @@ async def edit_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     )
     answer = report_answer(report, single=True)
     answer["symbol"] = sym.qualified_name
-    answer["lines"] = line_span(start if position == "replace" else sym.start_line, sym.end_line)
+    # Where the symbol is now (the index was refreshed before the answer): a replace or an insert
+    # above it moved its lines, and `lines` everywhere else means "where it is"
+    added = args["new_text"].count("\n") + (0 if args["new_text"].endswith("\n") or not args["new_text"] else 1)
+    expected = {"replace": start, "before": sym.start_line + added}.get(position, sym.start_line)
+    now = [s for s in ctx.lookup(sym.qualified_name, target) if s.qualified_name == sym.qualified_name]
+    if report.reindexed and now:
+        here = min(now, key=lambda s: abs(s.start_line - expected))
+        answer["lines"] = line_span(here.start_line, here.end_line)
+    elif position == "replace":
+        answer["lines"] = line_span(start, start + max(added, 1) - 1)  # the new text's lines
+        if report.reindexed:
+            answer["symbol_now"] = "not found under this name: the new text renamed it or no longer declares it"
+    else:
+        answer["lines"] = line_span(expected, expected + sym.end_line - sym.start_line)
     return answer
 
 
@@ -247,8 +260,15 @@ WRITE_NOTES: dict[str, Any] = {
 }
 EDIT_ANSWER = out.answer({**WRITTEN_FIELDS, **WRITE_NOTES}, ("path",))
 EDIT_SYMBOL_ANSWER = out.answer(
-    {**WRITTEN_FIELDS, **WRITE_NOTES, "symbol": out.STRING, "lines": out.LINES, **out.AMBIGUOUS},
-    description="the write, with the symbol edited and its lines before; or ambiguous: true with candidates "
+    {
+        **WRITTEN_FIELDS,
+        **WRITE_NOTES,
+        "symbol": out.STRING,
+        "lines": {**out.LINES, "description": "where the symbol is after the write"},
+        "symbol_now": {**out.STRING, "description": "the replaced symbol is no longer found by its name"},
+        **out.AMBIGUOUS,
+    },
+    description="the write, with the symbol edited and its lines now; or ambiguous: true with candidates "
     "(nothing changed)",
 )
 EDIT_FILES_ANSWER = out.answer({"files": {"type": "array", "items": WRITTEN_FILE}, **WRITE_NOTES}, ("files",))
