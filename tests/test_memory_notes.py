@@ -195,6 +195,30 @@ async def test_sections_with_the_same_heading_are_told_apart_by_a_line(project: 
         await ws.close()
 
 
+async def test_a_heading_with_a_gt_sign_a_list_item_appended_and_a_bom_read_as_a_reader_would(
+    project: Path, cache_dir: Path
+) -> None:
+    adr = project / ".codecairn" / "adr.md"
+    adr.parent.mkdir()
+    adr.write_bytes("\ufeff# D\n\n## A\n\nx\n\n## A > B comparison\n\ngt\n\n## Open\n\n- a\n- b\n".encode())
+    ws = await Workspace.open(str(project))
+    try:
+        a = answers(ws)
+        # the whole heading, as outline prints it, is that section (it made a sub-section "B comparison")
+        got = await a.call("notes", action="get", heading="A > B comparison")
+        assert got["text"] == "## A > B comparison\n\ngt"
+        changed = await a.call("notes", action="set", heading="A > B comparison", text="new gt")
+        assert changed["action"] == "replaced"
+        # a list item appended to a section ending in a list goes on with the list (refused before)
+        await a.call("notes", action="set", heading="Open", text="- c", mode="append")
+        assert adr.read_text(encoding="utf-8").endswith("## Open\n\n- a\n- b\n\n- c\n")
+        everything = await a.call("notes", action="get")
+        assert everything["text"].startswith("# D\n"), "no byte order mark in the text"
+        assert [h["heading"] for h in (await a.call("notes"))["headings"]] == ["D", "A", "A > B comparison", "Open"]
+    finally:
+        await ws.close()
+
+
 async def test_notes_refuse_bad_requests_and_paths_that_leave_the_root(
     project: Path, cache_dir: Path, tmp_path: Path
 ) -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import stat
 import tempfile
 import threading
@@ -90,6 +91,11 @@ def find(
     ``exact_last``: the last part must match exactly (``set`` creates a section rather than
     overwrite one whose heading merely starts with the text). ``line`` chooses among sections whose
     headings read the same (two "## Notes" side by side): the one holding that line."""
+    if " > " in address:
+        # A heading that says " > " itself ("Client > Server protocol"), given whole, is that one
+        whole = [i for i, h in enumerate(hs) if _norm(h.text) == _norm(address)]
+        if len(whole) == 1:
+            return _holding(section_of(lines, hs, whole[0]), line)
     parts = [p for p in (s.strip() for s in address.split(" > ")) if p]
     if not parts:
         raise ToolError(BAD_ARGUMENT, "heading is empty")
@@ -131,6 +137,11 @@ def find(
         chosen = section_of(lines, hs, matches[0][0])
         lo, hi = chosen.heading.line, chosen.end_line
     assert chosen is not None
+    return _holding(chosen, line)
+
+
+def _holding(chosen: Section, line: int | None) -> Section:
+    """``chosen``, when it holds ``line`` (if given)."""
     if line is not None and not chosen.heading.line <= line <= max(chosen.end_line, chosen.heading.line):
         raise ToolError(
             BAD_ARGUMENT,
@@ -290,7 +301,8 @@ class NotesFile:
                 stop = number - 1
                 break
             out.append(text)
-        answer["text"] = "\n".join(without_eol(line) for line in out).rstrip("\n")
+        text = "\n".join(without_eol(line) for line in out).rstrip("\n")
+        answer["text"] = text.removeprefix("\ufeff") if start == 1 else text  # (a byte order mark is no text)
         if stop < end:
             answer["truncated"] = True
             answer["next_line"] = stop + 1
@@ -484,12 +496,18 @@ def _new_section(lines: list[str], old: Structure, heading: str, body: Body, lev
     return Edit(new_lines, expected, heading_line, heading_line)
 
 
+_LIST_ITEM = re.compile(r"[-*+] |[0-9]{1,9}[.)] ")  # a list item's marker, at the start of a line
+
+
 def _verified(edit: Edit, what: str) -> Structure:
     """The edited document's structure, if a reader sees exactly the intended sections; otherwise
     a ToolError naming the reason (nothing has been written yet)."""
     new = parse(edit.lines)
     if edit.inserted_at is not None:
         swallowed_by = block_covering(new, edit.inserted_at)
+        first = edit.lines[edit.inserted_at - 1] if edit.inserted_at <= len(edit.lines) else ""
+        if swallowed_by is not None and swallowed_by.kind == "list" and _LIST_ITEM.match(first):
+            swallowed_by = None  # an item appended to a list goes on with it: what was asked
         if swallowed_by is not None and swallowed_by.line < edit.inserted_at:
             kind, line = swallowed_by.kind, swallowed_by.line
             if kind in ("code fence", "HTML block"):
