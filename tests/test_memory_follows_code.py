@@ -276,7 +276,17 @@ async def test_bad_memory_requests_get_clear_errors_and_change_nothing(
 
             ambiguous = await call(session, "remember", {"symbol": "__init__", "reason": "constructors"})
             assert ambiguous["error"] == "bad_argument" and ambiguous["ambiguous"] is True
-            assert len(ambiguous["candidates"]) > 1 and all("path" in c for c in ambiguous["candidates"])
+            # grouped by file, as every ambiguous answer is; path and line choose one (an overload)
+            by_file = ambiguous["candidates"]
+            assert sum(len(group) for group in by_file.values()) > 1 and "line" in ambiguous["message"]
+            path, group = next(iter(by_file.items()))
+            one = await call(
+                session,
+                "remember",
+                {"symbol": "__init__", "path": path, "line": int(group[0]["lines"].split("-")[0]), "reason": "x"},
+            )
+            assert one["path"] == path and one["symbol"] == group[0]["qualified_name"], one
+            await call(session, "forget", {"ids": [one["id"]]})
 
             for args in ({}, {"ids": []}, {"ids": ["one"]}):
                 answer = await call(session, "forget", args)

@@ -239,7 +239,7 @@ class MemoryBook(Protocol):
 
     async def remember(self, *, reason: Any, path: str | None = None, start_line: int | None = None,
                        end_line: int | None = None, symbol: str | None = None,
-                       tags: list[str] | None = None) -> dict[str, Any]: ...  # fmt: skip
+                       tags: list[str] | None = None, line: int | None = None) -> dict[str, Any]: ...  # fmt: skip
 
     async def recall(self, *, path: str | None = None, symbol: str | None = None, query: str | None = None,
                      tags: list[str] | None = None, limit: int = 20) -> dict[str, Any]: ...  # fmt: skip

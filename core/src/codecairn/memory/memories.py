@@ -73,16 +73,19 @@ class Memories:
         end_line: int | None = None,
         symbol: str | None = None,
         tags: list[str] | None = None,
+        line: int | None = None,
     ) -> dict[str, Any]:
         reason = _clean_reason(reason)
         tag_list = _clean_tags(tags)
+        if line is not None and symbol is None:
+            raise ToolError(BAD_ARGUMENT, "line chooses among the symbols a name means: give it with symbol")
         if symbol is not None:
             if start_line is not None or end_line is not None:
                 raise ToolError(
                     BAD_ARGUMENT,
-                    "give either symbol or start_line/end_line, not both (path may narrow a symbol to one file)",
+                    "give either symbol or start_line/end_line, not both (path and line narrow a symbol to one)",
                 )
-            rel, view, start, end = await self._symbol_range(symbol, path)
+            rel, view, start, end = await self._symbol_range(symbol, path, line)
         else:
             if path is None or start_line is None:
                 raise ToolError(BAD_ARGUMENT, "give path with start_line (and end_line), or symbol")
@@ -135,19 +138,26 @@ class Memories:
             row.id = await table.insert(self.store.path, row)
         return self._placed(row)
 
-    async def _symbol_range(self, symbol: Any, path: str | None) -> tuple[str, FileView, int, int]:
-        candidates = lookup(self.state, symbol, confine(self.root, path) if path is not None else None)
+    async def _symbol_range(self, symbol: Any, path: str | None, line: int | None) -> tuple[str, FileView, int, int]:
+        candidates = lookup(self.state, symbol, confine(self.root, path) if path is not None else None, line)
         if not candidates:
-            raise ToolError(NOT_FOUND, f"no symbol named {quoted(symbol)}")
+            where = f" at line {line}" if line is not None else ""
+            raise ToolError(NOT_FOUND, f"no symbol named {quoted(symbol)}{where}")
         if len(candidates) > 1:
+            grouped: dict[str, list[dict[str, Any]]] = {}
+            for c in candidates[:LIST_LIMIT]:
+                span = f"{c.start_line}-{c.end_line}" if c.end_line != c.start_line else str(c.start_line)
+                grouped.setdefault(self.state.path_of(c), []).append(
+                    {"qualified_name": c.qualified_name, "kind": c.kind, "lines": span}
+                )
+            more = {"complete": False, "total": len(candidates)} if len(candidates) > LIST_LIMIT else {}
             raise ToolError(
                 BAD_ARGUMENT,
-                f"{quoted(symbol)} names more than one symbol; pass path or a more qualified name",
+                f"{quoted(symbol)} names more than one symbol; pass path and/or line (one of the candidates' "
+                "lines: overloads share a name), or a more qualified name",
                 ambiguous=True,
-                candidates=[
-                    {"qualified_name": c.qualified_name, "path": self.state.path_of(c), "start_line": c.start_line}
-                    for c in candidates[:LIST_LIMIT]
-                ],
+                candidates=grouped,
+                **more,
             )
         found = candidates[0]
         rel = self.state.path_of(found)

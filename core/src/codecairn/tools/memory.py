@@ -21,6 +21,7 @@ async def remember(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         end_line=args.get("end_line"),
         symbol=args.get("symbol"),
         tags=args.get("tags"),
+        line=args.get("line"),
     )
 
 
@@ -97,6 +98,11 @@ def codecairn_tools() -> list[Tool]:
                     "start_line": {"type": "integer", "minimum": 1},
                     "end_line": {"type": "integer", "minimum": 1},
                     "symbol": a.name(),
+                    "line": {
+                        "type": "integer",
+                        "minimum": 1,
+                        "description": "with symbol: the one at/around this line (an overload)",
+                    },
                     "tags": _TAGS,
                 },
                 "required": ["reason"],
