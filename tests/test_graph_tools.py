@@ -522,11 +522,16 @@ async def test_a_wildcard_import_is_one_dependency(tmp_path: Path, cache_dir: Pa
 
 
 async def test_query_graph_reads_views_and_refuses_the_rest(shop) -> None:
-    _, _, a = shop
+    root, ws, a = shop
+    (root / "shop" / "paths.py").write_text("import os\n\n\ndef here():\n    return os.getcwd() + os.sep.join([])\n")
+    await ws.index_now()
     found = await a.call("query_graph", sql="SELECT source, resolution FROM edges WHERE target='shop.payments.log'")
     assert found["rows"] == [["shop.payments.charge", "exact"]] and found["complete"] is True
     schema = await a.call("graph_schema")
     assert schema["edge_kinds"]["calls"]["resolution"]["import"] >= 1 and "routes" in schema["views"]
+    # `external` is one label, counted: not one key per call target outside the index
+    labels = schema["edge_kinds"]["calls"]["resolution"]
+    assert labels.get("external", 0) >= 1 and not any(":" in label for label in labels), labels
     for example in schema["examples"]:  # what the schema offers as a start runs as given
         ran = await a.call("query_graph", sql=example)
         assert ran["columns"], example

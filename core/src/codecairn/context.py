@@ -584,7 +584,10 @@ class ServedContext:
             entry["edges"] += n
             if how is not None:
                 entry["resolved"] += n
-                entry["resolution"][how] = n
+                # `external:os.getcwd` is the label `external` with its target: one label, counted
+                # (one key per distinct target made the schema tens of kB on a Python or Go repo)
+                label = how.partition(":")[0]
+                entry["resolution"][label] = entry["resolution"].get(label, 0) + n
         symbols = Counter(s.kind for s in self._state.symbols.rows.values())
         return {"symbol_kinds": dict(symbols.most_common()), "edge_kinds": kinds}
 
