@@ -3802,3 +3802,36 @@ async def test_a_built_in_exception_raised_bare_is_no_call(tmp_path: Path, cache
         assert check["callees"].get("external") == ["builtins.OSError"], check["callees"]
     finally:
         await ws.close()
+
+
+async def test_no_guess_reaches_a_function_s_locals_nor_a_test_s_mock_subclass(tmp_path: Path, cache_dir: Path) -> None:
+    # django's test runner called a `handler` nested in a test (name-only), and CursorWrapper's
+    # self.close() (its __getattr__ gives it) reached a mock subclass inside a test (flow): the
+    # library depended on its tests, a cycle that is not there
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/runner.py": "def handle(result, name):\n    handler = getattr(result, name, None)\n    handler(1)\n",
+        "pkg/db.py": (
+            "class Wrapper:\n    def __getattr__(self, attr):\n        return 1\n\n"
+            "    def __exit__(self, *exc):\n        self.close()\n"
+        ),
+        "tests/test_x.py": (
+            "from pkg.db import Wrapper\n\n\ndef test_thing():\n    def handler(x):\n        return x\n"
+            "    class Mocked(Wrapper):\n        def close(self):\n            pass\n    assert handler(2)\n"
+        ),
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    ws = await Workspace.open(tmp_path)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        handle = await a.get_symbol("pkg.runner.handle")
+        exit_ = await a.get_symbol("pkg.db.Wrapper.__exit__")
+        arch = await a.call("architecture")
+    finally:
+        await ws.close()
+    assert handle["callees"].get("unresolved") == ["handler"] and "name-only" not in handle["callees"]
+    assert exit_["callees"] == {"unresolved": ["close"]}
+    assert not arch.get("cycles") and all(d["from"] != "pkg" for d in arch["dependencies"])

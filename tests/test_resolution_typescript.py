@@ -157,3 +157,26 @@ async def test_a_name_a_module_exports_under_another_reaches_its_function(tmp_pa
     assert target["callers"]["import"] == {"src/b.ts": {"caller": 3}}, target["callers"]
     assert written["qualified_name"] == "src/a._instanceof"
     assert "imports" not in outline and outline["exports"][0]["names"] == ["_instanceof as instanceof"]
+
+
+async def test_a_parenthesised_base_and_a_script_with_require_in_a_comment(tmp_path: Path, cache_dir: Path) -> None:
+    # webpack's `class A extends (\n\tBase\n) {` had no base (60 of its 424 subclasses); a `require(`
+    # in a comment made TypeScript's `namespace ts {}` files modules (`compiler/types.ts.Node`)
+    write(tmp_path, {
+        "base.js": "class Base {\n\tm() {}\n}\nmodule.exports = Base;\n",
+        "a.js": 'const Base = require("./base");\nclass A extends (\n\tBase\n) {\n\tm() {}\n}\nmodule.exports = A;\n',
+        "ns.ts": (
+            "namespace ts {\n    // declarations such as: const x = require(\"...\")\n"
+            "    export function helper(): number { return 1; }\n}\n"
+        ),
+    })  # fmt: skip
+    ws = await Workspace.open(tmp_path)
+    try:
+        await ws.index_now()
+        a = answers(ws)
+        base = await a.call("type_hierarchy", name="base.Base")
+        helper = await a.get_symbol("helper")
+    finally:
+        await ws.close()
+    assert [d["qualified_name"] for d in base["descendants"]] == ["a.A"]
+    assert helper["qualified_name"] == "ts.helper"

@@ -58,7 +58,10 @@ from codecairn.model import (
 # what a class's one such base gives it is that base's (`self.values()` → `builtins.dict.values`).
 # "10": a member a built-in type lacks is not called on it (`x = []; x.keys()`, `self.items()` in
 # `class Table(list)`: unresolved, not `builtins.list.keys`; ResolutionRules.builtin_members).
-VERSION = "10"
+# "11": a name-only guess never reaches a function's locals (a function or class defined inside
+# one); a mixin's self call does not follow subclasses defined inside functions, nor a class with
+# `__getattr__`; a namespace import reaches a name the module exports under another.
+VERSION = "11"
 RESOLVER_META_KEY = "resolver"
 
 SCOPE_ROOT_KINDS = frozenset({"module", "package"})
@@ -1316,7 +1319,9 @@ class Resolver:
         key = (type_id, name)
         if key in self._subclass_cache:
             return self._subclass_cache[key]
-        if not self._closed(type_id):
+        if not self._closed(type_id) or self.member(type_id, "__getattr__") is not None:
+            # (a class with __getattr__ answers any name itself: django's CursorWrapper.close() is
+            # its cursor's, not a test's subclass's)
             self._subclass_cache[key] = None
             return None
         open_types, subclasses = self.index.open_types, self.index.subtypes_of
@@ -1325,8 +1330,8 @@ class Resolver:
         seen, queue = {type_id}, list(subclasses.get(type_id, ()))
         while queue and len(targets) < 2 and not unknowable:
             sub = queue.pop()
-            if sub in seen:
-                continue
+            if sub in seen or self._local(sub):
+                continue  # (a class defined inside a function — a test's mock — says nothing of the others)
             seen.add(sub)
             hit = self.member(sub, name)
             if hit is not None:
@@ -1345,11 +1350,26 @@ class Resolver:
         found = None
         if ids:
             rows = self.index.rows
-            hits = [i for i in ids if rows[i].kind in kinds]
+            # (a function or class defined inside a function is its local: no name reaches it from
+            # elsewhere — django's runner calling a `handler` nested in a test was such a guess)
+            hits = [i for i in ids if rows[i].kind in kinds and not self._local(i)]
             if len(hits) == 1:
                 found = (hits[0], NAME_ONLY)
         self._name_only_cache[key] = found
         return found
+
+
+    def _local(self, symbol_id: int) -> bool:
+        """Is the symbol defined inside a function (at any depth)?"""
+        rows = self.index.rows
+        parent = rows[symbol_id].parent_id
+        for _ in range(64):
+            if parent is None or parent not in rows:
+                return False
+            if rows[parent].kind in CALLABLE_KINDS:
+                return True
+            parent = rows[parent].parent_id
+        return False
 
 
 _HELD_KINDS = CALLABLE_KINDS | TYPE_KINDS  # what a variable's returns edge may name for a call through it

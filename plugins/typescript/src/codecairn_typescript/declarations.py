@@ -191,6 +191,9 @@ class Declarations(FileWalk):
     def _base(self, kind, index, node) -> None:
         if node is None:
             return
+        while node.type == "parenthesized_expression" and node.named_children:
+            # `class A extends (\n\tBase\n) {`: what Prettier writes for a long line (webpack)
+            node = node.named_children[0]
         t = node.type
         if t == "generic_type":
             node = node.child_by_field_name("name")

@@ -171,7 +171,31 @@ class _Extraction(Declarations, ImportsExports, CommonJS, Calls, ReceiverTypes):
             if child.type in ("import_statement", "export_statement"):
                 return False
         src = self.source
-        return not (b"require(" in src or b"exports" in src and re.search(rb"\b(module\.)?exports\b\s*[.=\[]", src))
+        if not (b"require(" in src or b"exports" in src and re.search(rb"\b(module\.)?exports\b\s*[.=\[]", src)):
+            return True
+        # The words may be in comments only (TypeScript's compiler: `/// module.exports.name = expr` in
+        # a doc comment of a `namespace ts {}` file): the code is what counts
+        return not _commonjs_in_code(self.tree.root_node)
+
+
+def _commonjs_in_code(root) -> bool:
+    """Does the code (not its comments and strings) call `require(...)` or name `exports`/`module.exports`?"""
+    pending = [root]
+    while pending:
+        node = pending.pop()
+        t = node.type
+        if t in ("comment", "string", "template_string", "regex"):
+            continue
+        if t == "call_expression":
+            callee = node.child_by_field_name("function")
+            if callee is not None and callee.type == "identifier" and callee.text == b"require":
+                return True
+        elif t == "identifier" and node.text == b"exports":
+            return True
+        elif t == "member_expression" and node.text.startswith(b"module.exports"):
+            return True
+        pending.extend(node.children)
+    return False
 
 
 def _error_bytes(tree) -> int:

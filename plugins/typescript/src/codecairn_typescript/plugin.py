@@ -98,8 +98,10 @@ _SHARED = dict(
     # module-level constant's initializer are the constant's, and `this.m = this.m.bind(this)` in a
     # constructor makes no property beside a method m declared below it, and a call of a parameter
     # or a local is marked as the function's own (no namesake elsewhere answers it); "4": a module's
-    # own name exported under another (`export { _instanceof as instanceof }`) binds that name
-    version="4",
+    # own name exported under another (`export { _instanceof as instanceof }`) binds that name; "5": a
+    # parenthesised base (`extends (\n Base\n)`) is a base, and `require(`/`exports` in comments do not
+    # make a script a module
+    version="5",
     attached=AttachedLines(("@",), C_COMMENTS),
 )
 
