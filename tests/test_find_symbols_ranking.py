@@ -121,6 +121,12 @@ async def test_substrings_of_any_length_globs_and_limits(ws: Workspace) -> None:
     glob = await answers(ws).find_symbols(pattern="*Decode*Error", limit=50)
     assert "json.decoder.JSONDecodeError" in names(glob)
     assert all(r["name"].lower().endswith("error") for r in listed(glob["results"]))
+    # Smart case: capitals in the pattern match case-sensitively (`[A-Z]*` asks for capitalised names);
+    # a pattern in lower case matches any case
+    capitalised = await answers(ws).find_symbols(pattern="[A-Z]*", limit=1000)
+    assert capitalised.get("total", len(listed(capitalised["results"]))) == sum(1 for s in rows if s.name[:1].isupper())
+    anycase = await answers(ws).find_symbols(pattern="*decode*error", limit=50)
+    assert "json.decoder.JSONDecodeError" in names(anycase)
 
 
 async def test_substring_search_follows_added_and_removed_symbols(ws: Workspace, stdlib_part: Path) -> None:

@@ -12,7 +12,9 @@ stops working.
 from __future__ import annotations
 
 import asyncio
+import fnmatch
 import heapq
+import re
 import threading
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
@@ -108,6 +110,11 @@ class NameSearch:
         index = self.state.symbols
         rows = index.rows
         tiers: list[tuple[int, list[str] | None]]
+        if pattern and pattern != pattern.lower():
+            # Smart case, as ripgrep's: a pattern with capitals matches case-sensitively — `[A-Z]*Error`
+            # asks for Go's exported names, `Test*` for its tests (hasError and testValue were listed)
+            cased, inner = re.compile(fnmatch.translate(pattern)), keep
+            keep = lambda s: cased.match(s.name) is not None and (inner is None or inner(s))  # noqa: E731
         if pattern:
             tiers = list(await self._glob(pattern))
         elif name:  # prefixes and substrings are looked up below, only as far as they matter
