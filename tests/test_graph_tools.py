@@ -739,6 +739,11 @@ async def test_impact_lists_up_to_its_limit_whatever_the_walk_skips(tmp_path: Pa
                 assert found["cut"] == {"limit": 6 - limit}
             else:
                 assert found["complete"] is True
+        # Outside a repository a diff has nothing to start from: said so (git's "Could not access
+        # 'HEAD'" was passed on), with the way on
+        with pytest.raises(ToolError) as no_git:
+            await a.call("impact")
+        assert "not in a git repository" in no_git.value.message and "symbols" in no_git.value.message
 
 
 async def test_an_overload_s_callers_are_the_name_s_not_none(tmp_path: Path, cache_dir: Path) -> None:
