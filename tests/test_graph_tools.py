@@ -156,7 +156,7 @@ async def test_type_hierarchy_lists_descendants_and_overrides(shop) -> None:
     _, _, a = shop
     found = await a.call("type_hierarchy", name="Base")
     assert [d["qualified_name"] for d in found["descendants"]] == ["shop.orders.Order"]
-    assert [o["qualified_name"] for o in found["overrides"]["total"]] == ["shop.orders.Order.total"]
+    assert found["overrides"]["total"] == {"shop/orders.py": {"Order.total": 10}}
     up = await a.call("type_hierarchy", name="Order")
     assert [d["qualified_name"] for d in up["ancestors"]] == ["shop.orders.Base"]
     with pytest.raises(ToolError):
@@ -243,10 +243,14 @@ async def test_go_interfaces_are_satisfied_by_method_sets(tmp_path: Path, cache_
         square = await a.call("get_symbol", name="shapes.Square")
         assert square["members"] == {"field": {"s": 8}, "method": {"Area": 10}}
         assert square["members_in_other_files"] == {"shapes/circle.go": {"method": {"Perimeter": 9}}}
-        assert sorted(m["qualified_name"] for m in shape["overrides"]["Area"]) == [
-            "shapes.Badge.Area",
-            "shapes.Circle.Area",
+        assert sorted(n for names in shape["overrides"]["Area"].values() for n in names) == [
+            "Badge.Area",
+            "Circle.Area",
         ]
+        # bounded by limit, as the descendants are
+        cut = await a.call("type_hierarchy", name="shapes.Shape", limit=1)
+        assert sum(len(n) for m in cut["overrides"].values() for n in m.values()) == 1
+        assert cut["overrides_not_listed"] >= 1
     finally:
         await ws.close()
 
