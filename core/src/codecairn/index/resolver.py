@@ -1358,7 +1358,6 @@ class Resolver:
         self._name_only_cache[key] = found
         return found
 
-
     def _local(self, symbol_id: int) -> bool:
         """Is the symbol defined inside a function (at any depth)?"""
         rows = self.index.rows
