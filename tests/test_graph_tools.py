@@ -772,3 +772,23 @@ async def test_an_overload_s_callers_are_the_name_s_not_none(tmp_path: Path, cac
         refs = await a.call("find_references", name="A.eq", line=4, tokens=False)
         assert refs["overloads"] == 3 and [(r["line"], r["in"]) for r in refs["references"]] == [(5, "A.t"), (6, "A.u")]
         assert "overloads" not in await a.call("get_symbol", name="A.alone")
+
+
+async def test_a_rust_call_reaches_the_item_of_its_own_crate_not_a_namesake_in_another(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    # Every crate names itself `crate::`: core's call of its own ErrorKind::InteriorNul, in the same
+    # file, resolved `exact` to alloc's copy
+    c_str = (
+        "pub struct Error { kind: ErrorKind, }\nenum ErrorKind { InteriorNul(usize), }\nimpl Error {\n"
+        "    fn interior_nul(pos: usize) -> Error {\n        Error { kind: ErrorKind::InteriorNul(pos) }\n    }\n}\n"
+    )
+    files = {}
+    for crate in ("core", "alloc"):
+        files |= {f"{crate}/src/lib.rs": "pub mod ffi;\n", f"{crate}/src/ffi/mod.rs": "pub mod c_str;\n",
+                  f"{crate}/src/ffi/c_str.rs": c_str}  # fmt: skip
+    root = write(tmp_path / "rs", files)
+    async with indexed(root) as a:
+        for crate in ("core", "alloc"):
+            got = await a.call("get_symbol", name="interior_nul", path=f"{crate}/src/ffi/c_str.rs")
+            assert list(got["callees"]["exact"]) == [f"{crate}/src/ffi/c_str.rs"], got["callees"]

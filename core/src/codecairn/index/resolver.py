@@ -8,6 +8,7 @@ cannot resolve stays unresolved (and countable) rather than pointing at a guess.
 
 from __future__ import annotations
 
+import os
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -60,7 +61,8 @@ from codecairn.model import (
 # `class Table(list)`: unresolved, not `builtins.list.keys`; ResolutionRules.builtin_members).
 # "11": a name-only guess never reaches a function's locals (a function or class defined inside
 # one); a mixin's self call does not follow subclasses defined inside functions, nor a class with
-# `__getattr__`; a namespace import reaches a name the module exports under another.
+# `__getattr__`; a namespace import reaches a name the module exports under another; of the symbols
+# one qualified name holds (Rust crates all say `crate::`), the nearest the call is taken.
 VERSION = "11"
 RESOLVER_META_KEY = "resolver"
 
@@ -881,7 +883,7 @@ class Resolver:
                             return member[0], (how if member[1] == EXACT else member[1])
                     ids = self.index.by_qn.get(sym.qualified_name + rules.separator + name)
                     if ids:
-                        return ids[0], how
+                        return self._nearest(ids, file_id), how
                     if sym.kind in SCOPE_ROOT_KINDS:
                         hit = self.reexported(sym.file_id, name)
                         if hit is not None:
@@ -894,7 +896,7 @@ class Resolver:
                 else:  # a module that is not itself a symbol (a Java package, a TS module path)
                     ids = self.index.by_qn.get(ref + rules.separator + name)
                     if ids:
-                        return ids[0], how
+                        return self._nearest(ids, file_id), how
                     hit = self._via_reexport(ref + rules.separator + name, info.language, rules.separator)
                     if hit is not None:  # `H.instanceof()`: H's `export { _instanceof as instanceof }`
                         return hit, IMPORT
@@ -1055,7 +1057,7 @@ class Resolver:
                     whole = sep.join(parts)
                     ids = self.index.by_qn.get(whole)
                     if ids:
-                        return ("symbol", ids[0], EXACT)
+                        return ("symbol", self._nearest(ids, file_id), EXACT)
                     module = self.module_named(info.language, whole)
                     if module is not None:
                         return ("module", module, EXACT)
@@ -1070,7 +1072,7 @@ class Resolver:
                 )
                 if nxt is None:
                     ids = self.index.by_qn.get(qn)
-                    nxt = ids[0] if ids else None
+                    nxt = self._nearest(ids, file_id) if ids else None
                 if nxt is None and sym.kind in SCOPE_ROOT_KINDS:
                     nxt = self.reexported(sym.file_id, part)
                 if nxt is None:
@@ -1085,7 +1087,7 @@ class Resolver:
                 qn = f"{ref}{sep}{part}"
                 ids = self.index.by_qn.get(qn)
                 if ids:
-                    current = ("symbol", ids[0], how)
+                    current = ("symbol", self._nearest(ids, file_id), how)
                 else:
                     module = self.module_named(info.language, qn) or self.module_named(info.language, f"{ref}/{part}")
                     if module is None:
@@ -1237,7 +1239,7 @@ class Resolver:
             # Members declared away from the type (Go methods in other files, Rust impl blocks).
             ids = self.index.by_qn.get(sym.qualified_name + self._separator(sym.file_id) + name)
             if ids:
-                return ids[0]
+                return self._nearest(ids, sym.file_id)
         return None
 
     def _inherited_member(self, type_id: int, name: str, exclude: frozenset[str]) -> int | None:
@@ -1357,6 +1359,26 @@ class Resolver:
                 found = (hits[0], NAME_ONLY)
         self._name_only_cache[key] = found
         return found
+
+    def _nearest(self, ids: Sequence[int], file_id: int) -> int:
+        """Of the symbols one qualified name holds, the one nearest ``file_id``: in it, else in the
+        deepest directory they share. Rust's crates all name themselves `crate::`: core's
+        `crate::ffi::c_str::ErrorKind` is alloc's too, and a call next to core's reached alloc's."""
+        if len(ids) == 1:
+            return ids[0]
+        rows, files = self.index.rows, self.files
+        here = files.get(file_id)
+        if here is None:
+            return ids[0]
+
+        def nearness(sid: int) -> tuple[bool, int]:
+            there = files.get(rows[sid].file_id)
+            if there is None:
+                return (False, 0)
+            shared = len(os.path.commonpath([here.path, there.path])) if "/" in here.path and "/" in there.path else 0
+            return (rows[sid].file_id == file_id, shared)
+
+        return max(ids, key=nearness)
 
     def _local(self, symbol_id: int) -> bool:
         """Is the symbol defined inside a function (at any depth)?"""
