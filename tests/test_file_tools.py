@@ -520,6 +520,18 @@ async def test_undo_and_history_survive_a_restart(tmp_path: Path, cache_dir: Pat
         await ws.close()
 
 
+async def test_undo_through_a_link_that_now_leads_out_is_refused_as_outside(ws, tmp_path: Path) -> None:
+    # It asked for acknowledge_risk first, which could never let the write through
+    (ws.root / "a.txt").write_text("orig\n")
+    done = await call(ws, "edit", path="a.txt", old_text="orig", new_text="after")
+    outside = tmp_path / "victim.txt"
+    outside.write_text("after\n")
+    (ws.root / "a.txt").unlink()
+    (ws.root / "a.txt").symlink_to(outside)
+    refusal = await refused(ws, "undo", id=done["history_id"])
+    assert refusal.code == "outside_workspace" and outside.read_text() == "after\n"
+
+
 async def test_an_edit_keeps_mode_line_endings_and_bom(ws) -> None:
     root = Path(ws.root)
     script = root / "run.sh"

@@ -563,6 +563,13 @@ class FileAccess:
                 if r.root not in self.roots.all:
                     raise ToolError(OUTSIDE_WORKSPACE, f"{shown} is no longer in a declared root; nothing was changed")
                 linked = traverses_link(r.root, r.path.split("/"))
+                real = os.path.realpath(os.path.join(r.root, r.path))
+                if linked and not (real == r.root or real.startswith(r.root + os.sep)):
+                    # A link that leads out of the root now: no acknowledgement could let the write
+                    # through (it was asked for first, then refused)
+                    raise ToolError(
+                        OUTSIDE_WORKSPACE, f"{shown} now leads outside the workspace root; nothing was changed"
+                    )
                 place = Place(r.root, r.path, shown, linked, r.root == self.roots.primary)
                 acknowledged += risk.check(place, shown, acknowledge_risk)
                 plan = await asyncio.to_thread(writing.plan_file, place)
