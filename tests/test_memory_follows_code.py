@@ -349,3 +349,18 @@ async def test_a_file_level_memory_follows_its_first_line_through_an_edit_inside
             (root / "shlex.py").write_text(text)  # undone: back to the very lines, unedited
             m = by_id(await call(session, "recall", {"path": "shlex.py"}))[kept["id"]]
             assert (m["state"], m["start_line"], m["end_line"]) == ("current", first, last) and "edited" not in m
+
+
+async def test_a_function_renamed_with_lines_added_above_it_keeps_its_memory(project: Path, cache_dir: Path) -> None:
+    root = project
+    async with stdio_client(server_params(root, cache_dir)) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            await call(session, "index")
+            start = line_of(root, "shlex.py", "def quote(s):")
+            whole = await call(session, "remember", {"symbol": "shlex.quote", "reason": "quoting"})
+            text = (root / "shlex.py").read_text()
+            # a routine refactor: renamed, and a constant added above it (no symbol starts where it did)
+            (root / "shlex.py").write_text(text.replace("def quote(s):", "QUOTE_LIMIT = 3\n\n\ndef quote_shell(s):"))
+            m = by_id(await call(session, "recall", {"path": "shlex.py"}))[whole["id"]]
+            assert (m["symbol"], m["start_line"], m["state"]) == ("shlex.quote_shell", start + 3, "moved"), m

@@ -292,7 +292,20 @@ def renamed_in_place(anchor: Anchor, view: FileView, symbol_start: int) -> Place
         and view.parent_name(i) == anchor.parent_name
     ]
     if len(same_place) != 1:
-        return None
+        # Lines added or removed above it too (`TIMEOUT = 3` above a renamed `def get(`): the one
+        # such symbol whose first line is the remembered one with the old name
+        same_place = [
+            i
+            for i, s in enumerate(view.symbols)
+            if anchor.offset_start == 0
+            and s.kind == anchor.symbol_kind
+            and s.name != anchor.symbol_name
+            and view.parent_name(i) == anchor.parent_name
+            and 0 < s.start_line <= len(view.lines)
+            and line_hash(view.lines[s.start_line - 1].replace(s.name, anchor.symbol_name, 1)) == anchor.first_line_hash
+        ]
+        if len(same_place) != 1:
+            return None
     i = same_place[0]
     s = view.symbols[i]
     placement = place_in_symbol(anchor, view, i)
