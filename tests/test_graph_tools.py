@@ -150,6 +150,14 @@ async def test_find_references_classifies_tokens_and_marks_the_definition(shop) 
     definition = [t for t in found["tokens"] if t.get("definition")]
     assert [(d["path"], d["line"]) for d in definition] == [("shop/orders.py", 18)]
     assert found["token_counts"] == {"code": 5, "comment": 1, "string": 1} and found["complete"] is True
+    # A namesake's definition and its resolved uses are said to be someone else's (they read as uses
+    # the graph had missed)
+    root, ws, _ = shop
+    (root / "shop" / "other.py").write_text("def helper():\n    return 1\n\n\ndef use():\n    return helper()\n")
+    await ws.index_now()
+    again = await a.call("find_references", name="shop.orders.helper")
+    theirs = {(t["path"], t["line"]): t.get("other_symbol") for t in again["tokens"] if t["path"] == "shop/other.py"}
+    assert theirs == {("shop/other.py", 1): "shop.other.helper", ("shop/other.py", 6): "shop.other.helper"}
 
 
 async def test_type_hierarchy_lists_descendants_and_overrides(shop) -> None:

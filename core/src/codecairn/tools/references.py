@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
-from codecairn.model import TYPE_KINDS
+from codecairn.model import TYPE_KINDS, IndexedSymbol
 from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
 from codecairn.tools.symbols import edges_to_overloads, instantiations, one_symbol
@@ -61,6 +61,7 @@ async def find_references(ctx: ToolContext, args: dict[str, Any]) -> dict[str, A
         rest = sorted(f.path for f in ctx.files())
         order = [p for p in dict.fromkeys([*first, *rest]) if not scope or p == scope or p.startswith(under)]
         scan = await ctx.scan_tokens(sym.name, order, limit, SCAN_SECONDS)
+        others = await _namesakes_at(ctx, sym, {o.path for o in scan.occurrences})
         tokens, counts = [], {"code": 0, "comment": 0, "string": 0}
         for o in scan.occurrences:
             counts[o.category] += 1
@@ -71,6 +72,8 @@ async def find_references(ctx: ToolContext, args: dict[str, Any]) -> dict[str, A
                 entry["resolved"] = True  # a resolved reference is on this line (listed above)
             elif (o.path, o.line) in unresolved_at:
                 entry["unresolved_use"] = True  # a call or use of this name that resolution left open
+            elif (o.path, o.line) in others:
+                entry["other_symbol"] = others[(o.path, o.line)]  # a namesake's definition or a use of it
             tokens.append(entry)
         answer["tokens"] = tokens
         answer["token_counts"] = counts
@@ -83,6 +86,24 @@ async def find_references(ctx: ToolContext, args: dict[str, Any]) -> dict[str, A
     if not answer["complete"]:
         answer.update(limit_reached=True, limit_reason="limit or scan time (narrow with scope)")
     return answer
+
+
+async def _namesakes_at(ctx: ToolContext, sym: IndexedSymbol, paths: set[str]) -> dict[tuple[str, int], str]:
+    """(path, line) -> the qualified name of another symbol of the same name defined there, or
+    that a resolved use there reaches: tokens of the name that are someone else's (django's
+    `defaultfilters.capfirst` and its callers read as uses of `text.capfirst`)."""
+    out: dict[tuple[str, int], str] = {}
+    for other in ctx.lookup(sym.name):
+        if other.name == sym.name and other.qualified_name != sym.qualified_name:
+            out[(ctx.path_of(other), other.start_line)] = other.qualified_name
+    files = [f.id for p in paths if (f := ctx.file(p)) is not None]
+    for e in await ctx.edges_in_files(files, ("calls", "references")):
+        if e.target_id is None or e.target.rpartition(".")[2].rpartition("::")[2] != sym.name:
+            continue
+        target = ctx.symbol(e.target_id)
+        if target is not None and target.qualified_name != sym.qualified_name and (f := ctx.file_by_id(e.file_id)):
+            out.setdefault((f.path, e.line), target.qualified_name)
+    return out
 
 
 _PLACE = {"type": "object", "properties": {"path": out.STRING, "line": out.LINE},
@@ -114,6 +135,10 @@ FIND_REFERENCES_ANSWER = out.answer(
                     "definition": out.TRUE,
                     "resolved": {**out.TRUE, "description": "a resolved reference is on this line"},
                     "unresolved_use": {**out.TRUE, "description": "a use of the name resolution left open"},
+                    "other_symbol": {
+                        **out.STRING,
+                        "description": "another symbol of the name is defined or used here (its qualified name)",
+                    },
                 },
                 "required": ["path", "line", "column", "category"],
                 "additionalProperties": False,
