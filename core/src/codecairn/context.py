@@ -392,12 +392,14 @@ class ServedContext:
             out, untracked = await diff(self.root, base, head)
         except GitUnavailable as exc:
             said = str(exc)
-            if base is None and ("Could not access 'HEAD'" in said or "bad revision 'HEAD'" in said):
-                # (git's own words name a HEAD that is not there: no repository, or no commit yet)
+            if "Could not access '" in said or "bad revision '" in said:
+                # (git's own words name a revision that is not there: no repository, no commit yet,
+                # or no such revision)
+                what = "its repository has no commit yet" if base is None else f"it has no revision {quoted(base)}"
                 raise ToolError(
                     UNAVAILABLE,
-                    f"{self.root} is not in a git repository, or its repository has no commit yet: there "
-                    "is no diff to start from; pass symbols (the names that changed) instead",
+                    f"{self.root} is not in a git repository, or {what}: there is no diff to start from; "
+                    "pass symbols (the names that changed) instead",
                 ) from None
             raise ToolError(UNAVAILABLE, f"git could not say what changed: {exc}") from None
         found = parse(out)
