@@ -142,6 +142,14 @@ async def test_read_symbol_numbers_lines_as_the_index_does_and_decodes_as_read_d
     assert (ws.root / "ff.py").read_text() == "import os\n\x0c\n\n@decorate\ndef after_ff():\n    return 1\n"
 
 
+async def test_read_symbol_of_a_file_changed_since_it_was_indexed_shows_the_symbol_as_it_is_now(ws) -> None:
+    # It showed the old lines of the new text (an empty source past the end), flagged stale
+    service = ws.root / "app" / "service.py"
+    service.write_text("# a header added by hand\n\n\n" + service.read_text())
+    got = await call(ws, "read_symbol", name="make_cache")
+    assert got["source"] == "def make_cache():\n    return Cache()" and "stale" not in got
+
+
 async def test_json_pointer_selects_inside_a_json_file(ws) -> None:
     got = await call(ws, "read", path="config.json", json_pointer="/deps/react")
     assert got["value"] == "18.2"

@@ -299,6 +299,15 @@ async def read_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         return found
     sym, max_lines = found, args.get("max_lines", READ_MAX_LINES)
     rel = ctx.path_of(sym)
+    if ctx.changed_since_indexed(rel) and not ctx.indexing:
+        # Its lines may have moved since it was indexed (an edit a moment ago, the watcher not there
+        # yet): index that one file now and look again — a few ms, and the source shown is the symbol's
+        await ctx.refresh([rel])
+        again = await one_symbol(ctx, args["name"], args.get("path"), args.get("line"))
+        if isinstance(again, dict):
+            return again
+        sym = again
+        rel = ctx.path_of(sym)
     answer = header(ctx, sym)
     # Read confined: the name was indexed, but the file may have been swapped for a link out of
     # the root since; that is refused on the descriptor actually read.
