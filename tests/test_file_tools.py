@@ -508,6 +508,13 @@ async def test_undo_and_history_survive_a_restart(tmp_path: Path, cache_dir: Pat
     try:
         history = await call(ws, "history")
         assert [e["tool"] for e in history["entries"]] == ["edit", "edit"]
+        # a directory's history is its files' (it was empty)
+        assert [e["id"] for e in (await call(ws, "history", path="app"))["entries"]] == [
+            e["id"] for e in history["entries"]
+        ]
+        assert [e["id"] for e in (await call(ws, "history", path="app/extra.py"))["entries"]] == [
+            history["entries"][0]["id"]
+        ]
         assert history["entries"][0]["files"][0] == {
             "path": "app/extra.py",
             "created": True,

@@ -116,8 +116,9 @@ async def entries(reader, limit: int, root: str | None = None, path: str | None 
         ids = [
             r[0]
             for r in await reader.execute_fetchall(
-                "SELECT DISTINCT entry_id FROM history_files WHERE root=? AND path=? ORDER BY entry_id DESC LIMIT ?",
-                (root, path, limit),
+                "SELECT DISTINCT entry_id FROM history_files WHERE root=? AND (path=? OR substr(path, 1, ?)=?) "
+                "ORDER BY entry_id DESC LIMIT ?",  # a file, or every file under a directory
+                (root, path, len(path) + 1, path.rstrip("/") + "/", limit),
             )
         ]
         if not ids:
