@@ -158,6 +158,8 @@ async def test_json_pointer_selects_inside_a_json_file(ws) -> None:
     assert missing.code == "not_found"
     bad = await refused(ws, "read", path="config.json", json_pointer="deps")
     assert bad.code == "bad_argument"
+    escape = await refused(ws, "read", path="config.json", json_pointer="/deps/re~2act")  # RFC 6901: ~0 or ~1
+    assert escape.code == "bad_argument" and "~0" in escape.message
     # As a parser of the whole file reads it: the last of a name given twice, and no value out of a
     # file that breaks after it (one being written, a merge gone wrong)
     (ws.root / "twice.json").write_text('{"port": 80,\n "port": 8080}\n')

@@ -15,3 +15,4 @@ MAX_GLOBS = 50
 MAX_SNIPPETS = 20
 MAX_BATCH_FILES = 50
 MAX_JSON_TEXT_CHARS = 1_000_000  # validate_json's inline text (larger: validate a file)
+MAX_WINDOW_BYTES = 150_000  # text one read returns: the answer (its JSON, escapes included) fits 200 kB

@@ -29,6 +29,7 @@ from codecairn.files import compare as comparing
 from codecairn.files import edits, fuzzy, jsonstream, reading, ripgrep, risk, writing
 from codecairn.files.attached import syntax_of
 from codecairn.files.roots import DeclaredRoots, Place, traverses_link
+from codecairn.limits import MAX_WINDOW_BYTES
 from codecairn.model import (
     CALLABLE_KINDS,
     DECORATED_REACH,
@@ -703,7 +704,8 @@ def _select_json(place: Place, pointer: str, max_bytes: int, stop: Callable[[], 
             return out
         except jsonstream.TooLarge as exc:
             out.problem = (
-                f"the value is larger than {max_bytes} bytes (at least {exc.size}); select deeper or raise max_bytes"
+                f"the value is larger than {max_bytes} bytes (at least {exc.size}); select deeper"
+                + ("" if max_bytes >= MAX_WINDOW_BYTES else " or raise max_bytes")
             )
             out.value_bytes = exc.size
             return out

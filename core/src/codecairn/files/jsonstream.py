@@ -286,6 +286,8 @@ def pointer_tokens(pointer: str) -> list[str]:
         return []
     if not pointer.startswith("/"):
         raise ValueError('a JSON pointer is "" or starts with "/"')
+    if re.search(r"~(?![01])", pointer):
+        raise ValueError('in a JSON pointer "~" is written "~0" and "/" inside a name "~1" (RFC 6901)')
     return [t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/")]
 
 

@@ -11,14 +11,13 @@ from typing import Any
 
 from codecairn.errors import BAD_ARGUMENT, NOT_FOUND, ToolError
 from codecairn.hookspecs import READ_ONLY, Tool, ToolContext, hookimpl
-from codecairn.limits import MAX_JSON_TEXT_CHARS, MAX_SNIPPETS
+from codecairn.limits import MAX_JSON_TEXT_CHARS, MAX_SNIPPETS, MAX_WINDOW_BYTES
 from codecairn.model import TextWindow
 from codecairn.tools import answers as out
 from codecairn.tools import arguments as a
 from codecairn.tools.shaping import text_blocks
 
 WINDOW_BYTES = 64 * 1024
-MAX_WINDOW_BYTES = 150_000  # the answer (its JSON, escapes included) must fit the 200 kB response budget
 SNIPPETS_BYTES = 150_000  # all snippets of one call together
 
 _WINDOW = {
