@@ -703,9 +703,8 @@ def _select_json(place: Place, pointer: str, max_bytes: int, stop: Callable[[], 
             out.problem = str(exc)
             return out
         except jsonstream.TooLarge as exc:
-            out.problem = (
-                f"the value is larger than {max_bytes} bytes (at least {exc.size}); select deeper"
-                + ("" if max_bytes >= MAX_WINDOW_BYTES else " or raise max_bytes")
+            out.problem = f"the value is larger than {max_bytes} bytes (at least {exc.size}); select deeper" + (
+                "" if max_bytes >= MAX_WINDOW_BYTES else " or raise max_bytes"
             )
             out.value_bytes = exc.size
             return out
