@@ -180,3 +180,23 @@ async def test_a_parenthesised_base_and_a_script_with_require_in_a_comment(tmp_p
         await ws.close()
     assert [d["qualified_name"] for d in base["descendants"]] == ["a.A"]
     assert helper["qualified_name"] == "ts.helper"
+
+
+async def test_functions_assigned_through_an_alias_of_module_exports_are_its_exports(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    # webpack's helpers: `const H = module.exports; H.f = …` made a symbol `a.H.f` no require reached
+    write(tmp_path, {
+        "a.js": "const H = module.exports;\nH.f = function (x) { return x; };\n",
+        "b.js": (
+            'const H = require("./a");\nconst { f } = require("./a");\n'
+            "function g() { return H.f(1); }\nfunction k() { return f(2); }\nmodule.exports = { g, k };\n"
+        ),
+    })  # fmt: skip
+    ws = await Workspace.open(tmp_path)
+    try:
+        await ws.index_now()
+        f = await answers(ws).get_symbol("a.f")
+    finally:
+        await ws.close()
+    assert f["callers"] == {"import": {"b.js": {"g": 3, "k": 4}}}

@@ -102,7 +102,9 @@ class CommonJS(FileWalk):
         if obj_text == "module" and prop_text == "exports":
             self._module_exports(right, line, doc)
             return
-        if obj_text in ("exports", "module.exports"):
+        if obj_text in ("exports", "module.exports") or (
+            obj.type == "identifier" and obj_text in self._exports_aliases()
+        ):
             self.exports.append(Export(prop_text, line))
             self._define_from_assignment(prop_text, right, node, doc, -1, self.module)
             return
@@ -128,6 +130,23 @@ class CommonJS(FileWalk):
             else:
                 qual = self.symbols[parent].qualified_name if parent >= 0 else self._qualify(self.module, obj_text)
                 self._define_from_assignment(prop_text, right, node, doc, parent, qual)
+
+    def _exports_aliases(self) -> frozenset[str]:
+        """Module-level names bound to the exports object (`const H = module.exports; H.f = …`:
+        webpack's helpers): what is assigned to them is exported."""
+        found = getattr(self, "_exports_alias_names", None)
+        if found is None:
+            names = set()
+            for statement in self.tree.root_node.children:
+                if statement.type not in ("lexical_declaration", "variable_declaration"):
+                    continue
+                for declarator in statement.named_children:
+                    name = declarator.child_by_field_name("name")
+                    value = declarator.child_by_field_name("value")
+                    if name is not None and value is not None and self.text(value) in ("module.exports", "exports"):
+                        names.add(self.text(name))
+            found = self._exports_alias_names = frozenset(names)
+        return found
 
     def _this_assignment(self, node, prop, right, scope) -> None:
         """`this.renderer = new Renderer()` types a field; `this.dispose = function () {}` in a

@@ -22,7 +22,6 @@ merges across the files of the TypeScript compiler, so its module is "" and its 
 from __future__ import annotations
 
 import operator
-import re
 
 import tree_sitter_typescript
 from codecairn.model import Export, FileFacts, Import, Relation, Symbol
@@ -171,7 +170,7 @@ class _Extraction(Declarations, ImportsExports, CommonJS, Calls, ReceiverTypes):
             if child.type in ("import_statement", "export_statement"):
                 return False
         src = self.source
-        if not (b"require(" in src or b"exports" in src and re.search(rb"\b(module\.)?exports\b\s*[.=\[]", src)):
+        if b"require(" not in src and b"exports" not in src:
             return True
         # The words may be in comments only (TypeScript's compiler: `/// module.exports.name = expr` in
         # a doc comment of a `namespace ts {}` file): the code is what counts

@@ -100,7 +100,7 @@ _SHARED = dict(
     # or a local is marked as the function's own (no namesake elsewhere answers it); "4": a module's
     # own name exported under another (`export { _instanceof as instanceof }`) binds that name; "5": a
     # parenthesised base (`extends (\n Base\n)`) is a base, and `require(`/`exports` in comments do not
-    # make a script a module
+    # make a script a module, and what is assigned through `const H = module.exports` is exported
     version="5",
     attached=AttachedLines(("@",), C_COMMENTS),
 )
