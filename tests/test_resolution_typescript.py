@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from codecairn.workspace import Workspace
-from realcode import answers
+from realcode import answers, indexed
 
 pytestmark = pytest.mark.anyio
 
@@ -145,15 +145,10 @@ async def test_a_name_a_module_exports_under_another_reaches_its_function(tmp_pa
             "export function caller() { inst(1); z.instanceof(2); }\n"
         ),
     })  # fmt: skip
-    ws = await Workspace.open(tmp_path)
-    try:
-        await ws.index_now()
-        a = answers(ws)
+    async with indexed(tmp_path) as a:
         target = await a.get_symbol("src/a._instanceof")
         written = await a.get_symbol("src/a.instanceof")  # as the module makes it available
         outline = await a.call("file_outline", path="src/a.ts")
-    finally:
-        await ws.close()
     assert target["callers"]["import"] == {"src/b.ts": {"caller": 3}}, target["callers"]
     assert written["qualified_name"] == "src/a._instanceof"
     assert "imports" not in outline and outline["exports"][0]["names"] == ["_instanceof as instanceof"]
@@ -170,14 +165,9 @@ async def test_a_parenthesised_base_and_a_script_with_require_in_a_comment(tmp_p
             "    export function helper(): number { return 1; }\n}\n"
         ),
     })  # fmt: skip
-    ws = await Workspace.open(tmp_path)
-    try:
-        await ws.index_now()
-        a = answers(ws)
+    async with indexed(tmp_path) as a:
         base = await a.call("type_hierarchy", name="base.Base")
         helper = await a.get_symbol("helper")
-    finally:
-        await ws.close()
     assert [d["qualified_name"] for d in base["descendants"]] == ["a.A"]
     assert helper["qualified_name"] == "ts.helper"
 
@@ -193,10 +183,6 @@ async def test_functions_assigned_through_an_alias_of_module_exports_are_its_exp
             "function g() { return H.f(1); }\nfunction k() { return f(2); }\nmodule.exports = { g, k };\n"
         ),
     })  # fmt: skip
-    ws = await Workspace.open(tmp_path)
-    try:
-        await ws.index_now()
-        f = await answers(ws).get_symbol("a.f")
-    finally:
-        await ws.close()
+    async with indexed(tmp_path) as a:
+        f = await a.get_symbol("a.f")
     assert f["callers"] == {"import": {"b.js": {"g": 3, "k": 4}}}
