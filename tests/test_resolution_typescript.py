@@ -186,3 +186,23 @@ async def test_functions_assigned_through_an_alias_of_module_exports_are_its_exp
     async with indexed(tmp_path) as a:
         f = await a.get_symbol("a.f")
     assert f["callers"] == {"import": {"b.js": {"g": 3, "k": 4}}}
+
+
+async def test_a_bare_call_inside_a_namespace_reaches_the_namespace_s_members_in_other_files(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    # TypeScript's compiler: `namespace ts {}` in every file, calls between them bare; they were
+    # name-only guesses, and unresolved as soon as a nested function anywhere shared the name
+    write(tmp_path, {
+        "a.ts": "namespace ts {\n    export function helper(): number { return 1; }\n}\n",
+        "b.ts": "namespace ts {\n    export function user(): number { return helper(); }\n}\n",
+        "d.ts": (
+            "namespace ts {\n    export function parse(): boolean {\n"
+            "        function helper(): boolean { return true; }\n        return helper();\n    }\n}\n"
+        ),
+    })  # fmt: skip
+    async with indexed(tmp_path) as a:
+        user = await a.get_symbol("ts.user")
+        parse = await a.get_symbol("ts.parse")
+    assert user["callees"] == {"exact": {"a.ts": {"ts.helper": 2}}}
+    assert parse["callees"] == {"exact": {"d.ts": {"ts.parse.helper": 4}}}, "its own nested one, nearer"

@@ -62,7 +62,8 @@ from codecairn.model import (
 # "11": a name-only guess never reaches a function's locals (a function or class defined inside
 # one); a mixin's self call does not follow subclasses defined inside functions, nor a class with
 # `__getattr__`; a namespace import reaches a name the module exports under another; of the symbols
-# one qualified name holds (Rust crates all say `crate::`), the nearest the call is taken.
+# one qualified name holds (Rust crates all say `crate::`), the nearest the call is taken; a name in
+# an enclosing namespace is looked up in that namespace's other files too.
 VERSION = "11"
 RESOLVER_META_KEY = "resolver"
 
@@ -965,6 +966,16 @@ class Resolver:
                 for cid in self.names_in(sid).get(name, ()):
                     if rows[cid].kind not in exclude:
                         return cid, EXACT
+                if s.kind == "namespace":
+                    # A namespace is open: its other files' members are in scope too (TypeScript's
+                    # `namespace ts {}` across the compiler's files, C++'s and C#'s namespaces)
+                    merged = [
+                        i
+                        for i in self.index.by_qn.get(s.qualified_name + rules.separator + name, ())
+                        if rows[i].kind not in exclude
+                    ]
+                    if merged:
+                        return _prefer(rows, [self._nearest(merged, file_id), *merged], callable_only), EXACT
                 if is_type and rules.implicit_members:
                     hit = self._inherited_member(sid, name, exclude)
                     if hit is not None:
