@@ -232,6 +232,17 @@ async def test_search_text_names_the_enclosing_symbol_and_skips_vendored_dirs(ws
     ]
 
 
+async def test_a_search_right_after_an_edit_names_the_symbols_as_they_are_now(ws) -> None:
+    # Lines added above by hand, the watcher not there yet: matches were named by the old lines
+    service = ws.root / "app" / "service.py"
+    service.write_text(
+        service.read_text().replace("class Cache:", "def first():\n    return make_cache()\n\n\nclass Cache:")
+    )
+    found = await call(ws, "search_text", pattern="make_cache", path="app/service.py")
+    named = {m["line"]: m.get("symbol") for f in found["files"] for m in f["matches"]}
+    assert named[5] == "app.service.first" and "stale" not in found, named
+
+
 async def test_search_text_stops_at_max_matches_and_says_so(ws) -> None:
     root = Path(ws.root)
     (root / "many.txt").write_text("needle\n" * 1000)

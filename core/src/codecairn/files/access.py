@@ -307,6 +307,8 @@ class FileAccess:
                 found = await ripgrep.search(place.root, q)
             except subprocesses.ProgramUnavailable as exc:
                 raise ripgrep.unavailable(exc) from None
+            if place.primary:
+                await self._fresh_for_symbols({self._shown(place, m.path) for m in found.matches})
             for m in found.matches:
                 shown = self._shown(place, m.path)
                 symbol = self.enclosing_symbol(shown, m.line, m.text) if place.primary else None
@@ -339,6 +341,18 @@ class FileAccess:
         out.matches.sort(key=lambda m: (m.path, m.line))
         out.filters = _filters(places, include, exclude, literal, case, word, pattern)
         return out
+
+    async def _fresh_for_symbols(self, paths: set[str]) -> None:
+        """Index the matched files that changed since they were indexed (an edit a moment ago, the
+        watcher not there yet), a few at most: a match is named by the symbol it is in now, not
+        by the old lines' (a search right after an edit named symbols by the old index)."""
+        stale = sorted(p for p in paths if p in self.state.files_by_path and self.state.changed_since_indexed(p))
+        if not stale or len(stale) > FRESH_BEFORE_NAMING or self._indexing():
+            return
+        try:
+            await self._refresh(stale)
+        except ToolError:
+            pass  # (the answer says stale, as before)
 
     def enclosing_symbol(self, path: str, line: int, text: str | None = None) -> IndexedSymbol | None:
         """The innermost function or type of ``path`` (root-relative) whose lines hold ``line`` —
@@ -641,6 +655,9 @@ def _apply(plan: writing.Planned, change: FileChange) -> None:
         text, count = edits.apply(text, edit, shown)
         plan.replacements += count
     plan.after = text.encode()
+
+
+FRESH_BEFORE_NAMING = 20  # changed files a search indexes before it names the symbols of its matches
 
 
 def _entries(access: FileAccess, paths: list[str], stop: Callable[[], bool]) -> list[FileEntry]:
