@@ -286,6 +286,15 @@ async def test_bad_memory_requests_get_clear_errors_and_change_nothing(
                 {"symbol": "__init__", "path": path, "line": int(group[0]["lines"].split("-")[0]), "reason": "x"},
             )
             assert one["path"] == path and one["symbol"] == group[0]["qualified_name"], one
+            # the same place and reason again, with new tags: they join it (they were dropped)
+            again = await call(
+                session,
+                "remember",
+                {"symbol": "__init__", "path": path, "line": int(group[0]["lines"].split("-")[0]), "reason": "x",
+                 "tags": ["later"]},
+            )  # fmt: skip
+            assert again["existing"] is True and again["id"] == one["id"] and again["tags_added"] == ["later"]
+            assert (await call(session, "recall", {"tags": ["later"]}))["memories"][0]["id"] == one["id"]
             await call(session, "forget", {"ids": [one["id"]]})
 
             for args in ({}, {"ids": []}, {"ids": ["one"]}):

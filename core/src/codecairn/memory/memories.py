@@ -110,8 +110,15 @@ class Memories:
             existing = await table.all_rows(self.store.reader)
             for m in existing:
                 if (m.path, m.start_line, m.end_line, m.reason) == (rel, start, end, reason) and m.state != ORPHANED:
+                    had = m.tags.split("\n") if m.tags else []
+                    added = [t for t in tag_list if t not in had]
+                    if added:  # the same place and reason, new tags: they join it (they were dropped)
+                        m.tags = "\n".join([*had, *added][:MAX_TAGS])
+                        await table.update(self.store.path, [m])
                     answer = self._placed(m)
                     answer["existing"] = True
+                    if added:
+                        answer["tags_added"] = added
                     return answer
             if len(existing) >= MAX_MEMORIES:
                 raise ToolError(
