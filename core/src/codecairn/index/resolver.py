@@ -1378,9 +1378,10 @@ class Resolver:
         if len(ids) == 1:
             return ids[0]
         rows, files = self.index.rows, self.files
+        first_file = rows[ids[0]].file_id
         here = files.get(file_id)
-        if here is None:
-            return ids[0]
+        if here is None or all(rows[i].file_id == first_file for i in ids):
+            return ids[0]  # (overloads of one file, the usual many: nothing to choose between)
 
         def nearness(sid: int) -> tuple[bool, int]:
             there = files.get(rows[sid].file_id)
