@@ -812,6 +812,9 @@ async def test_edit_symbol_does_not_trust_a_grammar_pack_s_extents_in_a_file_tha
         refusal = await refused(ws, "edit_symbol", name="ended", position=position, new_text="int x;\n")
         assert refusal.code == "bad_argument" and "did not parse cleanly" in refusal.message
     assert (ws.root / "kr.c").read_text() == kr
+    shown = await call(ws, "read_symbol", name="ended")  # its extent may stop short: said, with where to read on
+    assert shown["extent_uncertain"] is True and "read on" in shown["hint"]
+    assert "extent_uncertain" not in await call(ws, "read_symbol", name="fine")
     await call(ws, "edit_symbol", name="ended", position="before", new_text="int before_it;\n")
     await call(ws, "edit_symbol", name="fine", new_text="int fine(int a) { return 2; }\n")
     assert (ws.root / "clean.c").read_text() == "int fine(int a) { return 2; }\n"

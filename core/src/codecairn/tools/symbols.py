@@ -326,6 +326,13 @@ async def read_symbol(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         answer["lines"] = line_span(start, sym.end_line)
     if (other := sharing_lines(ctx, sym, start)) is not None:
         answer["shares_lines_with"] = other.qualified_name  # the source shown holds part of it too
+    if f is not None and f.partial and f.extractor == "tags":
+        # A grammar pack's extent in a file that did not parse cleanly may stop short (zlib's K&R
+        # `inflateEnd(strm) z_streamp strm;` ended at its header): say so, and where to read on
+        answer["extent_uncertain"] = True
+        answer.setdefault(
+            "hint", f"{rel} did not parse cleanly: this symbol may go on past line {sym.end_line}; read on from there"
+        )
     end = min(sym.end_line, len(lines), start + max(1, max_lines) - 1)
     out, size = [], 0
     for i in range(start - 1, end):
@@ -396,6 +403,10 @@ READ_SYMBOL_ANSWER = out.answer(
         "shares_lines_with": {
             **out.STRING,
             "description": "another symbol on these lines (`enum C { A; void m() {} }`): the source holds part of it",
+        },
+        "extent_uncertain": {
+            **out.TRUE,
+            "description": "a grammar pack's symbol in a file that did not parse cleanly: it may end later",
         },
         **out.AMBIGUOUS,
     },
